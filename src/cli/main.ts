@@ -1,0 +1,52 @@
+#!/usr/bin/env node
+import { Command, Option } from 'commander';
+import { pino } from 'pino';
+import { SERVE_OPTIONS, parsePort, parseStartTime, type ServeOptions } from '../config.js';
+import { EMULATOR_VERSION } from '../control/control.service.js';
+import { Emulator } from '../emulator.js';
+import { FixturesError } from '../fixtures/fixtures.load.js';
+import { listen } from '../http/server.js';
+
+const program = new Command('onboarding-emulator')
+  .description('A local emulator of the hosted employee-onboarding API, for integration tests and exploration.')
+  .version(EMULATOR_VERSION);
+
+const serve = program
+  .command('serve')
+  .description('Run the emulator with the default workspace loaded from the fixtures.')
+  .addHelpText('after', '\nEvery option can also be set through the environment variable shown beside it.');
+for (const spec of SERVE_OPTIONS) {
+  const option = new Option(spec.flag, spec.description).env(spec.env);
+  if (spec.default !== undefined) option.default(spec.default);
+  if (spec.choices) option.choices(spec.choices);
+  serve.addOption(option);
+}
+
+serve.action(async (raw: Record<string, string | undefined>) => {
+  const options = raw as unknown as ServeOptions & { port: string };
+  const logger = pino({ level: options.logLevel, base: { service: 'onboarding-emulator' } });
+  try {
+    const startTime = parseStartTime(options.startTime);
+    const emulator = new Emulator({
+      ...(options.fixtures ? { fixtures: options.fixtures } : {}),
+      ...(options.seed !== undefined ? { seed: options.seed } : {}),
+      clock: { mode: options.clock, ...(startTime ? { start: startTime } : {}) },
+    });
+    const running = await listen(emulator, {
+      port: parsePort(options.port),
+      host: options.host,
+      logger,
+      publicUrl: options.publicUrl,
+    });
+    logger.info({ url: running.url, seed: options.seed ?? null, clock: options.clock }, 'onboarding emulator listening');
+    const stop = () => void running.close().then(() => process.exit(0));
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  } catch (err) {
+    if (err instanceof FixturesError) console.error(err.message);
+    else console.error(`onboarding-emulator: ${(err as Error).message}`);
+    process.exit(1);
+  }
+});
+
+await program.parseAsync(process.argv);

@@ -1,0 +1,48 @@
+/**
+ * The emulator's options, declared once: the CLI builds its flags from this table, each with
+ * an environment variable for Docker, and createEmulator() takes the same names.
+ */
+export interface ServeOptions {
+  port: number;
+  host: string;
+  fixtures?: string | undefined;
+  seed?: string | undefined;
+  logLevel: string;
+  clock: 'realtime' | 'frozen';
+  startTime?: string | undefined;
+  publicUrl?: string | undefined;
+}
+
+export interface OptionSpec {
+  key: keyof ServeOptions;
+  flag: string;
+  env: string;
+  description: string;
+  default?: string;
+  choices?: string[];
+}
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+export const SERVE_OPTIONS: OptionSpec[] = [
+  { key: 'port', flag: '-p, --port <port>', env: 'EMULATOR_PORT', default: '4010', description: 'TCP port to listen on (0 picks a free one)' },
+  { key: 'host', flag: '--host <host>', env: 'EMULATOR_HOST', default: '127.0.0.1', description: 'interface to bind; 0.0.0.0 inside a container' },
+  { key: 'fixtures', flag: '-f, --fixtures <file>', env: 'EMULATOR_FIXTURES', description: 'fixtures document (JSON or YAML) for the default workspace; default: the bundled fixtures/default.json' },
+  { key: 'seed', flag: '--seed <seed>', env: 'EMULATOR_SEED', description: 'makes every generated id, code and request id reproducible' },
+  { key: 'logLevel', flag: '--log-level <level>', env: 'EMULATOR_LOG_LEVEL', default: 'info', choices: LOG_LEVELS, description: 'pino log level; info logs one JSON line per request' },
+  { key: 'clock', flag: '--clock <mode>', env: 'EMULATOR_CLOCK', default: 'realtime', choices: ['realtime', 'frozen'], description: 'realtime follows the wall clock; frozen stands still until advanced' },
+  { key: 'startTime', flag: '--start-time <iso>', env: 'EMULATOR_START_TIME', description: 'emulated time at start (ISO 8601); default: now' },
+  { key: 'publicUrl', flag: '--public-url <url>', env: 'EMULATOR_PUBLIC_URL', description: 'base URL for hosted links; default: the scheme and Host of each request' },
+];
+
+export function parsePort(value: string): number {
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`not a valid port: ${value}`);
+  return port;
+}
+
+export function parseStartTime(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  if (!Number.isFinite(Date.parse(value))) throw new Error(`not a valid ISO 8601 instant: ${value}`);
+  return value;
+}

@@ -1,0 +1,63 @@
+import type { Emulator, WorkspaceInput } from '../emulator.js';
+import { ErrorSchema } from '../resources/common.schemas.js';
+import { ok, type ControlRoute } from '../resources/route.js';
+import {
+  CreatedWorkspace, CreateWorkspaceBody, Deleted, Health, KeyList, NoBody, WorkspaceInfo, WorkspaceList, WorkspaceParam,
+} from './control.schemas.js';
+import { createWorkspace, describeWorkspace, health, listKeys, resetWorkspace } from './control.service.js';
+
+const errors = { description: 'Error', schema: ErrorSchema };
+const tag = 'Control';
+
+export const controlRoutes: ControlRoute<Emulator>[] = [
+  {
+    kind: 'control', perWorkspace: false, tag, method: 'GET', path: '/_emulator/health',
+    operationId: 'health', summary: 'Liveness and readiness',
+    responses: { 200: { description: 'Ready', schema: Health } },
+    handle: (ctx) => ok(health(ctx.emulator)),
+  },
+  {
+    kind: 'control', perWorkspace: true, tag, method: 'GET', path: '/_emulator/keys',
+    operationId: 'listKeys', summary: 'The keys of the workspace, with organization, partner, user and scopes',
+    responses: { 200: { description: 'Keys', schema: KeyList } },
+    handle: (ctx) => ok(listKeys(ctx.workspace)),
+  },
+  {
+    kind: 'control', perWorkspace: true, tag, method: 'POST', path: '/_emulator/reset',
+    operationId: 'resetWorkspace', summary: 'Back to the fixtures, clock and random sequence the workspace started with',
+    body: NoBody,
+    responses: { 200: { description: 'Reset', schema: WorkspaceInfo } },
+    handle: (ctx) => ok(resetWorkspace(ctx.emulator, ctx.workspace)),
+  },
+  {
+    kind: 'control', perWorkspace: false, tag, method: 'POST', path: '/_emulator/workspaces',
+    operationId: 'createWorkspace', summary: 'Create an isolated workspace from the default or a posted fixtures document',
+    body: CreateWorkspaceBody,
+    responses: { 201: { description: 'Created', schema: CreatedWorkspace }, 422: errors },
+    handle: (ctx) => ok(createWorkspace(ctx.emulator, ctx.body as WorkspaceInput), 201),
+  },
+  {
+    kind: 'control', perWorkspace: false, tag, method: 'GET', path: '/_emulator/workspaces',
+    operationId: 'listWorkspaces', summary: 'All workspaces',
+    responses: { 200: { description: 'Workspaces', schema: WorkspaceList } },
+    handle: (ctx) => ok({ data: ctx.emulator.workspaces().map(describeWorkspace) }),
+  },
+  {
+    kind: 'control', perWorkspace: false, tag, method: 'GET', path: '/_emulator/workspaces/:workspaceId',
+    operationId: 'getWorkspace', summary: 'One workspace',
+    params: WorkspaceParam,
+    responses: { 200: { description: 'Workspace', schema: WorkspaceInfo }, 404: errors },
+    handle: (ctx) => ok(describeWorkspace(ctx.emulator.workspace(ctx.params.workspaceId!))),
+  },
+  {
+    kind: 'control', perWorkspace: false, tag, method: 'DELETE', path: '/_emulator/workspaces/:workspaceId',
+    operationId: 'deleteWorkspace', summary: 'Drop a workspace and its keys',
+    params: WorkspaceParam,
+    responses: { 200: { description: 'Deleted', schema: Deleted }, 404: errors, 409: errors },
+    handle: (ctx) => {
+      const id = ctx.params.workspaceId!;
+      ctx.emulator.deleteWorkspace(id);
+      return ok({ id, deleted: true });
+    },
+  },
+];

@@ -1,0 +1,69 @@
+import { Type } from '@sinclair/typebox';
+import { API_VERSIONS } from '../core/versions.js';
+import { Literals, Nullable, DateTime } from '../resources/common.schemas.js';
+import { SCOPES, ROLES } from '../resources/organizations/organizations.model.js';
+
+
+export const ClockInput = Type.Object(
+  {
+    mode: Type.Optional(Literals(['realtime', 'frozen'])),
+    start: Type.Optional(DateTime),
+  },
+  { additionalProperties: false },
+);
+
+export const CreateWorkspaceBody = Type.Object(
+  {
+    fixtures: Type.Optional(Type.Object({}, { description: 'a fixtures document (see docs/fixtures.md); default: the fixtures the emulator started with' })),
+    seed: Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: 200 }), Type.Integer()])),
+    clock: Type.Optional(ClockInput),
+  },
+  { additionalProperties: false, title: 'CreateWorkspaceRequest' },
+);
+
+export const KeyInfo = Type.Object(
+  {
+    key: Type.String(),
+    name: Type.String(),
+    environment: Literals(['test', 'live']),
+    organization_id: Type.String(),
+    partner_id: Nullable(Type.String()),
+    user: Nullable(Type.Object({ id: Type.String(), email: Type.String(), name: Type.String(), roles: Type.Array(Literals(ROLES)) })),
+    scopes: Type.Array(Literals(SCOPES)),
+    api_version: Literals(API_VERSIONS),
+  },
+  { title: 'KeyInfo' },
+);
+
+export const KeyList = Type.Object({ data: Type.Array(KeyInfo) }, { title: 'KeyList' });
+
+const ClockState = Type.Object({ now: DateTime, mode: Literals(['realtime', 'frozen']) });
+
+export const WorkspaceInfo = Type.Object(
+  {
+    id: Type.String(),
+    created_at: DateTime,
+    seeded: Type.Boolean(),
+    clock: ClockState,
+    counts: Type.Object({ keys: Type.Integer(), onboardings: Type.Integer(), employees: Type.Integer() }),
+    reset: Type.Optional(Type.Boolean()),
+  },
+  { title: 'WorkspaceInfo' },
+);
+
+export const CreatedWorkspace = Type.Object(
+  { id: Type.String(), keys: Type.Array(KeyInfo), clock: ClockState },
+  { title: 'CreatedWorkspace' },
+);
+
+export const WorkspaceList = Type.Object({ data: Type.Array(WorkspaceInfo) }, { title: 'WorkspaceList' });
+
+export const Health = Type.Object(
+  { status: Type.Literal('ok'), version: Type.String(), started_at: DateTime, workspaces: Type.Integer() },
+  { title: 'Health' },
+);
+
+export const Deleted = Type.Object({ id: Type.String(), deleted: Type.Literal(true) }, { title: 'Deleted' });
+
+export const WorkspaceParam = Type.Object({ workspaceId: Type.String() });
+export const NoBody = Type.Object({}, { additionalProperties: false });

@@ -1,0 +1,68 @@
+import { ApiError } from '../core/errors.js';
+import type { Workspace } from '../core/workspace.js';
+import type { Emulator, WorkspaceInput } from '../emulator.js';
+import { FixturesError } from '../fixtures/fixtures.load.js';
+
+/**
+ * The one control interface (design section 3): what the dashboard, the back office and a
+ * test need. Served over HTTP under /_emulator and in-process through createEmulator().
+ */
+export const EMULATOR_VERSION = '0.1.0';
+
+export function health(emulator: Emulator) {
+  return { status: 'ok' as const, version: EMULATOR_VERSION, started_at: emulator.startedAt, workspaces: emulator.workspaces().length };
+}
+
+export function listKeys(ws: Workspace) {
+  const { store } = ws;
+  return {
+    data: store.keys.values().map((k) => {
+      const org = store.organizations.get(k.organization_id)!;
+      const user = k.user_id ? store.users.get(k.user_id) : undefined;
+      return {
+        key: k.key,
+        name: k.name,
+        environment: k.environment,
+        organization_id: k.organization_id,
+        partner_id: org.kind === 'partner' ? org.id : null,
+        user: user ? { id: user.id, email: user.email, name: user.name, roles: [...user.roles] } : null,
+        scopes: [...k.scopes],
+        api_version: k.api_version,
+      };
+    }),
+  };
+}
+
+export function describeWorkspace(ws: Workspace) {
+  return {
+    id: ws.id,
+    created_at: ws.createdAt,
+    seeded: ws.random.seeded,
+    clock: { now: ws.now(), mode: ws.clock.mode },
+    counts: { keys: ws.store.keys.size, onboardings: ws.store.onboardings.size, employees: ws.store.employees.size },
+  };
+}
+
+export function createWorkspace(emulator: Emulator, input: WorkspaceInput) {
+  const ws = withFixtureErrors(() => emulator.createWorkspace(input));
+  return { id: ws.id, keys: listKeys(ws).data, clock: { now: ws.now(), mode: ws.clock.mode } };
+}
+
+export function resetWorkspace(emulator: Emulator, ws: Workspace) {
+  emulator.reset(ws);
+  return { ...describeWorkspace(ws), reset: true };
+}
+
+/** A bad fixtures document is the caller's mistake: 422 with every mistake listed. */
+function withFixtureErrors<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (err) {
+    if (err instanceof FixturesError) {
+      const e = new ApiError('fixtures_invalid', `The fixtures document has ${err.mistakes.length} mistake(s); see details.`, 'fixtures');
+      e.details = err.mistakes.map((m) => ({ path: m.path ? `fixtures.${m.path}` : 'fixtures', message: m.message }));
+      throw e;
+    }
+    throw err;
+  }
+}

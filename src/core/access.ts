@@ -1,0 +1,92 @@
+import { fail } from './errors.js';
+import type { Store } from './store.js';
+import type {
+  ApiKey, Environment, Organization, Role, Scope, User,
+} from '../resources/organizations/organizations.model.js';
+
+/** Who is calling: resolved from the bearer key (spec section Authentication). */
+export interface Caller {
+  key: ApiKey;
+  environment: Environment;
+  /** The organization the key belongs to: an employer, or the partner itself. */
+  home: Organization;
+  partner: Organization | null;
+  user: User | null;
+  apiVersion: string;
+}
+
+/** A caller acting for one employer, with the scopes that hold there. */
+export interface Principal extends Caller {
+  organization: Organization;
+  /** Key scopes, narrowed for a partner to those the employer granted. */
+  scopes: Scope[];
+  /** "May open the dossier": an employer key whose user holds a reviewing role. */
+  mayOpenDossier: boolean;
+}
+
+const DOSSIER_ROLES: readonly Role[] = ['manager', 'payroll_reviewer', 'owner'];
+
+export function findCaller(store: Store, token: string, apiVersion: string | undefined): Caller {
+  const key = store.keys.get(token);
+  if (!key) throw fail('api_key_invalid', 'The API key is not valid.');
+  const home = store.organizations.get(key.organization_id)!;
+  return {
+    key,
+    environment: key.environment,
+    home,
+    partner: home.kind === 'partner' ? home : null,
+    user: key.user_id ? store.users.get(key.user_id) ?? null : null,
+    apiVersion: apiVersion ?? key.api_version,
+  };
+}
+
+export function requireKeyScope(caller: Caller, scope: Scope): void {
+  if (!caller.key.scopes.includes(scope)) {
+    throw fail('scope_missing', `This key lacks the scope ${scope}.`);
+  }
+}
+
+/** The employers a partner may act for: those whose admission is still in force. */
+export function admittingEmployers(store: Store, partner: Organization): { org: Organization; scopes: Scope[] }[] {
+  return partner.admitted_by
+    .filter((a) => a.active)
+    .flatMap((a) => {
+      const org = store.organizations.get(a.organization_id);
+      return org ? [{ org, scopes: a.scopes }] : [];
+    });
+}
+
+/**
+ * Picks the employer a request acts for, from the key and the Service-Organization header,
+ * and checks the scope there. An employer key acts only for itself.
+ */
+export function actFor(store: Store, caller: Caller, header: string | undefined, scope: Scope): Principal {
+  requireKeyScope(caller, scope);
+  if (!caller.partner) {
+    if (header !== undefined && header !== caller.home.id) {
+      throw fail('organization_forbidden', 'An employer key may act only for its own organization.');
+    }
+    const dossier = !!caller.user && caller.user.roles.some((r) => DOSSIER_ROLES.includes(r));
+    return { ...caller, organization: caller.home, scopes: caller.key.scopes, mayOpenDossier: dossier };
+  }
+  const employers = admittingEmployers(store, caller.partner);
+  let chosen;
+  if (header === undefined) {
+    if (employers.length > 1) {
+      throw fail(
+        'service_organization_required',
+        'This partner key acts for several employers: send the header Service-Organization with the employer id from GET /v1/organizations.',
+      );
+    }
+    chosen = employers[0];
+    if (!chosen) throw fail('partner_not_admitted', 'No employer admits this partner.');
+  } else {
+    chosen = employers.find((e) => e.org.id === header);
+    if (!chosen) throw fail('partner_not_admitted', `The organization ${header} does not admit this partner.`);
+  }
+  if (!chosen.scopes.includes(scope)) {
+    throw fail('scope_not_granted', `The employer ${chosen.org.id} has not granted this partner the scope ${scope}.`);
+  }
+  const scopes = caller.key.scopes.filter((s) => chosen.scopes.includes(s));
+  return { ...caller, organization: chosen.org, scopes, mayOpenDossier: false };
+}

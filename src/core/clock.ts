@@ -1,0 +1,58 @@
+/**
+ * The workspace clock. Domain code asks this for "now"; it is the only place (with the
+ * timer queue) that reads the wall clock, so a test can freeze or fast-forward time.
+ */
+export type ClockMode = 'realtime' | 'frozen';
+
+export interface ClockOptions {
+  mode?: ClockMode;
+  /** Emulated time at creation; defaults to the wall time. */
+  start?: Date | string | number;
+  /** Wall-clock source; injectable so the clock itself can be tested. */
+  wallNow?: () => number;
+}
+
+export class ClockError extends Error {}
+
+export class Clock {
+  readonly mode: ClockMode;
+  private readonly wallNow: () => number;
+  /** realtime: emulated = wall + offset. frozen: emulated = offset. */
+  private offsetMs: number;
+
+  constructor(options: ClockOptions = {}) {
+    this.mode = options.mode ?? 'realtime';
+    this.wallNow = options.wallNow ?? (() => Date.now());
+    const wall = this.wallNow();
+    const start = options.start === undefined ? wall : toMs(options.start);
+    this.offsetMs = this.mode === 'frozen' ? start : start - wall;
+  }
+
+  nowMs(): number {
+    return this.mode === 'frozen' ? this.offsetMs : this.wallNow() + this.offsetMs;
+  }
+
+  now(): Date {
+    return new Date(this.nowMs());
+  }
+
+  iso(): string {
+    return this.now().toISOString();
+  }
+
+  advance(ms: number): void {
+    if (!Number.isFinite(ms) || ms < 0) throw new ClockError('the clock only moves forward');
+    this.offsetMs += ms;
+  }
+
+  /** Jumps to an instant; never backwards, so timers and expiries stay consistent. */
+  set(instant: Date | string | number): void {
+    this.advance(toMs(instant) - this.nowMs());
+  }
+}
+
+function toMs(value: Date | string | number): number {
+  const ms = value instanceof Date ? value.getTime() : typeof value === 'number' ? value : Date.parse(value);
+  if (!Number.isFinite(ms)) throw new ClockError(`not a valid instant: ${String(value)}`);
+  return ms;
+}

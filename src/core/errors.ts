@@ -1,0 +1,121 @@
+/**
+ * The one error vocabulary: every code the emulator answers with, its HTTP status and the
+ * spec's error type. docs/errors.md documents the same table for users.
+ */
+export type ErrorType =
+  | 'invalid_request'
+  | 'authentication_error'
+  | 'permission_error'
+  | 'not_found'
+  | 'conflict'
+  | 'rate_limited'
+  | 'api_error';
+
+/** The spec's type-to-status mapping is "not shown"; this is ours (docs/decisions.md). */
+export const STATUS_OF_TYPE: Record<ErrorType, readonly number[]> = {
+  invalid_request: [400, 405, 413, 415, 422],
+  authentication_error: [401],
+  permission_error: [403],
+  not_found: [404],
+  conflict: [409],
+  rate_limited: [429],
+  api_error: [500],
+};
+
+const def = (status: number, type: ErrorType) => ({ status, type });
+
+export const ERROR_CODES = {
+  // Request shape (400, 413, 415, 405)
+  body_invalid_json: def(400, 'invalid_request'),
+  body_not_object: def(400, 'invalid_request'),
+  body_too_large: def(413, 'invalid_request'),
+  content_type_unsupported: def(415, 'invalid_request'),
+  method_not_allowed: def(405, 'invalid_request'),
+  service_version_unknown: def(400, 'invalid_request'),
+  service_organization_required: def(400, 'invalid_request'),
+  idempotency_key_invalid: def(400, 'invalid_request'),
+  // Field and query rules (422)
+  parameter_missing: def(422, 'invalid_request'),
+  parameter_invalid: def(422, 'invalid_request'),
+  parameter_unknown: def(422, 'invalid_request'),
+  field_not_updatable: def(422, 'invalid_request'),
+  metadata_personal_data: def(422, 'invalid_request'),
+  return_url_not_allowed: def(422, 'invalid_request'),
+  location_unknown: def(422, 'invalid_request'),
+  template_unknown: def(422, 'invalid_request'),
+  cursor_invalid: def(422, 'invalid_request'),
+  fixtures_invalid: def(422, 'invalid_request'),
+  // Authentication (401)
+  api_key_missing: def(401, 'authentication_error'),
+  api_key_invalid: def(401, 'authentication_error'),
+  // Permission (403)
+  scope_missing: def(403, 'permission_error'),
+  scope_not_granted: def(403, 'permission_error'),
+  organization_forbidden: def(403, 'permission_error'),
+  partner_not_admitted: def(403, 'permission_error'),
+  subscription_required: def(403, 'permission_error'),
+  api_approvals_disabled: def(403, 'permission_error'),
+  // Not found (404)
+  route_not_found: def(404, 'not_found'),
+  resource_not_found: def(404, 'not_found'),
+  workspace_not_found: def(404, 'not_found'),
+  // Conflict (409)
+  idempotency_in_progress: def(409, 'conflict'),
+  idempotency_key_reused: def(409, 'conflict'),
+  onboarding_cancelled: def(409, 'conflict'),
+  onboarding_completed: def(409, 'conflict'),
+  hosted_link_unavailable: def(409, 'conflict'),
+  workspace_protected: def(409, 'conflict'),
+  // Rate limit and server (429, 500)
+  rate_limited: def(429, 'rate_limited'),
+  internal_error: def(500, 'api_error'),
+} as const satisfies Record<string, { status: number; type: ErrorType }>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export interface ErrorDetail {
+  path: string;
+  message: string;
+}
+
+export class ApiError extends Error {
+  readonly status: number;
+  readonly type: ErrorType;
+  readonly headers: Record<string, string>;
+  /** Every mistake of a document (fixtures, scenarios), each with its path. */
+  details?: ErrorDetail[];
+
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly param?: string,
+    headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.status = ERROR_CODES[code].status;
+    this.type = ERROR_CODES[code].type;
+    this.headers = headers;
+  }
+}
+
+/** The error factory: `fail('resource_not_found', 'No onboarding onb_x.')`. */
+export function fail(code: ErrorCode, message: string, param?: string): ApiError {
+  return new ApiError(code, message, param);
+}
+
+export interface ErrorBody {
+  error: { type: ErrorType; code: ErrorCode; message: string; param?: string; request_id: string; details?: ErrorDetail[] };
+}
+
+export function errorBody(err: ApiError, requestId: string): ErrorBody {
+  return {
+    error: {
+      type: err.type,
+      code: err.code,
+      message: err.message,
+      ...(err.param === undefined ? {} : { param: err.param }),
+      request_id: requestId,
+      ...(err.details ? { details: err.details } : {}),
+    },
+  };
+}

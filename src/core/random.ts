@@ -1,0 +1,70 @@
+import { webcrypto } from 'node:crypto';
+
+/**
+ * The one source of randomness. Seeded, it is a small counter-based generator (sfc32), so the
+ * same seed yields the same ids, codes and secrets; unseeded, it draws from the OS.
+ */
+export interface RandomSource {
+  readonly seeded: boolean;
+  bytes(count: number): Uint8Array;
+  /** Derives an independent source, so each workspace has its own sequence. */
+  fork(label: string): RandomSource;
+}
+
+export function createRandom(seed?: string | number): RandomSource {
+  return seed === undefined || seed === '' ? osRandom() : seededRandom(String(seed));
+}
+
+function osRandom(): RandomSource {
+  return {
+    seeded: false,
+    bytes: (count) => webcrypto.getRandomValues(new Uint8Array(count)),
+    fork: () => osRandom(),
+  };
+}
+
+function seededRandom(seed: string): RandomSource {
+  const h = hash128(seed);
+  let [a, b, c, d] = h;
+  const next32 = (): number => {
+    a >>>= 0; b >>>= 0; c >>>= 0; d >>>= 0;
+    const t = (a + b) | 0;
+    a = b ^ (b >>> 9);
+    b = (c + (c << 3)) | 0;
+    c = (c << 21) | (c >>> 11);
+    d = (d + 1) | 0;
+    const out = (t + d) | 0;
+    c = (c + out) | 0;
+    return out >>> 0;
+  };
+  for (let i = 0; i < 16; i++) next32();
+  return {
+    seeded: true,
+    bytes(count) {
+      const out = new Uint8Array(count);
+      for (let i = 0; i < count; i += 4) {
+        const word = next32();
+        for (let j = 0; j < 4 && i + j < count; j++) out[i + j] = (word >>> (8 * j)) & 0xff;
+      }
+      return out;
+    },
+    fork: (label) => seededRandom(`${seed}/${label}`),
+  };
+}
+
+/** cyrb128: spreads a string seed over four 32-bit words. */
+function hash128(str: string): [number, number, number, number] {
+  let h1 = 1779033703, h2 = 3144134277, h3 = 1013904242, h4 = 2773480762;
+  for (let i = 0; i < str.length; i++) {
+    const k = str.charCodeAt(i);
+    h1 = h2 ^ Math.imul(h1 ^ k, 597399067);
+    h2 = h3 ^ Math.imul(h2 ^ k, 2869860233);
+    h3 = h4 ^ Math.imul(h3 ^ k, 951274213);
+    h4 = h1 ^ Math.imul(h4 ^ k, 2716044179);
+  }
+  h1 = Math.imul(h3 ^ (h1 >>> 18), 597399067);
+  h2 = Math.imul(h4 ^ (h2 >>> 22), 2869860233);
+  h3 = Math.imul(h1 ^ (h3 >>> 17), 951274213);
+  h4 = Math.imul(h2 ^ (h4 >>> 19), 2716044179);
+  return [(h1 ^ h2 ^ h3 ^ h4) >>> 0, (h2 ^ h1) >>> 0, (h3 ^ h1) >>> 0, (h4 ^ h1) >>> 0];
+}

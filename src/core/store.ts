@@ -1,0 +1,75 @@
+import type { ApiKey, Organization, User } from '../resources/organizations/organizations.model.js';
+import type { OnboardingRecord } from '../resources/onboardings/onboardings.model.js';
+import type { EmployeeRecord } from '../resources/employees/employees.model.js';
+
+/** An insertion-ordered collection; records are replaced whole, never mutated in place. */
+export class Collection<T> {
+  private readonly items = new Map<string, T>();
+
+  constructor(private readonly idOf: (item: T) => string) {}
+
+  get(id: string): T | undefined {
+    return this.items.get(id);
+  }
+
+  has(id: string): boolean {
+    return this.items.has(id);
+  }
+
+  /** Adds a new record or replaces the stored one with the same id. */
+  put(item: T): T {
+    this.items.set(this.idOf(item), item);
+    return item;
+  }
+
+  delete(id: string): boolean {
+    return this.items.delete(id);
+  }
+
+  /** Oldest first. */
+  values(): T[] {
+    return [...this.items.values()];
+  }
+
+  get size(): number {
+    return this.items.size;
+  }
+}
+
+/** Everything a workspace stores. Each record is plain JSON so a snapshot can hold it. */
+export interface Store {
+  organizations: Collection<Organization>;
+  users: Collection<User>;
+  keys: Collection<ApiKey>;
+  onboardings: Collection<OnboardingRecord>;
+  employees: Collection<EmployeeRecord>;
+  /** Monotonic counter giving every created record a stable position. */
+  sequence: { next: number };
+}
+
+export function createStore(): Store {
+  return {
+    organizations: new Collection((o) => o.id),
+    users: new Collection((u) => u.id),
+    keys: new Collection((k) => k.key),
+    onboardings: new Collection((o) => o.id),
+    employees: new Collection((e) => e.id),
+    sequence: { next: 1 },
+  };
+}
+
+export function nextSequence(store: Store): number {
+  return store.sequence.next++;
+}
+
+/** A plain-JSON copy of the whole store, for comparisons now and persistence later. */
+export function snapshotStore(store: Store): Record<string, unknown> {
+  return {
+    organizations: store.organizations.values(),
+    users: store.users.values(),
+    keys: store.keys.values(),
+    onboardings: store.onboardings.values(),
+    employees: store.employees.values(),
+    sequence: store.sequence.next,
+  };
+}

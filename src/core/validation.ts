@@ -1,0 +1,154 @@
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import type { TSchema } from '@sinclair/typebox';
+import { ApiError, type ErrorCode } from './errors.js';
+
+// ajv-formats is CommonJS; its default export arrives wrapped under NodeNext.
+const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
+
+export interface Mistake {
+  path: string;
+  message: string;
+  code: ErrorCode;
+}
+
+export type Validator<T> = (data: unknown) => { ok: true; value: T } | { ok: false; mistakes: Mistake[] };
+
+function makeAjv(coerceTypes: boolean): Ajv2020 {
+  const ajv = new Ajv2020({ allErrors: true, verbose: true, strict: false, coerceTypes, useDefaults: false });
+  addFormats(ajv);
+  return ajv;
+}
+
+/** Bodies and documents are validated as sent; query strings are coerced to their declared types. */
+const exact = makeAjv(false);
+const coercing = makeAjv(true);
+const cache = new WeakMap<TSchema, ValidateFunction>();
+const coercingCache = new WeakMap<TSchema, ValidateFunction>();
+
+export function compile<T>(schema: TSchema, options: { coerce?: boolean } = {}): Validator<T> {
+  const [ajv, store] = options.coerce ? [coercing, coercingCache] : [exact, cache];
+  let validate = store.get(schema);
+  if (!validate) store.set(schema, (validate = ajv.compile(schema)));
+  const fn = validate;
+  return (data) => (fn(data) ? { ok: true, value: data as T } : { ok: false, mistakes: describe(fn.errors ?? []) });
+}
+
+/** Throws the first mistake as a 422 in the spec's envelope. */
+export function check<T>(validator: Validator<T>, data: unknown, prefix = ''): T {
+  const result = validator(data);
+  if (result.ok) return result.value;
+  const first = result.mistakes[0]!;
+  const param = prefix && first.path ? `${prefix}.${first.path}` : prefix || first.path;
+  throw new ApiError(first.code, param ? `${param}: ${first.message}` : first.message, param || undefined);
+}
+
+/** "/employee/email" -> "employee.email"; "/organizations/0/id" -> "organizations[0].id". */
+export function pathOf(pointer: string): string {
+  return pointer
+    .split('/')
+    .slice(1)
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .reduce((acc, seg) => (/^\d+$/.test(seg) ? `${acc}[${seg}]` : acc ? `${acc}.${seg}` : seg), '');
+}
+
+const join = (base: string, key: string) => (base ? `${base}.${key}` : key);
+
+/** Turns ajv errors into plain sentences; a failed anyOf is reported once, not per branch. */
+function describe(errors: ErrorObject[]): Mistake[] {
+  // Inside a failed anyOf, a branch that failed on something other than its type is the one the
+  // sender meant (a too-long string among string|number|boolean): report that branch instead.
+  const anyOfs = errors.filter((e) => e.keyword === 'anyOf');
+  const inside = (e: ErrorObject, a: ErrorObject) => e.schemaPath.startsWith(`${a.schemaPath}/`);
+  const keepInner = (e: ErrorObject, owner: ErrorObject) =>
+    e.keyword !== 'type' && e.keyword !== 'const' && errors.some((x) => inside(x, owner) && x.keyword === 'type');
+  const kept = errors.filter((e) => {
+    const owner = anyOfs.find((a) => inside(e, a));
+    if (owner) return keepInner(e, owner);
+    if (e.keyword === 'anyOf') return !errors.some((x) => inside(x, e) && keepInner(x, e));
+    return true;
+  });
+  const seen = new Set<string>();
+  const out: Mistake[] = [];
+  for (const e of kept) {
+    if (e.keyword === 'propertyNames') continue; // reported through its inner 'pattern' error
+    const m = mistake(e);
+    const id = `${m.path}|${m.message}`;
+    if (!seen.has(id)) {
+      seen.add(id);
+      out.push(m);
+    }
+  }
+  // Missing and unknown fields first: they are the likeliest cause of the others.
+  const rank = (c: ErrorCode) => (c === 'parameter_missing' ? 0 : c === 'parameter_unknown' ? 1 : 2);
+  return out.sort((a, b) => rank(a.code) - rank(b.code));
+}
+
+function mistake(e: ErrorObject): Mistake {
+  const path = pathOf(e.instancePath);
+  const p = e.params as Record<string, unknown>;
+  const invalid = (message: string, at = path): Mistake => ({ path: at, message, code: 'parameter_invalid' });
+  if (e.propertyName !== undefined) {
+    return invalid(`the key "${e.propertyName}" is not allowed: use 1 to 40 letters, digits, underscores, dots or hyphens`, path);
+  }
+  switch (e.keyword) {
+    case 'required':
+      return { path: join(path, String(p.missingProperty)), message: 'is required', code: 'parameter_missing' };
+    case 'additionalProperties':
+      return { path: join(path, String(p.additionalProperty)), message: 'is not a known field', code: 'parameter_unknown' };
+    case 'type':
+      return invalid(`must be ${article(String(p.type))}`);
+    case 'minimum':
+    case 'exclusiveMinimum':
+      return invalid(`must be at least ${String(p.limit)}`);
+    case 'maximum':
+    case 'exclusiveMaximum':
+      return invalid(`must be at most ${String(p.limit)}`);
+    case 'minLength':
+      return invalid(p.limit === 1 ? 'must not be empty' : `must be at least ${String(p.limit)} characters`);
+    case 'maxLength':
+      return invalid(`must be at most ${String(p.limit)} characters`);
+    case 'maxProperties':
+      return invalid(`must have at most ${String(p.limit)} keys`);
+    case 'minItems':
+      return invalid(`must have at least ${String(p.limit)} items`);
+    case 'uniqueItems':
+      return invalid('must not repeat an item');
+    case 'format':
+      return invalid(`must be a valid ${FORMAT_NAMES[String(p.format)] ?? String(p.format)}`);
+    case 'pattern':
+      return invalid(`must match the pattern ${String(p.pattern)}`);
+    case 'const':
+      return invalid(`must be ${JSON.stringify(p.allowedValue)}`);
+    case 'enum':
+      return invalid(`must be one of: ${(p.allowedValues as unknown[]).join(', ')}`);
+    case 'anyOf':
+      return invalid(anyOfMessage(e));
+    default:
+      return invalid(e.message ?? 'is not valid');
+  }
+}
+
+const FORMAT_NAMES: Record<string, string> = {
+  email: 'e-mail address',
+  date: 'date (YYYY-MM-DD)',
+  'date-time': 'date-time (ISO 8601, for example 2026-10-01T09:00:00Z)',
+  uri: 'absolute URL',
+};
+
+function article(type: string): string {
+  const names = type.split(',').map((t) => (t === 'integer' ? 'an integer' : t === 'object' ? 'an object' : t === 'array' ? 'an array' : `a ${t}`));
+  return names.join(' or ');
+}
+
+/** A union of literals reads as "one of", a union of types as "a string, a number or ...". */
+function anyOfMessage(e: ErrorObject): string {
+  const branches = (Array.isArray(e.schema) ? e.schema : []) as { const?: unknown; type?: string }[];
+  if (branches.length && branches.every((b) => 'const' in b)) {
+    return `must be one of: ${branches.map((b) => String(b.const)).join(', ')}`;
+  }
+  const types = branches.map((b) => b.type).filter((t): t is string => !!t);
+  if (types.length) return `must be ${types.map(article).join(', ').replace(/, ([^,]*)$/, ' or $1')}`;
+  return 'is not valid';
+}
+

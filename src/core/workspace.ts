@@ -1,0 +1,47 @@
+import { Clock, type ClockOptions } from './clock.js';
+import { createIds, type IdFactory } from './ids.js';
+import { IdempotencyStore } from './idempotency.js';
+import { createRandom, type RandomSource } from './random.js';
+import { createStore, type Store } from './store.js';
+
+/** What a workspace is made from; kept so that a reset rebuilds exactly the same state. */
+export interface WorkspaceRecipe {
+  id: string;
+  seed?: string | undefined;
+  clock?: ClockOptions | undefined;
+  /** Appended to every fixture key, so keys stay unique across workspaces. */
+  keySuffix: string;
+}
+
+/**
+ * The isolation unit (design section 2): its own store, clock, random source and
+ * idempotency records. Every service function takes the workspace first.
+ */
+export class Workspace {
+  readonly id: string;
+  readonly createdAt: string;
+  clock!: Clock;
+  random!: RandomSource;
+  ids!: IdFactory;
+  store!: Store;
+  idempotency!: IdempotencyStore;
+
+  constructor(readonly recipe: WorkspaceRecipe, createdAt: string) {
+    this.id = recipe.id;
+    this.createdAt = createdAt;
+    this.clear();
+  }
+
+  /** Back to an empty store with the clock and random sequence as at creation. */
+  clear(): void {
+    this.clock = new Clock(this.recipe.clock);
+    this.random = createRandom(this.recipe.seed);
+    this.ids = createIds(this.random);
+    this.store = createStore();
+    this.idempotency = new IdempotencyStore();
+  }
+
+  now(): string {
+    return this.clock.iso();
+  }
+}

@@ -1,0 +1,120 @@
+import { fileURLToPath } from 'node:url';
+import type { ClockOptions } from './core/clock.js';
+import { fail } from './core/errors.js';
+import { createIds, type IdFactory } from './core/ids.js';
+import { createRandom } from './core/random.js';
+import { Clock } from './core/clock.js';
+import { Workspace } from './core/workspace.js';
+import { checkFixtures, readFixturesFile } from './fixtures/fixtures.load.js';
+import type { FixturesDocument } from './fixtures/fixtures.schema.js';
+import { populate } from './fixtures/fixtures.apply.js';
+
+export const DEFAULT_FIXTURES_PATH = fileURLToPath(new URL('../fixtures/default.json', import.meta.url));
+export const DEFAULT_WORKSPACE = 'default';
+
+export interface EmulatorOptions {
+  /** A fixtures document, or the path of a JSON/YAML file; defaults to fixtures/default.json. */
+  fixtures?: FixturesDocument | string;
+  seed?: string | number;
+  clock?: ClockOptions;
+}
+
+export interface WorkspaceInput {
+  fixtures?: unknown;
+  seed?: string | number;
+  clock?: ClockOptions;
+}
+
+interface Entry {
+  workspace: Workspace;
+  fixtures: FixturesDocument;
+}
+
+/**
+ * The composition root: all workspaces and the index from API key to workspace. No HTTP here;
+ * the Express adapter and createEmulator() both drive this object.
+ */
+export class Emulator {
+  readonly startedAt: string;
+  readonly seed: string | undefined;
+  private readonly entries = new Map<string, Entry>();
+  private readonly keyIndex = new Map<string, Workspace>();
+  /** Request ids and workspace ids; workspaces have their own sources. */
+  private readonly ids: IdFactory;
+  private readonly defaultFixtures: FixturesDocument;
+
+  constructor(options: EmulatorOptions = {}) {
+    this.seed = options.seed === undefined ? undefined : String(options.seed);
+    const random = createRandom(this.seed);
+    this.ids = createIds(random.fork('emulator'));
+    this.startedAt = new Clock().iso();
+    const fx = options.fixtures ?? DEFAULT_FIXTURES_PATH;
+    this.defaultFixtures = typeof fx === 'string' ? readFixturesFile(fx) : checkFixtures(fx);
+    this.add(DEFAULT_WORKSPACE, this.defaultFixtures, this.seed, options.clock, '');
+  }
+
+  requestId(): string {
+    return this.ids.id('req');
+  }
+
+  get defaultWorkspace(): Workspace {
+    return this.entries.get(DEFAULT_WORKSPACE)!.workspace;
+  }
+
+  workspaces(): Workspace[] {
+    return [...this.entries.values()].map((e) => e.workspace);
+  }
+
+  workspace(id: string): Workspace {
+    const entry = this.entries.get(id);
+    if (!entry) throw fail('workspace_not_found', `No workspace with id ${id}.`, 'workspace_id');
+    return entry.workspace;
+  }
+
+  workspaceForKey(key: string): Workspace | undefined {
+    return this.keyIndex.get(key);
+  }
+
+  /** Fixtures are checked in full before anything is registered. */
+  createWorkspace(input: WorkspaceInput = {}): Workspace {
+    const fixtures = input.fixtures === undefined ? this.defaultFixtures : checkFixtures(input.fixtures, 'fixtures');
+    const id = this.ids.id('ws').slice(0, 15);
+    const seed = input.seed === undefined ? (this.seed === undefined ? undefined : `${this.seed}/${id}`) : String(input.seed);
+    return this.add(id, fixtures, seed, input.clock, `_${id.slice(3)}`);
+  }
+
+  deleteWorkspace(id: string): void {
+    if (id === DEFAULT_WORKSPACE) throw fail('workspace_protected', 'The default workspace cannot be deleted; reset it instead.');
+    const ws = this.workspace(id);
+    this.unindex(ws);
+    this.entries.delete(id);
+  }
+
+  /** Back to the state right after creation: fixtures, clock and random sequence. */
+  reset(ws: Workspace): void {
+    const entry = this.entries.get(ws.id)!;
+    this.unindex(ws);
+    ws.clear();
+    populate(ws, entry.fixtures, ws.recipe.keySuffix);
+    this.index(ws);
+  }
+
+  private add(id: string, fixtures: FixturesDocument, seed: string | undefined, clock: ClockOptions | undefined, keySuffix: string): Workspace {
+    const ws = new Workspace({ id, seed, clock, keySuffix }, new Clock().iso());
+    populate(ws, fixtures, keySuffix);
+    for (const k of ws.store.keys.values()) {
+      if (this.keyIndex.has(k.key)) throw fail('fixtures_invalid', `The key ${k.key} is already used by another workspace.`, 'keys');
+    }
+    this.entries.set(id, { workspace: ws, fixtures });
+    this.index(ws);
+    return ws;
+  }
+
+  private index(ws: Workspace): void {
+    for (const k of ws.store.keys.values()) this.keyIndex.set(k.key, ws);
+  }
+
+  private unindex(ws: Workspace): void {
+    for (const k of ws.store.keys.values()) this.keyIndex.delete(k.key);
+  }
+}

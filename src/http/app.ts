@@ -1,0 +1,77 @@
+import express, { type NextFunction, type Request, type Response } from 'express';
+import type { Logger } from 'pino';
+import { pinoHttp } from 'pino-http';
+import { ApiError, fail } from '../core/errors.js';
+import { CURRENT_API_VERSION } from '../core/versions.js';
+import type { Emulator } from '../emulator.js';
+import { mountApiRoute, mountControlRoute, type MountOptions } from './mount.js';
+import { buildOpenApi } from './openapi.js';
+import { writeError } from './reply.js';
+import { allControlRoutes, apiRoutes, pathMatcher } from './routes.js';
+
+export interface AppOptions extends MountOptions {
+  /** One JSON line per request; leave out for silence (tests). */
+  logger?: Logger | undefined;
+}
+
+/** createApp(emulator): the thin HTTP adapter over the emulator. Express stays in src/http. */
+export function createApp(emulator: Emulator, options: AppOptions = {}): express.Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.disable('etag');
+  app.set('query parser', 'simple');
+
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    const id = emulator.requestId();
+    (req as Request & { id: string }).id = id;
+    res.set('Request-Id', id);
+    res.set('Service-Version', CURRENT_API_VERSION);
+    next();
+  });
+  if (options.logger) app.use(requestLogger(options.logger));
+
+  const openapi = JSON.stringify(buildOpenApi());
+  const extra = [{ method: 'GET', path: '/openapi.json' }];
+  app.get('/openapi.json', (_req, res) => {
+    res.type('application/json').send(openapi);
+  });
+
+  const router = express.Router({ strict: false });
+  for (const route of apiRoutes) mountApiRoute(router, emulator, route, options);
+  for (const route of allControlRoutes) mountControlRoute(router, emulator, route, options);
+  app.use(router);
+
+  const matcher = pathMatcher(extra);
+  app.use((req: Request, res: Response) => {
+    const methods = matcher.methodsAt(req.path);
+    if (methods.length === 0) throw fail('route_not_found', `No route ${req.method} ${req.path}.`);
+    res.set('Allow', methods.join(', '));
+    throw fail('method_not_allowed', `${req.method} is not allowed on ${req.path}; allowed: ${methods.join(', ')}.`);
+  });
+
+  // Every failure leaves in the envelope; anything unexpected is a 500 without a stack trace.
+  app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
+    if (res.headersSent) return;
+    if (err instanceof ApiError) return writeError(req, res, err);
+    (req as Request & { log?: Logger }).log?.error({ err }, 'unexpected error');
+    writeError(req, res, fail('internal_error', 'The emulator failed to handle this request; this is a bug in the emulator.'));
+  });
+  return app;
+}
+
+function requestLogger(logger: Logger) {
+  return pinoHttp({
+    logger,
+    genReqId: (req) => (req as unknown as { id: string }).id,
+    quietReqLogger: true,
+    customSuccessMessage: () => 'request',
+    customErrorMessage: () => 'request',
+    customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info'),
+    serializers: {
+      req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, path: req.url }),
+      res: (res: { statusCode: number }) => ({ status: res.statusCode }),
+    },
+    customAttributeKeys: { responseTime: 'duration_ms' },
+  });
+}
+

@@ -1,0 +1,131 @@
+import type { NextFunction, Request, Response, Router } from 'express';
+import { actFor, findCaller, type Principal } from '../core/access.js';
+import { fail } from '../core/errors.js';
+import { check, compile, type Validator } from '../core/validation.js';
+import { CURRENT_API_VERSION, isKnownVersion } from '../core/versions.js';
+import type { Workspace } from '../core/workspace.js';
+import type { Emulator } from '../emulator.js';
+import type { ApiRoute, ControlRoute, RequestInfo } from '../resources/route.js';
+import { readJsonBody } from './body.js';
+import { beginIdempotency, fingerprintOf } from './idempotency.js';
+import { requestIdOf, writeReply } from './reply.js';
+
+type Lower = 'get' | 'post' | 'patch' | 'put' | 'delete';
+const WRITES = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
+
+export interface MountOptions {
+  publicUrl?: string | undefined;
+}
+
+interface Compiled {
+  body?: Validator<unknown>;
+  query?: Validator<unknown>;
+}
+
+/** Every schema is compiled once, when the app is built. */
+function compileRoute(route: ApiRoute | ControlRoute<never>): Compiled {
+  return {
+    ...(route.body ? { body: compile(route.body) } : {}),
+    ...(route.query ? { query: compile(route.query, { coerce: true }) } : {}),
+  };
+}
+
+function infoOf(req: Request, options: MountOptions): RequestInfo {
+  const host = req.get('host') ?? '127.0.0.1';
+  return { requestId: requestIdOf(req), baseUrl: options.publicUrl ?? `${req.protocol}://${host}` };
+}
+
+function bearer(req: Request): string | undefined {
+  const header = req.get('Authorization');
+  if (header === undefined) return undefined;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  if (!match) throw fail('api_key_invalid', 'Send the key as Authorization: Bearer <API_KEY>.');
+  return match[1];
+}
+
+/** Service-Version: a known version, else 400; without it, the version the key was made with. */
+function requestedVersion(req: Request, res: Response): string | undefined {
+  const v = req.get('Service-Version');
+  if (v !== undefined && !isKnownVersion(v)) {
+    throw fail('service_version_unknown', `Unknown Service-Version ${v}; the known version is ${CURRENT_API_VERSION}.`, 'Service-Version');
+  }
+  if (v) res.set('Service-Version', v);
+  return v;
+}
+
+function validateQuery(compiled: Compiled, req: Request): unknown {
+  const query = { ...(req.query as Record<string, unknown>) };
+  return compiled.query ? check(compiled.query, query) : query;
+}
+
+async function validatedBody(route: ApiRoute | ControlRoute<never>, compiled: Compiled, req: Request, res: Response): Promise<unknown> {
+  if (!WRITES.has(route.method)) return undefined;
+  const body = await readJsonBody(req, res);
+  route.guard?.(body);
+  return compiled.body ? check(compiled.body, body) : body;
+}
+
+export function mountApiRoute(router: Router, emulator: Emulator, route: ApiRoute, options: MountOptions): void {
+  const compiled = compileRoute(route);
+  const write = WRITES.has(route.method);
+  router[route.method.toLowerCase() as Lower](route.path, async (req: Request, res: Response) => {
+    const version = requestedVersion(req, res);
+    const token = bearer(req);
+    if (token === undefined) throw fail('api_key_missing', 'No API key: send Authorization: Bearer <API_KEY>.');
+    const workspace = emulator.workspaceForKey(token);
+    if (!workspace) throw fail('api_key_invalid', 'The API key is not valid.');
+    const caller = findCaller(workspace.store, token, version);
+    res.set('Service-Version', caller.apiVersion);
+    const orgHeader = req.get('Service-Organization');
+    const principal: Principal =
+      route.acting === false
+        ? ({ ...caller, organization: caller.home, scopes: caller.key.scopes, mayOpenDossier: false } satisfies Principal)
+        : actFor(workspace.store, caller, orgHeader, route.scope);
+    if (route.acting === false && !caller.key.scopes.includes(route.scope)) {
+      throw fail('scope_missing', `This key lacks the scope ${route.scope}.`);
+    }
+    const query = validateQuery(compiled, req);
+    const idem = write ? beginIdempotency(req, res, workspace, caller.key.key) : undefined;
+    try {
+      const body = await validatedBody(route, compiled, req, res);
+      const replay = idem?.check(fingerprintOf(req, body));
+      if (replay) {
+        res.set('Idempotent-Replayed', 'true');
+        res.status(replay.status).set(replay.headers).type('application/json').send(replay.body);
+        return;
+      }
+      const reply = route.handle({ workspace, caller, principal, params: req.params as Record<string, string>, query, body, info: infoOf(req, options) });
+      const text = writeReply(res, reply);
+      idem?.finish(reply.status, text, { 'Service-Version': caller.apiVersion });
+    } catch (err) {
+      idem?.release();
+      throw err;
+    }
+  });
+}
+
+/** The control API picks its workspace by path, else by bearer key, else the default one. */
+function selectWorkspace(emulator: Emulator, req: Request): Workspace {
+  const id = (req.params as Record<string, string | undefined>).workspaceId;
+  if (id !== undefined) return emulator.workspace(id);
+  const token = bearer(req);
+  if (token === undefined) return emulator.defaultWorkspace;
+  const ws = emulator.workspaceForKey(token);
+  if (!ws) throw fail('api_key_invalid', 'The API key is not valid for any workspace.');
+  return ws;
+}
+
+export function mountControlRoute(router: Router, emulator: Emulator, route: ControlRoute<Emulator>, options: MountOptions): void {
+  const compiled = compileRoute(route as ControlRoute<never>);
+  const paths = route.perWorkspace ? [route.path, route.path.replace('/_emulator/', '/_emulator/workspaces/:workspaceId/')] : [route.path];
+  for (const path of paths) {
+    router[route.method.toLowerCase() as Lower](path, async (req: Request, res: Response) => {
+      const workspace = selectWorkspace(emulator, req);
+      const query = validateQuery(compiled, req);
+      const body = await validatedBody(route as ControlRoute<never>, compiled, req, res);
+      writeReply(res, route.handle({ emulator, workspace, params: req.params as Record<string, string>, query, body, info: infoOf(req, options) }));
+    });
+  }
+}
+
+export type ErrorHandler = (err: unknown, req: Request, res: Response, next: NextFunction) => void;

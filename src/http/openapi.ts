@@ -1,0 +1,90 @@
+import type { TSchema } from '@sinclair/typebox';
+import { ErrorSchema } from '../resources/common.schemas.js';
+import type { ApiRoute, ControlRoute } from '../resources/route.js';
+import type { Emulator } from '../emulator.js';
+import { API_VERSIONS } from '../core/versions.js';
+import { IDEMPOTENCY_KEY_MAX } from '../core/idempotency.js';
+import { EMULATOR_VERSION } from '../control/control.service.js';
+import { allControlRoutes, apiRoutes, servedPaths } from './routes.js';
+
+/** TypeBox schemas are plain JSON Schema plus symbols; JSON round-tripping drops the symbols. */
+const plain = (schema: TSchema): Record<string, unknown> => JSON.parse(JSON.stringify(schema)) as Record<string, unknown>;
+
+const toOpenApiPath = (path: string) => path.replace(/:([A-Za-z]+)/g, '{$1}');
+
+type AnyRoute = ApiRoute | ControlRoute<Emulator>;
+
+function parameters(route: AnyRoute, path: string) {
+  const params: unknown[] = [...path.matchAll(/:([A-Za-z]+)/g)].map((m) => ({
+    name: m[1], in: 'path', required: true, schema: { type: 'string' },
+  }));
+  const query = route.query ? plain(route.query) : undefined;
+  const required = new Set((query?.required as string[] | undefined) ?? []);
+  for (const [name, schema] of Object.entries((query?.properties as Record<string, unknown> | undefined) ?? {})) {
+    params.push({ name, in: 'query', required: required.has(name), schema });
+  }
+  if (route.kind === 'api') {
+    params.push({ $ref: '#/components/parameters/ServiceVersion' });
+    if (route.acting !== false) params.push({ $ref: '#/components/parameters/ServiceOrganization' });
+    if (route.method !== 'GET') params.push({ $ref: '#/components/parameters/IdempotencyKey' });
+  }
+  return params;
+}
+
+function operation(route: AnyRoute, path: string) {
+  const responses: Record<string, unknown> = {};
+  for (const [status, r] of Object.entries(route.responses)) {
+    responses[status] = { description: r.description, ...(r.schema ? { content: { 'application/json': { schema: plain(r.schema) } } } : {}) };
+  }
+  responses.default = { description: 'Error in the envelope', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+  const perWorkspace = route.kind === 'control' && path.includes(':workspaceId') && route.perWorkspace;
+  return {
+    operationId: perWorkspace ? `${route.operationId}InWorkspace` : route.operationId,
+    summary: route.summary,
+    tags: [route.tag],
+    ...(route.kind === 'api'
+      ? { description: `Scope: \`${route.scope}\`.`, security: [{ bearerAuth: [] }], 'x-scope': route.scope }
+      : { description: 'Emulator control API. Selects the workspace by path, else by bearer key, else the default workspace.', security: [{}, { bearerAuth: [] }] }),
+    parameters: parameters(route, path),
+    ...(route.body ? { requestBody: { required: false, content: { 'application/json': { schema: plain(route.body) } } } } : {}),
+    responses,
+  };
+}
+
+/** The published OpenAPI 3.1 document, from the same route tables and schemas that validate. */
+export function buildOpenApi() {
+  const paths: Record<string, Record<string, unknown>> = {};
+  const routes: AnyRoute[] = [...apiRoutes, ...allControlRoutes];
+  for (const route of routes) {
+    for (const path of servedPaths(route)) {
+      const key = toOpenApiPath(path);
+      paths[key] = { ...paths[key], [route.method.toLowerCase()]: operation(route, path) };
+    }
+  }
+  paths['/openapi.json'] = {
+    get: {
+      operationId: 'openapi', summary: 'This document', tags: ['Control'], security: [{}],
+      responses: { 200: { description: 'OpenAPI 3.1 document', content: { 'application/json': { schema: { type: 'object' } } } } },
+    },
+  };
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Hosted Employee Onboarding Service (emulator)',
+      version: '1.0.0',
+      description: `The /v1 interface as the emulator serves it, plus its control API under /_emulator. Emulator ${EMULATOR_VERSION}.`,
+    },
+    servers: [{ url: 'http://localhost:4010' }],
+    tags: [{ name: 'Organizations' }, { name: 'Onboardings' }, { name: 'Employees' }, { name: 'Control' }],
+    paths,
+    components: {
+      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'hrs_test_... or hrs_live_... key' } },
+      schemas: { Error: plain(ErrorSchema) },
+      parameters: {
+        ServiceVersion: { name: 'Service-Version', in: 'header', required: false, schema: { type: 'string', enum: [...API_VERSIONS] } },
+        ServiceOrganization: { name: 'Service-Organization', in: 'header', required: false, description: 'Partner keys: the employer acted for; required when the partner has several.', schema: { type: 'string' } },
+        IdempotencyKey: { name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', minLength: 1, maxLength: IDEMPOTENCY_KEY_MAX } },
+      },
+    },
+  };
+}

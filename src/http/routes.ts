@@ -1,0 +1,37 @@
+import { controlRoutes } from '../control/control.routes.js';
+import type { Emulator } from '../emulator.js';
+import { employeeRoutes } from '../resources/employees/employees.routes.js';
+import { onboardingRoutes } from '../resources/onboardings/onboardings.routes.js';
+import { organizationRoutes } from '../resources/organizations/organizations.routes.js';
+import type { ApiRoute, ControlRoute } from '../resources/route.js';
+
+/** Every route the app serves, in one list: the adapter mounts it, OpenAPI documents it. */
+export const apiRoutes: ApiRoute[] = [...organizationRoutes, ...onboardingRoutes, ...employeeRoutes];
+export const allControlRoutes: ControlRoute<Emulator>[] = controlRoutes;
+
+/** Concrete paths served for a route (per-workspace control routes are served twice). */
+export function servedPaths(route: ApiRoute | ControlRoute<Emulator>): string[] {
+  if (route.kind === 'control' && route.perWorkspace) {
+    return [route.path, route.path.replace('/_emulator/', '/_emulator/workspaces/:workspaceId/')];
+  }
+  return [route.path];
+}
+
+export interface PathMatcher {
+  /** Methods served at a concrete path, or an empty list for an unknown path. */
+  methodsAt(path: string): string[];
+}
+
+export function pathMatcher(extra: { method: string; path: string }[]): PathMatcher {
+  const table = [
+    ...[...apiRoutes, ...allControlRoutes].flatMap((r) => servedPaths(r).map((path) => ({ method: r.method, path }))),
+    ...extra,
+  ].map((r) => ({ method: r.method, regex: new RegExp(`^${r.path.replace(/:[A-Za-z]+/g, '[^/]+')}/?$`) }));
+  return {
+    methodsAt(path) {
+      const methods = new Set(table.filter((r) => r.regex.test(path)).map((r) => r.method));
+      if (methods.has('GET')) methods.add('HEAD');
+      return [...methods];
+    },
+  };
+}

@@ -1,0 +1,69 @@
+import type { Principal } from '../../core/access.js';
+import { fail } from '../../core/errors.js';
+import { METADATA_MAX_KEYS, type Metadata, type MetadataValue } from '../common.schemas.js';
+import { findPersonalData } from './personal-data.js';
+
+const KIND_NAMES = { email: 'an e-mail address', iban: 'an IBAN', bsn: 'a BSN', mobile: 'a Dutch mobile number' } as const;
+
+/** 422 metadata_personal_data for the first value that looks like personal data. */
+export function checkMetadataValues(metadata: Record<string, MetadataValue | null>): void {
+  for (const [key, value] of Object.entries(metadata)) {
+    if (value === null) continue;
+    const kind = findPersonalData(value);
+    if (kind) {
+      throw fail(
+        'metadata_personal_data',
+        `metadata.${key}: the value looks like ${KIND_NAMES[kind]}; metadata must not hold personal data.`,
+        `metadata.${key}`,
+      );
+    }
+  }
+}
+
+/** Merge for PATCH: null deletes a key; the result still holds at most 20 keys. */
+export function mergeMetadata(current: Metadata, patch: Record<string, MetadataValue | null>): Metadata {
+  checkMetadataValues(patch);
+  const merged: Metadata = { ...current };
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === null) delete merged[key];
+    else merged[key] = value;
+  }
+  const count = Object.keys(merged).length;
+  if (count > METADATA_MAX_KEYS) {
+    throw fail('parameter_invalid', `metadata: the merged metadata would have ${count} keys; at most ${METADATA_MAX_KEYS} are allowed.`, 'metadata');
+  }
+  return merged;
+}
+
+/**
+ * return_url: https, on a domain from allowed_origins of the employer or of the partner.
+ * An entry matches its host exactly; "*.example.com" matches its subdomains.
+ */
+export function checkReturnUrl(raw: string, p: Principal): void {
+  const allowed = [...p.organization.allowed_origins, ...(p.partner?.allowed_origins ?? [])];
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw fail('return_url_not_allowed', 'options.return_url: not a valid URL.', 'options.return_url');
+  }
+  if (url.protocol !== 'https:') {
+    throw fail('return_url_not_allowed', 'options.return_url: must use https.', 'options.return_url');
+  }
+  if (url.username || url.password) {
+    throw fail('return_url_not_allowed', 'options.return_url: must not carry credentials.', 'options.return_url');
+  }
+  if (!allowed.some((entry) => hostMatches(url.hostname, entry))) {
+    throw fail(
+      'return_url_not_allowed',
+      `options.return_url: ${url.hostname} is not in allowed_origins (${allowed.join(', ') || 'none set'}).`,
+      'options.return_url',
+    );
+  }
+}
+
+function hostMatches(host: string, entry: string): boolean {
+  const domain = entry.replace(/^[a-z]+:\/\//i, '').replace(/[:/].*$/, '').toLowerCase();
+  if (domain.startsWith('*.')) return host.endsWith(domain.slice(1)) && host.length > domain.length - 1;
+  return host === domain;
+}

@@ -1,0 +1,183 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { CONTRACT_TYPES, ROLES } from '../organizations/organizations.model.js';
+import { Literals,
+  DateOnly, DateTime, ListOf, MetadataPatchSchema, MetadataSchema, Nullable, PageQuery,
+} from '../common.schemas.js';
+import { ONBOARDING_STATUSES, PAYROLL_STATUSES, STEP_KINDS, STEP_PHASES } from './onboardings.model.js';
+
+
+export const REFERENCE_MAX = 200;
+export const EXPIRES_IN_HOURS = { minimum: 1, maximum: 336, default: 336 } as const;
+
+const Text = Type.String({ minLength: 1 });
+
+export const CreateOnboardingBody = Type.Object(
+  {
+    reference: Type.Optional(Type.String({ maxLength: REFERENCE_MAX })),
+    metadata: Type.Optional(MetadataSchema),
+    employee: Type.Object(
+      {
+        first_name: Text,
+        last_name: Text,
+        email: Type.String({ format: 'email' }),
+        phone: Type.Optional(Type.String()),
+      },
+      { additionalProperties: false },
+    ),
+    employment: Type.Object(
+      {
+        position: Text,
+        start_date: DateOnly,
+        location_id: Text,
+        template_id: Text,
+        contract_type: Type.Optional(Literals(CONTRACT_TYPES)),
+        hours_per_week: Type.Number({ minimum: 0, maximum: 60 }),
+        hourly_wage_cents: Type.Integer({ minimum: 1 }),
+      },
+      { additionalProperties: false },
+    ),
+    options: Type.Optional(
+      Type.Object(
+        {
+          send_invitation: Type.Optional(Type.Boolean({ default: false })),
+          expires_in_hours: Type.Optional(Type.Integer({ ...EXPIRES_IN_HOURS })),
+          return_url: Type.Optional(Type.String({ format: 'uri' })),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+  },
+  { additionalProperties: false, title: 'CreateOnboardingRequest' },
+);
+export type CreateOnboardingBody = Static<typeof CreateOnboardingBody>;
+
+export const PatchOnboardingBody = Type.Object(
+  {
+    reference: Type.Optional(Nullable(Type.String({ maxLength: REFERENCE_MAX }))),
+    metadata: Type.Optional(MetadataPatchSchema),
+  },
+  { additionalProperties: false, title: 'UpdateOnboardingRequest' },
+);
+export type PatchOnboardingBody = Static<typeof PatchOnboardingBody>;
+
+export const HostedLinkBody = Type.Object(
+  {
+    expires_in_hours: Type.Optional(Type.Integer({ ...EXPIRES_IN_HOURS })),
+    send_invitation: Type.Optional(Type.Boolean({ default: false })),
+  },
+  { additionalProperties: false, title: 'HostedLinkRequest' },
+);
+export type HostedLinkBody = Static<typeof HostedLinkBody>;
+
+export const EmptyBody = Type.Object({}, { additionalProperties: false, title: 'EmptyRequest' });
+
+export const ListOnboardingsQuery = Type.Object(
+  {
+    status: Type.Optional(Literals(ONBOARDING_STATUSES)),
+    reference: Type.Optional(Type.String()),
+    updated_since: Type.Optional(DateTime),
+    ...PageQuery,
+  },
+  { additionalProperties: false },
+);
+export type ListOnboardingsQuery = Static<typeof ListOnboardingsQuery>;
+
+const Step = Type.Object({
+  id: Type.String(),
+  phase: Literals(STEP_PHASES),
+  kind: Literals(STEP_KINDS),
+  title: Type.String(),
+  applies: Type.Boolean(),
+  done: Type.Boolean(),
+});
+
+const DocumentSchema = Type.Object(
+  {
+    id: Type.String(),
+    kind: Type.String(),
+    title: Nullable(Type.String()),
+    uploaded_at: Type.String(),
+    downloadable: Type.Boolean(),
+  },
+  { title: 'Document' },
+);
+
+export const OnboardingSchema = Type.Object(
+  {
+    id: Type.String({ pattern: '^onb_' }),
+    object: Type.Literal('onboarding'),
+    status: Literals(ONBOARDING_STATUSES),
+    waiting_on: Type.Array(Type.String()),
+    returned: Type.Boolean(),
+    employee: Type.Object({
+      id: Type.String({ pattern: '^emp_' }),
+      first_name: Type.String(),
+      last_name: Type.String(),
+      email: Type.Optional(Type.String()),
+      phone: Type.Optional(Nullable(Type.String())),
+    }),
+    employment: Type.Object({
+      position: Type.String(),
+      location_id: Type.String(),
+      start_date: DateOnly,
+      contract_type: Type.Optional(Literals(CONTRACT_TYPES)),
+      hours_per_week: Type.Optional(Type.Number()),
+      hourly_wage_cents: Type.Optional(Type.Integer()),
+    }),
+    workflow: Type.Object({ template_id: Type.String(), version: Type.Integer() }),
+    data_version: Type.Integer(),
+    approvals: Type.Object({
+      required: Type.Array(Literals(ROLES)),
+      given: Type.Array(
+        Type.Object({ role: Literals(ROLES), valid: Type.Boolean(), data_version: Type.Integer(), at: DateTime }),
+      ),
+    }),
+    contract: Type.Object({ status: Literals(['none', 'sent', 'signed_by_employee', 'signed']) }),
+    payroll: Nullable(
+      Type.Object({
+        status: Literals(PAYROLL_STATUSES),
+        connector: Nullable(Type.String()),
+        external_id: Nullable(Type.String()),
+        error_code: Nullable(Type.String()),
+      }),
+    ),
+    hosted_link: Nullable(
+      Type.Object({ status: Literals(['open', 'activated', 'revoked']), expires_at: DateTime, activated: Type.Boolean() }),
+    ),
+    reference: Nullable(Type.String()),
+    metadata: MetadataSchema,
+    return_url: Nullable(Type.String()),
+    source: Literals(['dashboard', 'api']),
+    created_at: DateTime,
+    updated_at: DateTime,
+    steps: Type.Optional(Type.Array(Step)),
+    documents: Type.Optional(Type.Array(DocumentSchema)),
+  },
+  { title: 'Onboarding' },
+);
+
+export const OnboardingList = ListOf(OnboardingSchema, 'Onboarding');
+
+export const CreatedOnboardingSchema = Type.Object(
+  {
+    id: Type.String({ pattern: '^onb_' }),
+    object: Type.Literal('onboarding'),
+    status: Type.Literal('pending_employee'),
+    hosted_url: Type.String({ format: 'uri' }),
+    expires_at: DateTime,
+    invitation_sent: Type.Boolean(),
+    reference: Nullable(Type.String()),
+    metadata: MetadataSchema,
+  },
+  { title: 'CreatedOnboarding' },
+);
+
+export const HostedLinkSchema = Type.Object(
+  {
+    onboarding_id: Type.String(),
+    hosted_url: Type.String({ format: 'uri' }),
+    expires_at: DateTime,
+    invitation_sent: Type.Boolean(),
+  },
+  { title: 'HostedLink' },
+);

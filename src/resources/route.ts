@@ -1,0 +1,79 @@
+import type { TSchema } from '@sinclair/typebox';
+import type { Caller, Principal } from '../core/access.js';
+import type { Workspace } from '../core/workspace.js';
+import type { Scope } from './organizations/organizations.model.js';
+
+/**
+ * Routes are data: one table per resource feeds the HTTP adapter (matching, auth, scopes,
+ * validation) and the published OpenAPI document. Handlers return a reply; one place writes it.
+ */
+export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+
+export interface Reply {
+  status: number;
+  body: unknown;
+  headers?: Record<string, string>;
+}
+
+/** What the HTTP edge knows that a handler may need, with no HTTP types. */
+export interface RequestInfo {
+  requestId: string;
+  /** Scheme, host and port the caller used, for the links we hand out. */
+  baseUrl: string;
+}
+
+interface RouteBase {
+  method: Method;
+  /** Express-style path: /v1/onboardings/:id */
+  path: string;
+  operationId: string;
+  summary: string;
+  description?: string;
+  tag: string;
+  params?: TSchema;
+  query?: TSchema;
+  body?: TSchema;
+  /** Checks the raw body before the schema, for refusals with their own code. */
+  guard?: (body: unknown) => void;
+  responses: Record<number, { description: string; schema?: TSchema }>;
+}
+
+export interface ApiContext {
+  workspace: Workspace;
+  caller: Caller;
+  /** Set on every route that acts for an employer (all but GET /v1/organizations). */
+  principal: Principal;
+  params: Record<string, string>;
+  query: unknown;
+  body: unknown;
+  info: RequestInfo;
+}
+
+export interface ApiRoute extends RouteBase {
+  kind: 'api';
+  scope: Scope;
+  /** False for the one route that lists employers instead of acting for one. */
+  acting?: boolean;
+  handle(ctx: ApiContext): Reply;
+}
+
+export const ok = (body: unknown, status = 200): Reply => ({ status, body });
+
+export interface ControlContext<E = unknown> {
+  emulator: E;
+  /** The selected workspace: by path, by bearer key, else the default one. */
+  workspace: Workspace;
+  params: Record<string, string>;
+  query: unknown;
+  body: unknown;
+  info: RequestInfo;
+}
+
+export interface ControlRoute<E = unknown> extends RouteBase {
+  kind: 'control';
+  /** Acts on one workspace: also served under /_emulator/workspaces/:workspaceId/... */
+  perWorkspace: boolean;
+  handle(ctx: ControlContext<E>): Reply;
+}
+
+export type RouteDef = ApiRoute | ControlRoute<never>;
