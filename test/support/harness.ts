@@ -1,0 +1,74 @@
+import request from 'supertest';
+import { Emulator, type EmulatorOptions } from '../../src/emulator.js';
+import { createApp } from '../../src/http/app.js';
+import { snapshotStore } from '../../src/core/store.js';
+
+/** Well-known keys of fixtures/default.json. */
+export const KEYS = {
+  owner: 'hrs_test_acme_owner',
+  manager: 'hrs_test_acme_manager',
+  payroll: 'hrs_test_acme_payroll',
+  dual: 'hrs_test_acme_dual',
+  recruiter: 'hrs_test_acme_recruiter',
+  readonly: 'hrs_test_acme_readonly',
+  noscopes: 'hrs_test_acme_noscopes',
+  live: 'hrs_live_acme_owner',
+  bakker: 'hrs_test_bakker_owner',
+  corner: 'hrs_test_corner_owner',
+  hrsoft: 'hrs_test_hrsoft',
+  payflow: 'hrs_test_payflow',
+} as const;
+
+export const FROZEN_START = '2026-10-05T09:00:00.000Z';
+
+/** A fresh emulator and app per test, on a frozen clock unless told otherwise. */
+export function harness(options: EmulatorOptions = {}) {
+  const emulator = new Emulator({ clock: { mode: 'frozen', start: FROZEN_START }, ...options });
+  const app = createApp(emulator);
+  const as = (key: string) => ({
+    get: (path: string) => request(app).get(path).set('Authorization', `Bearer ${key}`),
+    post: (path: string, body?: object) => {
+      const r = request(app).post(path).set('Authorization', `Bearer ${key}`);
+      return body === undefined ? r : r.send(body);
+    },
+    patch: (path: string, body: object) => request(app).patch(path).set('Authorization', `Bearer ${key}`).send(body),
+  });
+  return {
+    emulator,
+    app,
+    http: () => request(app),
+    as,
+    /** The whole default-workspace store as JSON, to prove a refusal wrote nothing. */
+    storeJson: () => JSON.stringify(snapshotStore(emulator.defaultWorkspace.store)),
+  };
+}
+
+/** A valid POST /v1/onboardings body for org_acme; override any part. */
+export function createBody(overrides: Record<string, unknown> = {}) {
+  return {
+    reference: 'test-ref',
+    metadata: { team: 'blue' },
+    employee: { first_name: 'Lotte', last_name: 'de Boer', email: 'lotte@example.test' },
+    employment: {
+      position: 'Cashier',
+      start_date: '2026-12-01',
+      location_id: 'loc_acme_amsterdam',
+      template_id: 'tpl_acme_standard',
+      hours_per_week: 24,
+      hourly_wage_cents: 1400,
+    },
+    ...overrides,
+  };
+}
+
+/** Asserts the spec's error envelope and returns the error object. */
+export function envelope(res: { status: number; body: unknown; headers: Record<string, string> }) {
+  const body = res.body as { error?: Record<string, unknown> };
+  if (!body?.error) throw new Error(`not an error envelope (status ${res.status}): ${JSON.stringify(res.body)}`);
+  const e = body.error;
+  if (typeof e.type !== 'string' || typeof e.code !== 'string' || typeof e.message !== 'string' || typeof e.request_id !== 'string') {
+    throw new Error(`incomplete envelope: ${JSON.stringify(e)}`);
+  }
+  if (res.headers['request-id'] !== e.request_id) throw new Error('Request-Id header differs from request_id');
+  return e as { type: string; code: string; message: string; request_id: string; param?: string };
+}
