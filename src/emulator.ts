@@ -42,6 +42,8 @@ export class Emulator {
   /** Request ids and workspace ids; workspaces have their own sources. */
   private readonly ids: IdFactory;
   private readonly defaultFixtures: FixturesDocument;
+  /** New workspaces keep the emulator's clock mode and start unless they ask otherwise. */
+  private readonly clockDefaults: ClockOptions | undefined;
 
   constructor(options: EmulatorOptions = {}) {
     this.seed = options.seed === undefined ? undefined : String(options.seed);
@@ -50,6 +52,7 @@ export class Emulator {
     this.startedAt = new Clock().iso();
     const fx = options.fixtures ?? DEFAULT_FIXTURES_PATH;
     this.defaultFixtures = typeof fx === 'string' ? readFixturesFile(fx) : checkFixtures(fx);
+    this.clockDefaults = options.clock;
     this.add(DEFAULT_WORKSPACE, this.defaultFixtures, this.seed, options.clock, '');
   }
 
@@ -80,7 +83,8 @@ export class Emulator {
     const fixtures = input.fixtures === undefined ? this.defaultFixtures : checkFixtures(input.fixtures, 'fixtures');
     const id = this.ids.id('ws').slice(0, 15);
     const seed = input.seed === undefined ? (this.seed === undefined ? undefined : `${this.seed}/${id}`) : String(input.seed);
-    return this.add(id, fixtures, seed, input.clock, `_${id.slice(3)}`);
+    const clock = input.clock ?? this.clockDefaults;
+    return this.add(id, fixtures, seed, clock, `_${id.slice(3)}`);
   }
 
   deleteWorkspace(id: string): void {
@@ -100,7 +104,7 @@ export class Emulator {
   }
 
   private add(id: string, fixtures: FixturesDocument, seed: string | undefined, clock: ClockOptions | undefined, keySuffix: string): Workspace {
-    const ws = new Workspace({ id, seed, clock, keySuffix }, new Clock().iso());
+    const ws = new Workspace({ id, seed, clock, keySuffix });
     populate(ws, fixtures, keySuffix);
     for (const k of ws.store.keys.values()) {
       if (this.keyIndex.has(k.key)) throw fail('fixtures_invalid', `The key ${k.key} is already used by another workspace.`, 'keys');

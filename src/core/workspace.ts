@@ -19,6 +19,7 @@ export interface WorkspaceRecipe {
  */
 export class Workspace {
   readonly id: string;
+  /** On the workspace's own clock, so seeded frozen runs stay byte-identical. */
   readonly createdAt: string;
   clock!: Clock;
   random!: RandomSource;
@@ -26,10 +27,10 @@ export class Workspace {
   store!: Store;
   idempotency!: IdempotencyStore;
 
-  constructor(readonly recipe: WorkspaceRecipe, createdAt: string) {
+  constructor(readonly recipe: WorkspaceRecipe) {
     this.id = recipe.id;
-    this.createdAt = createdAt;
     this.clear();
+    this.createdAt = this.clock.iso();
   }
 
   /** Back to an empty store with the clock and random sequence as at creation. */

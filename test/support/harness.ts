@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { Emulator, type EmulatorOptions } from '../../src/emulator.js';
-import { createApp } from '../../src/http/app.js';
+import { createApp, type AppOptions } from '../../src/http/app.js';
 import { snapshotStore } from '../../src/core/store.js';
 
 /** Well-known keys of fixtures/default.json. */
@@ -22,9 +22,9 @@ export const KEYS = {
 export const FROZEN_START = '2026-10-05T09:00:00.000Z';
 
 /** A fresh emulator and app per test, on a frozen clock unless told otherwise. */
-export function harness(options: EmulatorOptions = {}) {
+export function harness(options: EmulatorOptions = {}, appOptions: AppOptions = {}) {
   const emulator = new Emulator({ clock: { mode: 'frozen', start: FROZEN_START }, ...options });
-  const app = createApp(emulator);
+  const app = createApp(emulator, appOptions);
   const as = (key: string) => ({
     get: (path: string) => request(app).get(path).set('Authorization', `Bearer ${key}`),
     post: (path: string, body?: object) => {
