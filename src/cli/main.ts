@@ -38,7 +38,10 @@ serve.action(async (raw: Record<string, string | undefined>) => {
       logger,
       publicUrl: options.publicUrl,
     });
-    logger.info({ url: running.url, seed: options.seed ?? null, clock: options.clock }, 'onboarding emulator listening');
+    // The ready line is written at any level but silent: scripts and tests wait for it.
+    if (options.logLevel !== 'silent') {
+      logger.child({}, { level: 'info' }).info({ url: running.url, seed: options.seed ?? null, clock: options.clock }, 'onboarding emulator listening');
+    }
     const stop = () => void running.close().then(() => process.exit(0));
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
