@@ -1,0 +1,96 @@
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+/**
+ * Runs the README's shell examples, in order, against a freshly started emulator, and checks
+ * each curl command's status against its `# => NNN` line, so the README cannot drift.
+ */
+interface Example {
+  command: string;
+  expected: number;
+}
+
+/** Joins continued lines (a trailing backslash, or an open single-quoted string) into one. */
+function logicalLines(block: string): string[] {
+  const out: string[] = [];
+  let current: string | undefined;
+  let joiner = '\n';
+  for (const line of block.split('\n')) {
+    current = current === undefined ? line : `${current}${joiner}${line}`;
+    const openQuote = (current.match(/'/g) ?? []).length % 2 === 1;
+    if (openQuote) joiner = '\n';
+    else if (current.endsWith('\\')) {
+      current = current.slice(0, -1);
+      joiner = ' ';
+    } else {
+      out.push(current);
+      current = undefined;
+    }
+  }
+  if (current !== undefined) out.push(current);
+  return out;
+}
+
+function readmeScript(): { script: string; examples: Example[] } {
+  const readme = readFileSync('README.md', 'utf8');
+  const blocks = [...readme.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!);
+  const examples: Example[] = [];
+  const lines: string[] = [];
+  for (const block of blocks) {
+    const joined = logicalLines(block);
+    for (let i = 0; i < joined.length; i++) {
+      const line = joined[i]!;
+      const expect = /^# => (\d{3})$/.exec(joined[i + 1] ?? '');
+      if (line.startsWith('curl ') && expect) {
+        examples.push({ command: line, expected: Number(expect[1]) });
+        lines.push(`${line} -o /dev/null -w '%{http_code}\\n'`);
+      } else if (line.trim() && !line.startsWith('#')) {
+        lines.push(line);
+      }
+    }
+  }
+  return { script: lines.join('\n'), examples };
+}
+
+let child: ChildProcess;
+let base = '';
+
+beforeAll(async () => {
+  child = spawn(process.execPath, ['dist/cli/main.js', 'serve', '--port', '0', '--log-level', 'warn'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  base = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('emulator did not start')), 10_000);
+    child.stdout!.on('data', (chunk: Buffer) => {
+      const url = /"url":"(http:[^"]+)"/.exec(chunk.toString())?.[1];
+      if (url) {
+        clearTimeout(timer);
+        resolve(url);
+      }
+    });
+  });
+});
+
+afterAll(() => {
+  child?.kill('SIGKILL');
+});
+
+describe('README examples', () => {
+  it('cover every endpoint built so far', () => {
+    const { examples } = readmeScript();
+    const text = examples.map((e) => e.command).join('\n');
+    for (const path of ['/v1/organizations', '/v1/organization ', '/v1/onboardings ', '/v1/employees', '/hosted-link', '/cancel', '-X PATCH', '/_emulator/health', '/_emulator/keys', '/_emulator/workspaces', '/_emulator/reset', '/openapi.json']) {
+      expect(text).toContain(path);
+    }
+    expect(examples.length).toBeGreaterThan(20);
+  });
+
+  it('answer with the statuses the README promises', () => {
+    const { script, examples } = readmeScript();
+    const port = new URL(base).port;
+    const out = execFileSync('bash', ['-c', script.replaceAll('localhost:4010', `127.0.0.1:${port}`)], { encoding: 'utf8', timeout: 60_000 });
+    const got = out.trim().split('\n').map(Number);
+    expect(got.map((status, i) => `${status} ${examples[i]!.command.slice(0, 90)}`)).toEqual(
+      examples.map((e) => `${e.expected} ${e.command.slice(0, 90)}`),
+    );
+  });
+});
