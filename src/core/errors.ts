@@ -26,6 +26,7 @@ const def = (status: number, type: ErrorType) => ({ status, type });
 
 export const ERROR_CODES = {
   // Request shape (400, 413, 415, 405)
+  request_malformed: def(400, 'invalid_request'),
   body_invalid_json: def(400, 'invalid_request'),
   body_not_object: def(400, 'invalid_request'),
   body_too_large: def(413, 'invalid_request'),

@@ -36,16 +36,18 @@ export function createApp(emulator: Emulator, options: AppOptions = {}): express
     res.type('application/json').send(openapi);
   });
 
+  // OPTIONS is answered by the fallback below (204 with Allow), not by the router's default.
   const router = express.Router({ strict: false });
   for (const route of apiRoutes) mountApiRoute(router, emulator, route, options);
   for (const route of allControlRoutes) mountControlRoute(router, emulator, route, options);
-  app.use(router);
+  app.use((req: Request, res: Response, next: NextFunction) => (req.method === 'OPTIONS' ? next() : router(req, res, next)));
 
   const matcher = pathMatcher(extra);
   app.use((req: Request, res: Response) => {
     const methods = matcher.methodsAt(req.path);
     if (methods.length === 0) throw fail('route_not_found', `No route ${req.method} ${req.path}.`);
-    res.set('Allow', methods.join(', '));
+    res.set('Allow', [...methods, 'OPTIONS'].join(', '));
+    if (req.method === 'OPTIONS') return void res.status(204).end();
     throw fail('method_not_allowed', `${req.method} is not allowed on ${req.path}; allowed: ${methods.join(', ')}.`);
   });
 
@@ -53,6 +55,11 @@ export function createApp(emulator: Emulator, options: AppOptions = {}): express
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
     if (res.headersSent) return;
     if (err instanceof ApiError) return writeError(req, res, err);
+    // Express's own 4xx (a path with broken percent-encoding, say) is the client's mistake.
+    const status = (err as { status?: unknown }).status;
+    if (typeof status === 'number' && status >= 400 && status < 500) {
+      return writeError(req, res, fail('request_malformed', 'The request could not be read: check the URL encoding of the path.'));
+    }
     (req as Request & { log?: Logger }).log?.error({ err }, 'unexpected error');
     writeError(req, res, fail('internal_error', 'The emulator failed to handle this request; this is a bug in the emulator.'));
   });
