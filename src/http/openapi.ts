@@ -31,6 +31,13 @@ function parameters(route: AnyRoute, path: string) {
   return params;
 }
 
+/** A body is required when its schema requires any field (an absent body counts as {}). */
+function requestBody(schema: TSchema) {
+  const body = plain(schema);
+  const required = Array.isArray(body.required) && body.required.length > 0;
+  return { required, content: { 'application/json': { schema: body } } };
+}
+
 function operation(route: AnyRoute, path: string) {
   const responses: Record<string, unknown> = {};
   for (const [status, r] of Object.entries(route.responses)) {
@@ -46,7 +53,7 @@ function operation(route: AnyRoute, path: string) {
       ? { description: `Scope: \`${route.scope}\`.`, security: [{ bearerAuth: [] }], 'x-scope': route.scope }
       : { description: 'Emulator control API. Selects the workspace by path, else by bearer key, else the default workspace.', security: [{}, { bearerAuth: [] }] }),
     parameters: parameters(route, path),
-    ...(route.body ? { requestBody: { required: false, content: { 'application/json': { schema: plain(route.body) } } } } : {}),
+    ...(route.body ? { requestBody: requestBody(route.body) } : {}),
     responses,
   };
 }

@@ -15,6 +15,8 @@ const MOBILE_CANDIDATE = /(?<![\d+])(?:(?:\+31|0031)[\s\-]?(?:\(0\)[\s\-]?)?6|06
 export function findPersonalData(value: string | number | boolean): PersonalDataKind | null {
   if (typeof value === 'boolean') return null;
   const text = typeof value === 'number' ? numberText(value) : value;
+  // A number loses its leading 0 or +: 612345678 and 31612345678 are 06 12345678.
+  if (typeof value === 'number' && /^(?:31)?6\d{8}$/.test(text)) return 'mobile';
   if (EMAIL.test(text)) return 'email';
   if (matches(text, IBAN_CANDIDATE, isIban)) return 'iban';
   if (matches(text, MOBILE_CANDIDATE, isDutchMobile)) return 'mobile';
