@@ -1,0 +1,500 @@
+import { describe, expect, it } from 'vitest';
+import { createBody, envelope, harness, KEYS } from '../support/harness.js';
+
+const HOUR = 60 * 60 * 1000;
+const EMPLOYER_FIXTURE = 'onb_demo_jansen'; // created by hrs_test_acme_owner
+const PARTNER_FIXTURE = 'onb_demo_partner'; // created by hrs_test_hrsoft for org_acme
+
+type H = ReturnType<typeof harness>;
+
+/** The partner key acting for org_acme. */
+function partner(h: H) {
+  return {
+    get: (path: string) => h.as(KEYS.hrsoft).get(path).set('Service-Organization', 'org_acme'),
+    post: (path: string, body: object) => h.as(KEYS.hrsoft).post(path, body).set('Service-Organization', 'org_acme'),
+  };
+}
+
+async function createMany(h: H, n: number, key: string = KEYS.owner, overrides: (i: number) => Record<string, unknown> = () => ({})) {
+  const ids: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const res = await h.as(key).post('/v1/onboardings', createBody({ reference: `bulk-${i}`, ...overrides(i) }));
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    ids.push(res.body.id as string);
+  }
+  return ids;
+}
+
+const idsOf = (res: { body: { data: { id: string }[] } }) => res.body.data.map((o) => o.id);
+
+describe('GET /v1/onboardings/{id}', () => {
+  it('returns the Onboarding with steps and documents', async () => {
+    const h = harness();
+    const res = await h.as(KEYS.owner).get(`/v1/onboardings/${EMPLOYER_FIXTURE}`);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      id: EMPLOYER_FIXTURE,
+      object: 'onboarding',
+      status: 'pending_employee',
+      waiting_on: ['employee'],
+      returned: false,
+      data_version: 1,
+      reference: 'demo-jansen',
+      metadata: { team: 'store-amsterdam', cost_centre: 4100 },
+      contract: { status: 'none' },
+      payroll: null,
+      return_url: null,
+      workflow: { template_id: 'tpl_acme_standard' },
+      approvals: { required: ['manager', 'payroll_reviewer', 'owner'], given: [] },
+    });
+    expect(Array.isArray(res.body.steps)).toBe(true);
+    expect(res.body.steps.length).toBeGreaterThan(0);
+    for (const step of res.body.steps) {
+      expect(Object.keys(step).sort()).toEqual(['applies', 'done', 'id', 'kind', 'phase', 'title']);
+      expect(typeof step.applies).toBe('boolean');
+      expect(typeof step.done).toBe('boolean');
+    }
+    expect(res.body.documents).toEqual([]);
+    expect(Number.isInteger(res.body.workflow.version)).toBe(true);
+    expect(res.body.hosted_link).toMatchObject({ status: 'open', activated: false });
+    expect(['dashboard', 'api']).toContain(res.body.source);
+    expect(Number.isNaN(Date.parse(res.body.created_at))).toBe(false);
+    expect(Number.isNaN(Date.parse(res.body.updated_at))).toBe(false);
+  });
+
+  it('shows email, phone and the employment terms to the owner key', async () => {
+    const h = harness();
+    const res = await h.as(KEYS.owner).get(`/v1/onboardings/${EMPLOYER_FIXTURE}`);
+    expect(res.status).toBe(200);
+    expect(res.body.employee).toMatchObject({
+      first_name: 'Eva',
+      last_name: 'Jansen',
+      email: 'eva.jansen@example.test',
+      phone: '+31 6 12345678',
+    });
+    expect(res.body.employee.id).toMatch(/^emp_/);
+    expect(res.body.employment).toEqual({
+      position: 'Sales associate',
+      location_id: 'loc_acme_amsterdam',
+      start_date: '2026-12-01',
+      contract_type: 'fixed_term',
+      hours_per_week: 32,
+      hourly_wage_cents: 1525,
+    });
+  });
+
+  it.each([
+    ['manager', KEYS.manager],
+    ['payroll_reviewer', KEYS.payroll],
+  ])('shows the dossier fields to a key whose user is %s', async (_role, key) => {
+    const h = harness();
+    const res = await h.as(key).get(`/v1/onboardings/${EMPLOYER_FIXTURE}`);
+    expect(res.status).toBe(200);
+    expect(res.body.employee.email).toBe('eva.jansen@example.test');
+    expect(res.body.employment.hourly_wage_cents).toBe(1525);
+  });
+
+  it('leaves out email, phone and the employment terms for the recruiter key (keys omitted, not null)', async () => {
+    const h = harness();
+    const res = await h.as(KEYS.recruiter).get(`/v1/onboardings/${EMPLOYER_FIXTURE}`);
+    expect(res.status).toBe(200);
+    expect(Object.keys(res.body.employee).sort()).toEqual(['first_name', 'id', 'last_name']);
+    expect(Object.keys(res.body.employment).sort()).toEqual(['location_id', 'position', 'start_date']);
+    expect(res.body.employee).not.toHaveProperty('email');
+    expect(res.body.employee).not.toHaveProperty('phone');
+    expect(res.body.employment).not.toHaveProperty('contract_type');
+    expect(res.body.employment).not.toHaveProperty('hours_per_week');
+    expect(res.body.employment).not.toHaveProperty('hourly_wage_cents');
+    // The rest of the onboarding is still there.
+    expect(res.body.employee.first_name).toBe('Eva');
+    expect(Array.isArray(res.body.steps)).toBe(true);
+    expect(Array.isArray(res.body.documents)).toBe(true);
+  });
+
+  it('leaves out email, phone and the employment terms for a partner key (keys omitted, not null)', async () => {
+    const h = harness();
+    const res = await partner(h).get(`/v1/onboardings/${PARTNER_FIXTURE}`);
+    expect(res.status).toBe(200);
+    expect(res.body.id).toBe(PARTNER_FIXTURE);
+    expect(Object.keys(res.body.employee).sort()).toEqual(['first_name', 'id', 'last_name']);
+    expect(Object.keys(res.body.employment).sort()).toEqual(['location_id', 'position', 'start_date']);
+    expect(res.body.employee.first_name).toBe('Noah');
+    expect(Array.isArray(res.body.steps)).toBe(true);
+  });
+
+  it('shows the dossier fields of the partner-made onboarding to the employer owner', async () => {
+    const h = harness();
+    const res = await h.as(KEYS.owner).get(`/v1/onboardings/${PARTNER_FIXTURE}`);
+    expect(res.status).toBe(200);
+    expect(res.body.employee.email).toBe('noah.bakker@example.test');
+    expect(res.body.employee.phone).toBeNull();
+    expect(res.body.employment.contract_type).toBe('on_call');
+    expect(res.body.employment.hours_per_week).toBe(20);
+  });
+
+  it('answers an unknown id with 404 not_found / resource_not_found', async () => {
+    const h = harness();
+    const res = await h.as(KEYS.owner).get('/v1/onboardings/unknown');
+    expect(res.status).toBe(404);
+    const err = envelope(res);
+    expect(err.type).toBe('not_found');
+    expect(err.code).toBe('resource_not_found');
+    expect(err.message).toMatch(/unknown/);
+  });
+
+  it('answers a well-formed but unknown onb_ id with 404', async () => {
+    const res = await harness().as(KEYS.owner).get('/v1/onboardings/onb_doesnotexist0000000');
+    expect(res.status).toBe(404);
+    expect(envelope(res).code).toBe('resource_not_found');
+  });
+
+  it("hides another employer's onboarding (404)", async () => {
+    const res = await harness().as(KEYS.bakker).get(`/v1/onboardings/${EMPLOYER_FIXTURE}`);
+    expect(res.status).toBe(404);
+    const err = envelope(res);
+    expect(err.type).toBe('not_found');
+    expect(err.code).toBe('resource_not_found');
+  });
+});
+
+describe('GET /v1/onboardings: list shape', () => {
+  it('answers a list: object list, data, has_more, next_cursor', async () => {
+    const res = await harness().as(KEYS.owner).get('/v1/onboardings');
+    expect(res.status).toBe(200);
+    expect(Object.keys(res.body).sort()).toEqual(['data', 'has_more', 'next_cursor', 'object']);
+    expect(res.body.object).toBe('list');
+    expect(res.body.has_more).toBe(false);
+    expect(res.body.next_cursor).toBeNull();
+    expect(idsOf(res).sort()).toEqual([EMPLOYER_FIXTURE, PARTNER_FIXTURE].sort());
+  });
+
+  it('lists newest first', async () => {
+    const h = harness();
+    const [a, b] = await createMany(h, 2);
+    h.emulator.defaultWorkspace.clock.advance(HOUR);
+    const [c] = await createMany(h, 1);
+    const res = await h.as(KEYS.owner).get('/v1/onboardings');
+    expect(res.status).toBe(200);
+    const ids = idsOf(res);
+    expect(ids.slice(0, 3)).toEqual([c, b, a]);
+    expect(ids.slice(3).sort()).toEqual([EMPLOYER_FIXTURE, PARTNER_FIXTURE].sort());
+  });
+
+  it('leaves steps, documents, email, phone and the employment terms out of list items, even for the owner', async () => {
+    const res = await harness().as(KEYS.owner).get('/v1/onboardings');
+    expect(res.status).toBe(200);
+    expect(res.body.data.length).toBe(2);
+    for (const item of res.body.data) {
+      expect(item).not.toHaveProperty('steps');
+      expect(item).not.toHaveProperty('documents');
+      expect(Object.keys(item.employee).sort()).toEqual(['first_name', 'id', 'last_name']);
+      expect(Object.keys(item.employment).sort()).toEqual(['location_id', 'position', 'start_date']);
+      expect(item.object).toBe('onboarding');
+      expect(item).toHaveProperty('status');
+      expect(item).toHaveProperty('metadata');
+      expect(item).toHaveProperty('hosted_link');
+    }
+  });
+
+  it('includes cancelled onboardings', async () => {
+    const h = harness();
+    const cancel = await h.as(KEYS.owner).post(`/v1/onboardings/${EMPLOYER_FIXTURE}/cancel`);
+    expect(cancel.status).toBe(200);
+    const res = await h.as(KEYS.owner).get('/v1/onboardings');
+    const item = res.body.data.find((o: { id: string }) => o.id === EMPLOYER_FIXTURE);
+    expect(item?.status).toBe('cancelled');
+  });
+});
+
+describe('GET /v1/onboardings: filters', () => {
+  it('filters on status', async () => {
+    const h = harness();
+    expect((await h.as(KEYS.owner).post(`/v1/onboardings/${EMPLOYER_FIXTURE}/cancel`)).status).toBe(200);
+    const cancelled = await h.as(KEYS.owner).get('/v1/onboardings?status=cancelled');
+    expect(cancelled.status).toBe(200);
+    expect(idsOf(cancelled)).toEqual([EMPLOYER_FIXTURE]);
+    const pending = await h.as(KEYS.owner).get('/v1/onboardings?status=pending_employee');
+    expect(idsOf(pending)).toEqual([PARTNER_FIXTURE]);
+    const completed = await h.as(KEYS.owner).get('/v1/onboardings?status=completed');
+    expect(completed.status).toBe(200);
+    expect(completed.body.data).toEqual([]);
+    expect(completed.body.has_more).toBe(false);
+  });
+
+  it('refuses a status outside the enum (422, param status)', async () => {
+    const res = await harness().as(KEYS.owner).get('/v1/onboardings?status=open');
+    expect(res.status).toBe(422);
+    const err = envelope(res);
+    expect(err.type).toBe('invalid_request');
+    expect(err.code).toBe('parameter_invalid');
+    expect(err.param).toBe('status');
+  });
+
+  it('filters on reference (exact match)', async () => {
+    const h = harness();
+    const res = await h.as(KEYS.owner).get('/v1/onboardings?reference=demo-jansen');
+    expect(res.status).toBe(200);
+    expect(idsOf(res)).toEqual([EMPLOYER_FIXTURE]);
+    const none = await h.as(KEYS.owner).get('/v1/onboardings?reference=demo');
+    expect(none.body.data).toEqual([]);
+  });
+
+  it('filters on reference with characters that need encoding', async () => {
+    const h = harness();
+    const [id] = await createMany(h, 1, KEYS.owner, () => ({ reference: 'PO #12 & co' }));
+    const res = await h.as(KEYS.owner).get(`/v1/onboardings?reference=${encodeURIComponent('PO #12 & co')}`);
+    expect(res.status).toBe(200);
+    expect(idsOf(res)).toEqual([id]);
+  });
+
+  it('filters on updated_since', async () => {
+    const h = harness();
+    const clock = h.emulator.defaultWorkspace.clock;
+    clock.advance(2 * HOUR);
+    const since = clock.iso();
+    const [fresh] = await createMany(h, 1);
+    clock.advance(HOUR);
+    const patched = await h.as(KEYS.owner).patch(`/v1/onboardings/${PARTNER_FIXTURE}`, { reference: 'touched' });
+    expect(patched.status).toBe(200);
+    const res = await h.as(KEYS.owner).get(`/v1/onboardings?updated_since=${encodeURIComponent(since)}`);
+    expect(res.status).toBe(200);
+    expect(idsOf(res).sort()).toEqual([fresh, PARTNER_FIXTURE].sort());
+    const later = await h.as(KEYS.owner).get(`/v1/onboardings?updated_since=${encodeURIComponent(clock.iso())}`);
+    expect(idsOf(later)).toEqual([PARTNER_FIXTURE]);
+    const future = new Date(clock.nowMs() + HOUR).toISOString();
+    const none = await h.as(KEYS.owner).get(`/v1/onboardings?updated_since=${encodeURIComponent(future)}`);
+    expect(none.body.data).toEqual([]);
+  });
+
+  it('compares updated_since as an instant, also when it is given with a UTC offset', async () => {
+    const h = harness();
+    const clock = h.emulator.defaultWorkspace.clock;
+    clock.advance(2 * HOUR); // 2026-10-05T11:00:00Z
+    const [fresh] = await createMany(h, 1);
+    const sameInstant = await h.as(KEYS.owner).get(`/v1/onboardings?updated_since=${encodeURIComponent('2026-10-05T13:00:00+02:00')}`);
+    expect(sameInstant.status).toBe(200);
+    expect(idsOf(sameInstant)).toEqual([fresh]);
+    const secondLater = await h.as(KEYS.owner).get(`/v1/onboardings?updated_since=${encodeURIComponent('2026-10-05T13:00:01+02:00')}`);
+    expect(secondLater.body.data).toEqual([]);
+  });
+
+  it.each(['yesterday', '2026-10-05', '2026-13-01T00:00:00Z', '1700000000'])('refuses updated_since %j (422, param updated_since)', async (value) => {
+    const res = await harness().as(KEYS.owner).get(`/v1/onboardings?updated_since=${encodeURIComponent(value)}`);
+    expect(res.status).toBe(422);
+    const err = envelope(res);
+    expect(err.code).toBe('parameter_invalid');
+    expect(err.param).toBe('updated_since');
+  });
+
+  it('combines filters', async () => {
+    const h = harness();
+    await createMany(h, 3, KEYS.owner, (i) => ({ reference: i === 1 ? 'team-x' : `other-${i}` }));
+    const res = await h.as(KEYS.owner).get('/v1/onboardings?status=pending_employee&reference=team-x');
+    expect(res.status).toBe(200);
+    expect(res.body.data).toHaveLength(1);
+    expect(res.body.data[0].reference).toBe('team-x');
+  });
+});
+
+describe('GET /v1/onboardings: limit', () => {
+  it('returns 25 items by default', async () => {
+    const h = harness();
+    await createMany(h, 28); // 30 with the two fixtures
+    const res = await h.as(KEYS.owner).get('/v1/onboardings');
+    expect(res.status).toBe(200);
+    expect(res.body.data).toHaveLength(25);
+    expect(res.body.has_more).toBe(true);
+    expect(res.body.next_cursor).toBe(res.body.data[24].id);
+  });
+
+  it('accepts limit 1', async () => {
+    const res = await harness().as(KEYS.owner).get('/v1/onboardings?limit=1');
+    expect(res.status).toBe(200);
+    expect(res.body.data).toHaveLength(1);
+    expect(res.body.has_more).toBe(true);
+    expect(typeof res.body.next_cursor).toBe('string');
+  });
+
+  it('accepts limit 100 and returns everything when fewer exist', async () => {
+    const h = harness();
+    await createMany(h, 28);
+    const res = await h.as(KEYS.owner).get('/v1/onboardings?limit=100');
+    expect(res.status).toBe(200);
+    expect(res.body.data).toHaveLength(30);
+    expect(res.body.has_more).toBe(false);
+    expect(res.body.next_cursor).toBeNull();
+  });
+
+  it('says has_more false when the page ends exactly at the last item', async () => {
+    const res = await harness().as(KEYS.owner).get('/v1/onboardings?limit=2');
+    expect(res.body.data).toHaveLength(2);
+    expect(res.body.has_more).toBe(false);
+    expect(res.body.next_cursor).toBeNull();
+  });
+
+  it.each(['0', '101', 'abc', '-1', '2.5', ''])('refuses limit=%j (422, param limit)', async (value) => {
+    const res = await harness().as(KEYS.owner).get(`/v1/onboardings?limit=${value}`);
+    expect(res.status).toBe(422);
+    const err = envelope(res);
+    expect(err.type).toBe('invalid_request');
+    expect(err.code).toBe('parameter_invalid');
+    expect(err.param).toBe('limit');
+  });
+});
+
+describe('GET /v1/onboardings: cursor paging', () => {
+  async function walk(h: H, limit: number, between?: (page: number) => Promise<void>, query = '') {
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const path: string = `/v1/onboardings?limit=${limit}${query}${cursor ? `&starting_after=${cursor}` : ''}`;
+      const res = await h.as(KEYS.owner).get(path);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      seen.push(...idsOf(res));
+      expect(res.body.has_more).toBe(res.body.next_cursor !== null);
+      cursor = res.body.next_cursor;
+      pages++;
+      if (pages > 50) throw new Error('paging does not end');
+      if (cursor && between) await between(pages);
+    } while (cursor);
+    return { seen, pages };
+  }
+
+  it('walks all pages with starting_after = next_cursor and sees each item once, newest first', async () => {
+    const h = harness();
+    await createMany(h, 10); // 12 in all
+    const all = idsOf(await h.as(KEYS.owner).get('/v1/onboardings?limit=100'));
+    expect(all).toHaveLength(12);
+    const { seen, pages } = await walk(h, 5);
+    expect(pages).toBe(3);
+    expect(seen).toEqual(all);
+    expect(new Set(seen).size).toBe(seen.length);
+  });
+
+  it('sees each item once while new onboardings are created between page fetches', async () => {
+    const h = harness();
+    await createMany(h, 8); // 10 in all
+    const before = idsOf(await h.as(KEYS.owner).get('/v1/onboardings?limit=100'));
+    const added: string[] = [];
+    const { seen } = await walk(h, 3, async () => {
+      added.push(...(await createMany(h, 2)));
+    });
+    expect(new Set(seen).size).toBe(seen.length);
+    expect(seen).toEqual(before);
+    for (const id of added) expect(seen).not.toContain(id);
+    const after = idsOf(await h.as(KEYS.owner).get('/v1/onboardings?limit=100'));
+    expect(after).toHaveLength(before.length + added.length);
+  });
+
+  it('pages through a filtered list', async () => {
+    const h = harness();
+    await createMany(h, 7, KEYS.owner, (i) => ({ reference: i % 2 === 0 ? 'even' : 'odd' }));
+    const { seen } = await walk(h, 2, undefined, '&reference=even');
+    expect(seen).toHaveLength(4);
+    expect(new Set(seen).size).toBe(4);
+  });
+
+  it('refuses an unknown cursor with 422 cursor_invalid', async () => {
+    const res = await harness().as(KEYS.owner).get('/v1/onboardings?starting_after=onb_nope');
+    expect(res.status).toBe(422);
+    const err = envelope(res);
+    expect(err.type).toBe('invalid_request');
+    expect(err.code).toBe('cursor_invalid');
+    expect(err.param).toBe('starting_after');
+  });
+
+  it("refuses as a cursor the id of an onboarding the key cannot see (the employer's own, for the partner)", async () => {
+    const h = harness();
+    const res = await partner(h).get(`/v1/onboardings?starting_after=${EMPLOYER_FIXTURE}`);
+    expect(res.status).toBe(422);
+    expect(envelope(res).code).toBe('cursor_invalid');
+  });
+});
+
+describe('GET /v1/onboardings: unknown query parameters', () => {
+  it.each(['foo=bar', 'page=2', 'ending_before=onb_demo_jansen', 'statuses=cancelled'])('refuses ?%s with 422 parameter_unknown', async (qs) => {
+    const res = await harness().as(KEYS.owner).get(`/v1/onboardings?${qs}`);
+    expect(res.status).toBe(422);
+    const err = envelope(res);
+    expect(err.type).toBe('invalid_request');
+    expect(err.code).toBe('parameter_unknown');
+    expect(err.param).toBe(qs.split('=')[0]);
+  });
+});
+
+describe('Visibility: partners, employers and environments', () => {
+  it('lets the partner (Service-Organization: org_acme) list only the onboardings it created', async () => {
+    const h = harness();
+    const res = await partner(h).get('/v1/onboardings');
+    expect(res.status).toBe(200);
+    expect(idsOf(res)).toEqual([PARTNER_FIXTURE]);
+  });
+
+  it('lets the partner read its own onboarding but not the employer\'s own (404)', async () => {
+    const h = harness();
+    expect((await partner(h).get(`/v1/onboardings/${PARTNER_FIXTURE}`)).status).toBe(200);
+    const res = await partner(h).get(`/v1/onboardings/${EMPLOYER_FIXTURE}`);
+    expect(res.status).toBe(404);
+    const err = envelope(res);
+    expect(err.type).toBe('not_found');
+    expect(err.code).toBe('resource_not_found');
+  });
+
+  it('shows the partner new onboardings it creates, and never the employer\'s new ones', async () => {
+    const h = harness();
+    const mine = await partner(h).post('/v1/onboardings', createBody({ reference: 'partner-new' }));
+    expect(mine.status).toBe(201);
+    const [employers] = await createMany(h, 1);
+    const res = await partner(h).get('/v1/onboardings');
+    expect(idsOf(res)).toEqual([mine.body.id, PARTNER_FIXTURE]);
+    expect((await partner(h).get(`/v1/onboardings/${employers}`)).status).toBe(404);
+  });
+
+  it('lets the employer see both its own and the partner-made onboardings', async () => {
+    const h = harness();
+    const mine = await partner(h).post('/v1/onboardings', createBody({ reference: 'partner-new' }));
+    const res = await h.as(KEYS.owner).get('/v1/onboardings');
+    expect(idsOf(res).sort()).toEqual([EMPLOYER_FIXTURE, PARTNER_FIXTURE, mine.body.id].sort());
+    expect((await h.as(KEYS.owner).get(`/v1/onboardings/${mine.body.id}`)).status).toBe(200);
+  });
+
+  it('does not show another partner (Payflow) the onboardings HR Soft created', async () => {
+    const h = harness();
+    const list = await h.as(KEYS.payflow).get('/v1/onboardings');
+    expect(list.status).toBe(200);
+    expect(list.body.data).toEqual([]);
+    expect((await h.as(KEYS.payflow).get(`/v1/onboardings/${PARTNER_FIXTURE}`)).status).toBe(404);
+  });
+
+  it("does not show one employer another employer's onboardings", async () => {
+    const h = harness();
+    const res = await h.as(KEYS.bakker).get('/v1/onboardings');
+    expect(res.status).toBe(200);
+    expect(res.body.data).toEqual([]);
+  });
+
+  it('keeps test onboardings out of sight of a live key', async () => {
+    const h = harness();
+    const list = await h.as(KEYS.live).get('/v1/onboardings');
+    expect(list.status).toBe(200);
+    expect(list.body.data).toEqual([]);
+    const one = await h.as(KEYS.live).get(`/v1/onboardings/${EMPLOYER_FIXTURE}`);
+    expect(one.status).toBe(404);
+    expect(envelope(one).code).toBe('resource_not_found');
+  });
+
+  it('keeps live onboardings out of sight of a test key, and shows them to the live key', async () => {
+    const h = harness();
+    const live = await h.as(KEYS.live).post('/v1/onboardings', createBody({ reference: 'live-1' }));
+    expect(live.status).toBe(201);
+    const testList = await h.as(KEYS.owner).get('/v1/onboardings');
+    expect(idsOf(testList)).not.toContain(live.body.id);
+    expect((await h.as(KEYS.owner).get(`/v1/onboardings/${live.body.id}`)).status).toBe(404);
+    const byRef = await h.as(KEYS.owner).get('/v1/onboardings?reference=live-1');
+    expect(byRef.body.data).toEqual([]);
+    const liveList = await h.as(KEYS.live).get('/v1/onboardings');
+    expect(idsOf(liveList)).toEqual([live.body.id]);
+    expect((await h.as(KEYS.live).get(`/v1/onboardings/${live.body.id}`)).status).toBe(200);
+  });
+});
