@@ -1,5 +1,5 @@
 import type { ErrorCode } from '../../core/errors.js';
-import type { OnboardingStatus } from './onboardings.model.js';
+import { ONBOARDING_STATUSES, TERMINAL_STATUSES, type OnboardingStatus } from './onboardings.model.js';
 
 /**
  * The pure transition table. Each trigger names the statuses it is allowed from and where it
@@ -14,15 +14,7 @@ interface Rule {
   to?: OnboardingStatus;
 }
 
-const NON_TERMINAL: readonly OnboardingStatus[] = [
-  'pending_employee',
-  'in_review',
-  'contract_ready',
-  'awaiting_employee_signature',
-  'awaiting_employer_signature',
-  'processing',
-  'action_required',
-];
+const NON_TERMINAL = ONBOARDING_STATUSES.filter((s) => !TERMINAL_STATUSES.includes(s));
 
 export const TRANSITIONS: Record<Trigger, Rule> = {
   cancel: { from: NON_TERMINAL, to: 'cancelled' },
