@@ -1,10 +1,9 @@
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
+import { createRequire } from 'node:module';
+import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
+import type { Ajv2020 } from 'ajv/dist/2020.js';
 import type { TSchema } from '@sinclair/typebox';
 import { ApiError, type ErrorCode } from './errors.js';
-
-// ajv-formats is CommonJS; its default export arrives wrapped under NodeNext.
-const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
+import { makeAjv, schemaKey } from './ajv.js';
 
 export interface Mistake {
   path: string;
@@ -14,24 +13,50 @@ export interface Mistake {
 
 export type Validator<T> = (data: unknown) => { ok: true; value: T } | { ok: false; mistakes: Mistake[] };
 
-function makeAjv(coerceTypes: boolean): Ajv2020 {
-  const ajv = new Ajv2020({ allErrors: true, verbose: true, strict: false, coerceTypes, useDefaults: false });
-  addFormats(ajv);
-  return ajv;
+/** Validators the build precompiled (dist only); absent when running from source. */
+function loadPrecompiled(): Record<string, ValidateFunction> {
+  const require = createRequire(import.meta.url);
+  const out: Record<string, ValidateFunction> = {};
+  for (const file of ['./validators.body.cjs', './validators.query.cjs']) {
+    try {
+      Object.assign(out, require(file) as Record<string, ValidateFunction>);
+    } catch {
+      // Not built (tests run from source): schemas are compiled on first use instead.
+    }
+  }
+  return out;
 }
 
+const precompiled = loadPrecompiled();
+export const precompiledCount = (): number => Object.keys(precompiled).length;
+export const isPrecompiled = (schema: TSchema, coerce = false): boolean => schemaKey(schema, coerce) in precompiled;
+
 /** Bodies and documents are validated as sent; query strings are coerced to their declared types. */
-const exact = makeAjv(false);
-const coercing = makeAjv(true);
+const compilers: { exact?: Ajv2020; coercing?: Ajv2020 } = {};
 const cache = new WeakMap<TSchema, ValidateFunction>();
 const coercingCache = new WeakMap<TSchema, ValidateFunction>();
 
+function validatorFor(schema: TSchema, coerce: boolean): ValidateFunction {
+  const store = coerce ? coercingCache : cache;
+  let fn = store.get(schema);
+  if (!fn) {
+    fn = precompiled[schemaKey(schema, coerce)];
+    if (!fn) {
+      const ajv = coerce ? (compilers.coercing ??= makeAjv(true)) : (compilers.exact ??= makeAjv(false));
+      fn = ajv.compile(schema);
+    }
+    store.set(schema, fn);
+  }
+  return fn;
+}
+
+/** The validator is made on its first use, so building the app compiles nothing. */
 export function compile<T>(schema: TSchema, options: { coerce?: boolean } = {}): Validator<T> {
-  const [ajv, store] = options.coerce ? [coercing, coercingCache] : [exact, cache];
-  let validate = store.get(schema);
-  if (!validate) store.set(schema, (validate = ajv.compile(schema)));
-  const fn = validate;
-  return (data) => (fn(data) ? { ok: true, value: data as T } : { ok: false, mistakes: describe(fn.errors ?? []) });
+  let fn: ValidateFunction | undefined;
+  return (data) => {
+    fn ??= validatorFor(schema, options.coerce === true);
+    return fn(data) ? { ok: true, value: data as T } : { ok: false, mistakes: describe(fn.errors ?? []) };
+  };
 }
 
 /** Throws the first mistake as a 422 in the spec's envelope. */

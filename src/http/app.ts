@@ -1,12 +1,12 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
-import { pinoHttp } from 'pino-http';
 import { ApiError, fail } from '../core/errors.js';
 import { CURRENT_API_VERSION } from '../core/versions.js';
 import type { Emulator } from '../emulator.js';
 import { mountApiRoute, mountControlRoute, type MountOptions } from './mount.js';
 import { buildOpenApi } from './openapi.js';
-import { writeError } from './reply.js';
+import { writeError, writeJsonText } from './reply.js';
+import { requestLog } from './request-log.js';
 import { allControlRoutes, apiRoutes, pathMatcher } from './routes.js';
 
 export interface AppOptions extends MountOptions {
@@ -24,16 +24,16 @@ export function createApp(emulator: Emulator, options: AppOptions = {}): express
   app.use((req: Request, res: Response, next: NextFunction) => {
     const id = emulator.requestId();
     (req as Request & { id: string }).id = id;
-    res.set('Request-Id', id);
-    res.set('Service-Version', CURRENT_API_VERSION);
+    res.setHeader('Request-Id', id);
+    res.setHeader('Service-Version', CURRENT_API_VERSION);
     next();
   });
-  if (options.logger) app.use(requestLogger(options.logger));
+  if (options.logger?.isLevelEnabled('info')) app.use(requestLog(options.logger));
 
-  const openapi = JSON.stringify(buildOpenApi());
+  let openapi: string | undefined; // built on first request, off the start-up path
   const extra = [{ method: 'GET', path: '/openapi.json' }];
   app.get('/openapi.json', (_req, res) => {
-    res.type('application/json').send(openapi);
+    writeJsonText(res, 200, (openapi ??= JSON.stringify(buildOpenApi())));
   });
 
   // OPTIONS is answered by the fallback below (204 with Allow), not by the router's default.
@@ -60,25 +60,8 @@ export function createApp(emulator: Emulator, options: AppOptions = {}): express
     if (typeof status === 'number' && status >= 400 && status < 500) {
       return writeError(req, res, fail('request_malformed', 'The request could not be read: check the URL encoding of the path.'));
     }
-    (req as Request & { log?: Logger }).log?.error({ err }, 'unexpected error');
+    options.logger?.error({ err, req: { id: (req as Request & { id?: string }).id, method: req.method, path: req.originalUrl } }, 'unexpected error');
     writeError(req, res, fail('internal_error', 'The emulator failed to handle this request; this is a bug in the emulator.'));
   });
   return app;
 }
-
-function requestLogger(logger: Logger) {
-  return pinoHttp({
-    logger,
-    genReqId: (req) => (req as unknown as { id: string }).id,
-    quietReqLogger: true,
-    customSuccessMessage: () => 'request',
-    customErrorMessage: () => 'request',
-    customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info'),
-    serializers: {
-      req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, path: req.url }),
-      res: (res: { statusCode: number }) => ({ status: res.statusCode }),
-    },
-    customAttributeKeys: { responseTime: 'duration_ms' },
-  });
-}
-

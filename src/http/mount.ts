@@ -8,7 +8,7 @@ import type { Emulator } from '../emulator.js';
 import type { ApiRoute, ControlRoute, RequestInfo } from '../resources/route.js';
 import { readJsonBody } from './body.js';
 import { beginIdempotency, fingerprintOf } from './idempotency.js';
-import { requestIdOf, writeReply } from './reply.js';
+import { requestIdOf, writeJsonText, writeReply } from './reply.js';
 
 type Lower = 'get' | 'post' | 'patch' | 'put' | 'delete';
 const WRITES = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
@@ -49,11 +49,12 @@ function requestedVersion(req: Request, res: Response): string | undefined {
   if (v !== undefined && !isKnownVersion(v)) {
     throw fail('service_version_unknown', `Unknown Service-Version ${v}; the known version is ${CURRENT_API_VERSION}.`, 'Service-Version');
   }
-  if (v) res.set('Service-Version', v);
+  if (v) res.setHeader('Service-Version', v);
   return v;
 }
 
 function validateQuery(compiled: Compiled, req: Request): unknown {
+  // A copy: coercion writes into it, and Express's req.query is a getter.
   const query = { ...(req.query as Record<string, unknown>) };
   return compiled.query ? check(compiled.query, query) : query;
 }
@@ -75,7 +76,7 @@ export function mountApiRoute(router: Router, emulator: Emulator, route: ApiRout
     const workspace = emulator.workspaceForKey(token);
     if (!workspace) throw fail('api_key_invalid', 'The API key is not valid.');
     const caller = findCaller(workspace.store, token, version);
-    res.set('Service-Version', caller.apiVersion);
+    res.setHeader('Service-Version', caller.apiVersion);
     const orgHeader = req.get('Service-Organization');
     const principal: Principal =
       route.acting === false
@@ -90,8 +91,7 @@ export function mountApiRoute(router: Router, emulator: Emulator, route: ApiRout
       const body = await validatedBody(route, compiled, req, res);
       const replay = idem?.check(fingerprintOf(req, body));
       if (replay) {
-        res.set('Idempotent-Replayed', 'true');
-        res.status(replay.status).set(replay.headers).type('application/json').send(replay.body);
+        writeJsonText(res, replay.status, replay.body, { ...replay.headers, 'Idempotent-Replayed': 'true' });
         return;
       }
       const reply = route.handle({ workspace, caller, principal, params: req.params as Record<string, string>, query, body, info: infoOf(req, options) });

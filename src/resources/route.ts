@@ -9,6 +9,11 @@ import type { Scope } from './organizations/organizations.model.js';
  */
 export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
+/** A body already serialized to JSON (a cached rendering), written as is. */
+export class RawJson {
+  constructor(readonly text: string) {}
+}
+
 export interface Reply {
   status: number;
   body: unknown;

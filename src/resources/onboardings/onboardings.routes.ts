@@ -9,10 +9,10 @@ import {
 import {
   cancelOnboarding, createOnboarding, getOnboarding, listOnboardings, patchOnboarding, renewHostedLink,
 } from './onboardings.service.js';
-import { renderCreated, renderHostedLink, renderOnboarding } from './onboardings.view.js';
+import { renderCreated, renderHostedLink, renderOnboarding, renderOnboardingJson } from './onboardings.view.js';
 import type { OnboardingRecord } from './onboardings.model.js';
 
-const single = (ctx: ApiContext, r: OnboardingRecord) => renderOnboarding(r, { list: false, dossier: ctx.principal.mayOpenDossier });
+const single = (ctx: ApiContext, r: OnboardingRecord) => renderOnboardingJson(r, { list: false, dossier: ctx.principal.mayOpenDossier });
 const id = (ctx: ApiContext) => ctx.params.id!;
 
 /** Fields of an onboarding that PATCH may not touch: employee data and everything derived. */

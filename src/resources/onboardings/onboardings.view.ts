@@ -1,4 +1,5 @@
 import { ROLES, type Role } from '../organizations/organizations.model.js';
+import { RawJson } from '../route.js';
 import type { OnboardingRecord, StepKind, StepPhase } from './onboardings.model.js';
 
 /**
@@ -69,6 +70,21 @@ export function renderOnboarding(r: OnboardingRecord, options: ViewOptions) {
     updated_at: r.updated_at,
     ...(options.list ? {} : { steps: steps(r), documents: r.documents.map(({ file: _file, ...doc }) => doc) }),
   };
+}
+
+/**
+ * Records are immutable (every change stores a new one), so a rendering can be kept with its
+ * record and reused until the record is replaced: polling an onboarding costs no re-rendering.
+ */
+const renderings = new WeakMap<OnboardingRecord, Map<string, RawJson>>();
+
+export function renderOnboardingJson(r: OnboardingRecord, options: ViewOptions): RawJson {
+  const variant = `${options.list ? 'l' : 's'}${options.dossier ? 'd' : ''}`;
+  let byVariant = renderings.get(r);
+  if (!byVariant) renderings.set(r, (byVariant = new Map()));
+  let raw = byVariant.get(variant);
+  if (!raw) byVariant.set(variant, (raw = new RawJson(JSON.stringify(renderOnboarding(r, options)))));
+  return raw;
 }
 
 function validApproval(r: OnboardingRecord, role: Role): boolean {

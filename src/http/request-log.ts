@@ -1,0 +1,25 @@
+import type { NextFunction, Request, Response } from 'express';
+import type { Logger } from 'pino';
+import { requestIdOf } from './reply.js';
+
+/**
+ * One JSON line per request: request id, method, path, status and duration. Written on
+ * 'finish' with a plain object, so a request costs one log call (no child logger per request,
+ * which measurably slowed the hot path; docs/decisions.md).
+ */
+export function requestLog(logger: Logger) {
+  return (req: Request, res: Response, next: NextFunction): void => {
+    const started = process.hrtime.bigint();
+    res.once('finish', () => {
+      const status = res.statusCode;
+      const entry = {
+        req: { id: requestIdOf(req), method: req.method, path: req.originalUrl },
+        res: { status },
+        duration_ms: Number(process.hrtime.bigint() - started) / 1e6,
+      };
+      if (status >= 500) logger.error(entry, 'request');
+      else logger.info(entry, 'request');
+    });
+    next();
+  };
+}
