@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox';
+import { Type } from '../core/schema.js';
 import { API_VERSIONS } from '../core/versions.js';
 import { Literals, Nullable, DateTime } from '../resources/common.schemas.js';
 import { SCOPES, ROLES } from '../resources/organizations/organizations.model.js';

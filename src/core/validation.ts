@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import type { Ajv2020 } from 'ajv/dist/2020.js';
-import type { TSchema } from '@sinclair/typebox';
+import type { TSchema } from './schema.js';
 import { ApiError, type ErrorCode } from './errors.js';
 import { makeAjv, schemaKey } from './ajv.js';
 

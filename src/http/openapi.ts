@@ -1,4 +1,4 @@
-import type { TSchema } from '@sinclair/typebox';
+import type { TSchema } from '../core/schema.js';
 import { ErrorSchema } from '../resources/common.schemas.js';
 import type { ApiRoute, ControlRoute } from '../resources/route.js';
 import type { Emulator } from '../emulator.js';

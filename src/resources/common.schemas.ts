@@ -1,4 +1,4 @@
-import { Type, type TSchema } from '@sinclair/typebox';
+import { Type, type TSchema } from '../core/schema.js';
 
 /** Schemas shared by several resources; one definition feeds ajv and the OpenAPI document. */
 export const DateTime = Type.String({ format: 'date-time' });

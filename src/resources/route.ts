@@ -1,4 +1,4 @@
-import type { TSchema } from '@sinclair/typebox';
+import type { TSchema } from '../core/schema.js';
 import type { Caller, Principal } from '../core/access.js';
 import type { Workspace } from '../core/workspace.js';
 import type { Scope } from './organizations/organizations.model.js';

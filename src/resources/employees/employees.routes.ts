@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox';
+import { Type } from '../../core/schema.js';
 import type { Principal } from '../../core/access.js';
 import { mapPage, paginate, type PageRequest } from '../../core/pagination.js';
 import type { Workspace } from '../../core/workspace.js';

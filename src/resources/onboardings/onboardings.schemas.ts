@@ -1,4 +1,4 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static } from '../../core/schema.js';
 import { CONTRACT_TYPES, ROLES } from '../organizations/organizations.model.js';
 import { Literals,
   DateOnly, DateTime, ListOf, MetadataPatchSchema, MetadataSchema, Nullable, PageQuery,

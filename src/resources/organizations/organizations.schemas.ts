@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox';
+import { Type } from '../../core/schema.js';
 import { CONTRACT_TYPES, SCOPES } from './organizations.model.js';
 import { ListOf, Literals, Nullable } from '../common.schemas.js';
 
