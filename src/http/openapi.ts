@@ -7,7 +7,7 @@ import { IDEMPOTENCY_KEY_MAX } from '../core/idempotency.js';
 import { EMULATOR_VERSION } from '../control/control.service.js';
 import { allControlRoutes, apiRoutes, servedPaths } from './routes.js';
 
-/** TypeBox schemas are plain JSON Schema plus symbols; JSON round-tripping drops the symbols. */
+/** Schemas carry a symbol marking optional properties; JSON round-tripping drops it. */
 const plain = (schema: TSchema): Record<string, unknown> => JSON.parse(JSON.stringify(schema)) as Record<string, unknown>;
 
 const toOpenApiPath = (path: string) => path.replace(/:([A-Za-z]+)/g, '{$1}');
