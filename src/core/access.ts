@@ -46,6 +46,12 @@ export function requireKeyScope(caller: Caller, scope: Scope): void {
   }
 }
 
+/** For the one route that acts for no employer (listing them): the key's own organization. */
+export function asItself(caller: Caller, scope: Scope): Principal {
+  requireKeyScope(caller, scope);
+  return { ...caller, organization: caller.home, scopes: caller.key.scopes, mayOpenDossier: false };
+}
+
 /** The employers a partner may act for: those whose admission is still in force. */
 export function admittingEmployers(store: Store, partner: Organization): { org: Organization; scopes: Scope[] }[] {
   return partner.admitted_by

@@ -1,5 +1,5 @@
 import type { NextFunction, Request, Response, Router } from 'express';
-import { actFor, findCaller, type Principal } from '../core/access.js';
+import { actFor, asItself, findCaller } from '../core/access.js';
 import { fail } from '../core/errors.js';
 import { check, compile, type Validator } from '../core/validation.js';
 import { CURRENT_API_VERSION, isKnownVersion } from '../core/versions.js';
@@ -78,13 +78,7 @@ export function mountApiRoute(router: Router, emulator: Emulator, route: ApiRout
     const caller = findCaller(workspace.store, token, version);
     res.setHeader('Service-Version', caller.apiVersion);
     const orgHeader = req.get('Service-Organization');
-    const principal: Principal =
-      route.acting === false
-        ? ({ ...caller, organization: caller.home, scopes: caller.key.scopes, mayOpenDossier: false } satisfies Principal)
-        : actFor(workspace.store, caller, orgHeader, route.scope);
-    if (route.acting === false && !caller.key.scopes.includes(route.scope)) {
-      throw fail('scope_missing', `This key lacks the scope ${route.scope}.`);
-    }
+    const principal = route.acting === false ? asItself(caller, route.scope) : actFor(workspace.store, caller, orgHeader, route.scope);
     const query = validateQuery(compiled, req);
     const idem = write ? beginIdempotency(req, res, workspace, caller.key.key) : undefined;
     try {
