@@ -7,13 +7,7 @@ const PARTNER_FIXTURE = 'onb_demo_partner'; // created by hrs_test_hrsoft for or
 
 type H = ReturnType<typeof harness>;
 
-/** The partner key acting for org_acme. */
-function partner(h: H) {
-  return {
-    get: (path: string) => h.as(KEYS.hrsoft).get(path).set('Service-Organization', 'org_acme'),
-    post: (path: string, body: object) => h.as(KEYS.hrsoft).post(path, body).set('Service-Organization', 'org_acme'),
-  };
-}
+const partner = (h: H) => h.asPartnerFor(KEYS.hrsoft, 'org_acme');
 
 async function createMany(h: H, n: number, key: string = KEYS.owner, overrides: (i: number) => Record<string, unknown> = () => ({})) {
   const ids: string[] = [];

@@ -8,13 +8,7 @@ const PARTNER_FIXTURE = 'onb_demo_partner'; // created by hrs_test_hrsoft for or
 
 type H = ReturnType<typeof harness>;
 
-function partner(h: H) {
-  return {
-    get: (path: string) => h.as(KEYS.hrsoft).get(path).set('Service-Organization', 'org_acme'),
-    post: (path: string, body?: object) => h.as(KEYS.hrsoft).post(path, body).set('Service-Organization', 'org_acme'),
-    patch: (path: string, body: object) => h.as(KEYS.hrsoft).patch(path, body).set('Service-Organization', 'org_acme'),
-  };
-}
+const partner = (h: H) => h.asPartnerFor(KEYS.hrsoft, 'org_acme');
 
 async function created(h: H, overrides: Record<string, unknown> = {}) {
   const res = await h.as(KEYS.owner).post('/v1/onboardings', createBody(overrides));

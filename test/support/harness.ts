@@ -33,11 +33,18 @@ export function harness(options: EmulatorOptions = {}, appOptions: AppOptions = 
     },
     patch: (path: string, body: object) => request(app).patch(path).set('Authorization', `Bearer ${key}`).send(body),
   });
+  /** A partner key acting for one employer (Service-Organization on every request). */
+  const asPartnerFor = (key: string, organization: string) => ({
+    get: (path: string) => as(key).get(path).set('Service-Organization', organization),
+    post: (path: string, body?: object) => as(key).post(path, body).set('Service-Organization', organization),
+    patch: (path: string, body: object) => as(key).patch(path, body).set('Service-Organization', organization),
+  });
   return {
     emulator,
     app,
     http: () => request(app),
     as,
+    asPartnerFor,
     /** The whole default-workspace store as JSON, to prove a refusal wrote nothing. */
     storeJson: () => JSON.stringify(snapshotStore(emulator.defaultWorkspace.store)),
   };
