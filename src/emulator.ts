@@ -1,9 +1,8 @@
 import { fileURLToPath } from 'node:url';
-import type { ClockOptions } from './core/clock.js';
 import { fail } from './core/errors.js';
 import { createIds, type IdFactory } from './core/ids.js';
 import { createRandom } from './core/random.js';
-import { Clock } from './core/clock.js';
+import { Clock, type ClockOptions } from './core/clock.js';
 import { Workspace } from './core/workspace.js';
 import { checkFixtures, readFixturesFile } from './fixtures/fixtures.load.js';
 import type { FixturesDocument } from './fixtures/fixtures.schema.js';

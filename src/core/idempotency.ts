@@ -51,10 +51,6 @@ export class IdempotencyStore {
     if (this.entries.get(id)?.state === 'in_progress') this.entries.delete(id);
   }
 
-  get size(): number {
-    return this.entries.size;
-  }
-
   /** Expired records are dropped now and then, so memory stays bounded without a timer. */
   private sweepNow(nowMs: number): void {
     if (++this.sinceSweep < 1000) return;

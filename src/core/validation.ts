@@ -1,6 +1,5 @@
 import { createRequire } from 'node:module';
-import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
-import type { Ajv2020 } from 'ajv/dist/2020.js';
+import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import type { TSchema } from './schema.js';
 import { ApiError, type ErrorCode } from './errors.js';
 import { makeAjv, schemaKey } from './ajv.js';

@@ -1,4 +1,4 @@
-import type { NextFunction, Request, Response, Router } from 'express';
+import type { Request, Response, Router } from 'express';
 import { actFor, asItself, findCaller } from '../core/access.js';
 import { fail } from '../core/errors.js';
 import { check, compile, type Validator } from '../core/validation.js';
@@ -122,4 +122,3 @@ export function mountControlRoute(router: Router, emulator: Emulator, route: Con
   }
 }
 
-export type ErrorHandler = (err: unknown, req: Request, res: Response, next: NextFunction) => void;
