@@ -7,6 +7,7 @@ import { Workspace } from './core/workspace.js';
 import { checkFixtures, readFixturesFile } from './fixtures/fixtures.load.js';
 import type { FixturesDocument } from './fixtures/fixtures.schema.js';
 import { populate } from './fixtures/fixtures.apply.js';
+import { TIMER_HANDLERS } from './timer-handlers.js';
 
 export const DEFAULT_FIXTURES_PATH = fileURLToPath(new URL('../fixtures/default.json', import.meta.url));
 export const DEFAULT_WORKSPACE = 'default';
@@ -90,6 +91,7 @@ export class Emulator {
     if (id === DEFAULT_WORKSPACE) throw fail('workspace_protected', 'The default workspace cannot be deleted; reset it instead.');
     const ws = this.workspace(id);
     this.unindex(ws);
+    ws.scheduler.stop();
     this.entries.delete(id);
   }
 
@@ -103,7 +105,7 @@ export class Emulator {
   }
 
   private add(id: string, fixtures: FixturesDocument, seed: string | undefined, clock: ClockOptions | undefined, keySuffix: string): Workspace {
-    const ws = new Workspace({ id, seed, clock, keySuffix });
+    const ws = new Workspace({ id, seed, clock, keySuffix }, TIMER_HANDLERS);
     populate(ws, fixtures, keySuffix);
     for (const k of ws.store.keys.values()) {
       if (this.keyIndex.has(k.key)) throw fail('fixtures_invalid', `The key ${k.key} is already used by another workspace.`, 'keys');

@@ -1,6 +1,7 @@
 import type { ApiKey, Organization, User } from '../resources/organizations/organizations.model.js';
 import type { OnboardingRecord } from '../resources/onboardings/onboardings.model.js';
 import type { EmployeeRecord } from '../resources/employees/employees.model.js';
+import type { EventRecord } from '../resources/events/events.model.js';
 
 /** An insertion-ordered collection; records are replaced whole, never mutated in place. */
 export class Collection<T> {
@@ -43,6 +44,7 @@ export interface Store {
   keys: Collection<ApiKey>;
   onboardings: Collection<OnboardingRecord>;
   employees: Collection<EmployeeRecord>;
+  events: Collection<EventRecord>;
   /** Monotonic counter giving every created record a stable position. */
   sequence: { next: number };
 }
@@ -54,6 +56,7 @@ export function createStore(): Store {
     keys: new Collection((k) => k.key),
     onboardings: new Collection((o) => o.id),
     employees: new Collection((e) => e.id),
+    events: new Collection((e) => e.id),
     sequence: { next: 1 },
   };
 }
@@ -70,6 +73,7 @@ export function snapshotStore(store: Store): Record<string, unknown> {
     keys: store.keys.values(),
     onboardings: store.onboardings.values(),
     employees: store.employees.values(),
+    events: store.events.values(),
     sequence: store.sequence.next,
   };
 }

@@ -2,7 +2,32 @@ import { Clock, type ClockOptions } from './clock.js';
 import { createIds, type IdFactory } from './ids.js';
 import { IdempotencyStore } from './idempotency.js';
 import { createRandom, type RandomSource } from './random.js';
+import { Scheduler, type TimerHandlers } from './scheduler.js';
 import { createStore, type Store } from './store.js';
+import { TimerQueue } from './timers.js';
+
+export interface OutboxMail {
+  id: string;
+  to: string;
+  kind: 'invitation' | 'new_link' | 'reminder' | 'contract';
+  subject: string;
+  link: string | null;
+  code: string | null;
+  onboarding_id: string;
+  environment: string;
+  sent_at: string;
+}
+
+export interface AuditEntry {
+  at: string;
+  action: 'document.download';
+  key: string;
+  user_id: string | null;
+  organization_id: string;
+  onboarding_id: string;
+  document_id: string;
+  document_kind: string;
+}
 
 /** What a workspace is made from; kept so that a reset rebuilds exactly the same state. */
 export interface WorkspaceRecipe {
@@ -26,8 +51,14 @@ export class Workspace {
   ids!: IdFactory;
   store!: Store;
   idempotency!: IdempotencyStore;
+  timers!: TimerQueue;
+  scheduler!: Scheduler;
+  /** Intercepted e-mails: nothing is ever sent. */
+  outbox!: OutboxMail[];
+  /** Every document download, for GET /_emulator/audit-log. */
+  auditLog!: AuditEntry[];
 
-  constructor(readonly recipe: WorkspaceRecipe) {
+  constructor(readonly recipe: WorkspaceRecipe, private readonly handlers: TimerHandlers = {}) {
     this.id = recipe.id;
     this.clear();
     this.createdAt = this.clock.iso();
@@ -40,6 +71,11 @@ export class Workspace {
     this.ids = createIds(this.random);
     this.store = createStore();
     this.idempotency = new IdempotencyStore();
+    this.scheduler?.stop();
+    this.timers = new TimerQueue();
+    this.scheduler = new Scheduler(this, this.handlers);
+    this.outbox = [];
+    this.auditLog = [];
   }
 
   now(): string {

@@ -5,8 +5,9 @@ import { nextSequence } from '../../core/store.js';
 import type { Workspace } from '../../core/workspace.js';
 import type { Metadata } from '../common.schemas.js';
 import type { EmployeeRecord } from '../employees/employees.model.js';
-import { decide, type Trigger } from './onboardings.machine.js';
-import type { HostedLinkRecord, OnboardingRecord } from './onboardings.model.js';
+import type { HostedLinkRecord, OnboardingRecord, OnboardingStatus } from './onboardings.model.js';
+import { transition } from './onboardings.transitions.js';
+import { sendMail } from './outbox.js';
 import type {
   CreateOnboardingBody, HostedLinkBody, ListOnboardingsQuery, PatchOnboardingBody,
 } from './onboardings.schemas.js';
@@ -19,7 +20,11 @@ export interface CreateOptions {
   /** Fixtures give their onboardings well-known ids. */
   id?: string;
   source?: 'api' | 'dashboard';
+  /** Base of the links put into mails. */
+  baseUrl?: string;
 }
+
+export const DEFAULT_BASE_URL = 'http://127.0.0.1:4010';
 
 /** POST /v1/onboardings: every check first, then one write (no partial writes). */
 export function createOnboarding(
@@ -50,7 +55,8 @@ export function createOnboarding(
   const id = options.id ?? ws.ids.id('onb');
   const employeeId = ws.ids.id('emp');
   const seq = nextSequence(ws.store);
-  const record: OnboardingRecord = {
+  const invite = body.options?.send_invitation ?? false;
+  const build = (status: OnboardingStatus): OnboardingRecord => ({
     id,
     seq,
     environment: p.environment,
@@ -58,7 +64,7 @@ export function createOnboarding(
     partner_id: p.partner?.id ?? null,
     created_by_key: p.key.key,
     source: options.source ?? 'api',
-    status: 'pending_employee',
+    status,
     returned_to: null,
     employee: {
       id: employeeId,
@@ -85,7 +91,7 @@ export function createOnboarding(
     contract: { sent_at: null, employee_signed_at: null, employer_signed_at: null },
     payroll: null,
     hosted_link: newHostedLink(ws, body.options?.expires_in_hours),
-    invitation_sent: body.options?.send_invitation ?? false,
+    invitation_sent: invite,
     reference: body.reference ?? null,
     metadata: { ...metadata },
     return_url: returnUrl,
@@ -94,7 +100,9 @@ export function createOnboarding(
     completed_at: null,
     created_at: now,
     updated_at: now,
-  };
+  });
+  const record = transition(ws, null, invite ? 'create_and_invite' : 'create', build, { kind: 'invitation' });
+  if (invite) sendMail(ws, record, 'invitation', options.baseUrl ?? DEFAULT_BASE_URL);
   const employeeRecord: EmployeeRecord = {
     id: employeeId,
     seq,
@@ -109,7 +117,7 @@ export function createOnboarding(
     onboarding_id: id,
   };
   ws.store.employees.put(employeeRecord);
-  return ws.store.onboardings.put(record);
+  return record;
 }
 
 function requireSubscription(ws: Workspace, p: Principal): void {
@@ -174,33 +182,29 @@ export function patchOnboarding(ws: Workspace, p: Principal, id: string, body: P
   });
 }
 
-function transition(ws: Workspace, r: OnboardingRecord, trigger: Trigger) {
-  const decision = decide(r.status, trigger);
-  if (!decision.ok) throw fail(decision.code, decision.message);
-  return decision.to;
-}
-
 /** A new link revokes the previous one (only the current link is kept). */
-export function renewHostedLink(ws: Workspace, p: Principal, id: string, body: HostedLinkBody): OnboardingRecord {
+export function renewHostedLink(ws: Workspace, p: Principal, id: string, body: HostedLinkBody, baseUrl = DEFAULT_BASE_URL): OnboardingRecord {
   const r = getOnboarding(ws, p, id);
-  transition(ws, r, 'new_hosted_link');
-  return ws.store.onboardings.put({
+  const send = body.send_invitation === true;
+  const next = transition(ws, r, send ? 'new_hosted_link_sent' : 'new_hosted_link', () => ({
     ...r,
     hosted_link: newHostedLink(ws, body.expires_in_hours),
-    invitation_sent: r.invitation_sent || body.send_invitation === true,
-    updated_at: ws.now(),
-  });
+    invitation_sent: r.invitation_sent || send,
+  }), { kind: 'new_link' });
+  if (send) sendMail(ws, next, 'new_link', baseUrl);
+  return next;
 }
 
 export function cancelOnboarding(ws: Workspace, p: Principal, id: string): OnboardingRecord {
-  const r = getOnboarding(ws, p, id);
-  const status = transition(ws, r, 'cancel');
+  return cancelRecord(ws, getOnboarding(ws, p, id));
+}
+
+/** Cancelling revokes the open link. */
+export function cancelRecord(ws: Workspace, r: OnboardingRecord): OnboardingRecord {
   const now = ws.now();
-  return ws.store.onboardings.put({
+  return transition(ws, r, 'cancel', () => ({
     ...r,
-    status,
     cancelled_at: now,
     hosted_link: r.hosted_link && (r.hosted_link.revoked_at ? r.hosted_link : { ...r.hosted_link, revoked_at: now }),
-    updated_at: now,
-  });
+  }));
 }

@@ -1,0 +1,109 @@
+/**
+ * The workspace's one timer queue (design section 4): everything that happens later is a
+ * timer of plain data (kind, due time, sequence, payload), never a closure, so a snapshot can
+ * hold it. Ordered by due time, then by creation order; a binary heap keeps scheduling and
+ * taking the next timer at O(log n) however many are waiting.
+ */
+export interface Timer {
+  seq: number;
+  /** Due instant, ms since the epoch on the workspace clock. */
+  due: number;
+  kind: string;
+  payload: Record<string, unknown>;
+}
+
+const before = (a: Timer, b: Timer) => a.due < b.due || (a.due === b.due && a.seq < b.seq);
+
+export class TimerQueue {
+  private heap: Timer[] = [];
+  private nextSeq = 1;
+  private readonly cancelled = new Set<number>();
+
+  schedule(kind: string, due: number, payload: Record<string, unknown> = {}): Timer {
+    const timer = { seq: this.nextSeq++, due, kind, payload };
+    this.heap.push(timer);
+    this.up(this.heap.length - 1);
+    return timer;
+  }
+
+  /** Cancelled timers leave the heap lazily, when they reach its top. */
+  cancel(seq: number): void {
+    this.cancelled.add(seq);
+  }
+
+  peek(): Timer | undefined {
+    this.dropCancelled();
+    return this.heap[0];
+  }
+
+  /** Removes and returns the next timer if it is due at or before `limit`. */
+  takeDue(limit: number): Timer | undefined {
+    const top = this.peek();
+    if (!top || top.due > limit) return undefined;
+    this.pop();
+    return top;
+  }
+
+  get size(): number {
+    return this.heap.length - this.cancelled.size;
+  }
+
+  private dropCancelled(): void {
+    while (this.heap.length && this.cancelled.has(this.heap[0]!.seq)) {
+      this.cancelled.delete(this.heap[0]!.seq);
+      this.pop();
+    }
+  }
+
+  private pop(): void {
+    const last = this.heap.pop()!;
+    if (this.heap.length) {
+      this.heap[0] = last;
+      this.down(0);
+    }
+  }
+
+  private up(i: number): void {
+    const h = this.heap;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (!before(h[i]!, h[parent]!)) break;
+      [h[i], h[parent]] = [h[parent]!, h[i]!];
+      i = parent;
+    }
+  }
+
+  private down(i: number): void {
+    const h = this.heap;
+    for (;;) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let best = i;
+      if (l < h.length && before(h[l]!, h[best]!)) best = l;
+      if (r < h.length && before(h[r]!, h[best]!)) best = r;
+      if (best === i) return;
+      [h[i], h[best]] = [h[best]!, h[i]!];
+      i = best;
+    }
+  }
+}
+
+/**
+ * Wakes a realtime workspace when its next timer falls due, so timers also fire by themselves
+ * (design section 4). One pending wall-clock timeout at a time; it never keeps the process alive.
+ */
+export class WallAlarm {
+  private handle: ReturnType<typeof setTimeout> | undefined;
+
+  arm(delayMs: number, fire: () => void): void {
+    this.disarm();
+    // setTimeout caps at 2^31-1 ms; a later timer re-arms when this one wakes.
+    this.handle = setTimeout(fire, Math.max(0, Math.min(delayMs, 2_147_483_647)));
+    this.handle.unref?.();
+  }
+
+  disarm(): void {
+    if (this.handle) clearTimeout(this.handle);
+    this.handle = undefined;
+  }
+}

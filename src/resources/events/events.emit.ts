@@ -1,0 +1,61 @@
+import { nextSequence } from '../../core/store.js';
+import type { Timer } from '../../core/timers.js';
+import type { Workspace } from '../../core/workspace.js';
+import type { OnboardingRecord } from '../onboardings/onboardings.model.js';
+import { EVENT_RETENTION_MS, OLDER_NAMES, type EventData, type EventRecord, type EventType } from './events.model.js';
+
+/** Facts an event type carries beside the common data (spec: Message, data.*). */
+const EXTRA_FIELDS: Partial<Record<EventType, readonly (keyof EventFacts)[]>> = {
+  'onboarding.invitation_sent': ['kind'],
+  'onboarding.returned': ['returned_to'],
+  'onboarding.approval_given': ['role'],
+  'integration.sync_succeeded': ['connector'],
+  'payroll.completed': ['connector'],
+  'integration.sync_failed': ['connector', 'error_code'],
+  'onboarding.failed': ['connector', 'error_code'],
+};
+
+export type EventFacts = Pick<EventData, 'role' | 'returned_to' | 'kind' | 'connector' | 'error_code'>;
+
+/**
+ * The one place events are made. Called only by the onboarding transition applier, so every
+ * event comes from a transition of the state machine. An older name follows its current name
+ * as an event of its own, with its own id. Data holds no personal data.
+ */
+export function emitEvents(ws: Workspace, r: OnboardingRecord, types: readonly EventType[], facts: EventFacts = {}): EventRecord[] {
+  const made: EventRecord[] = [];
+  for (const type of types) {
+    made.push(makeEvent(ws, r, type, facts));
+    const older = OLDER_NAMES[type];
+    if (older) made.push(makeEvent(ws, r, older, facts));
+  }
+  return made;
+}
+
+function makeEvent(ws: Workspace, r: OnboardingRecord, type: EventType, facts: EventFacts): EventRecord {
+  const data: EventData = {
+    onboarding_id: r.id,
+    reference: r.reference,
+    metadata: { ...r.metadata },
+    data_version: r.data_version,
+  };
+  for (const field of EXTRA_FIELDS[type] ?? []) Object.assign(data, { [field]: facts[field] ?? null });
+  const event: EventRecord = {
+    id: ws.ids.id('evt'),
+    seq: nextSequence(ws.store),
+    type,
+    created_at: ws.now(),
+    environment: r.environment,
+    organization_id: r.organization_id,
+    partner_id: r.partner_id,
+    data,
+  };
+  ws.store.events.put(event);
+  ws.scheduler.schedule('event.purge', ws.clock.nowMs() + EVENT_RETENTION_MS, { event_id: event.id });
+  return event;
+}
+
+/** Timer 'event.purge': events are kept 30 days on the workspace clock. */
+export function purgeEvent(ws: Workspace, timer: Timer): void {
+  ws.store.events.delete(String(timer.payload.event_id));
+}

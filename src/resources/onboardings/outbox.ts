@@ -1,0 +1,30 @@
+import type { OutboxMail, Workspace } from '../../core/workspace.js';
+import type { OnboardingRecord } from './onboardings.model.js';
+
+const SUBJECTS: Record<OutboxMail['kind'], string> = {
+  invitation: 'You are invited to complete your onboarding',
+  new_link: 'Your new onboarding link',
+  reminder: 'Reminder: please complete your onboarding',
+  contract: 'Your employment contract is ready to sign',
+};
+
+/**
+ * Puts a mail to the employee into the workspace outbox. Nothing is ever sent; a test reads
+ * the link and the one-time code from GET /_emulator/outbox.
+ */
+export function sendMail(ws: Workspace, r: OnboardingRecord, kind: OutboxMail['kind'], baseUrl: string): OutboxMail {
+  const link = r.hosted_link && !r.hosted_link.revoked_at ? r.hosted_link : null;
+  const mail: OutboxMail = {
+    id: ws.ids.id('mail'),
+    to: r.employee.email,
+    kind,
+    subject: SUBJECTS[kind],
+    link: link ? `${baseUrl}/hosted/${link.token}` : null,
+    code: link && kind !== 'contract' ? link.code : null,
+    onboarding_id: r.id,
+    environment: r.environment,
+    sent_at: ws.now(),
+  };
+  ws.outbox.push(mail);
+  return mail;
+}

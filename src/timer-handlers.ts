@@ -1,0 +1,7 @@
+import type { TimerHandlers } from './core/scheduler.js';
+import { purgeEvent } from './resources/events/events.emit.js';
+
+/** Every kind of timer and what it does when it fires: wired here, in one table. */
+export const TIMER_HANDLERS: TimerHandlers = {
+  'event.purge': purgeEvent,
+};
