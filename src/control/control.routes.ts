@@ -2,9 +2,12 @@ import type { Emulator, WorkspaceInput } from '../emulator.js';
 import { ErrorSchema } from '../resources/common.schemas.js';
 import { ok, type ControlRoute } from '../resources/route.js';
 import {
+  AdvanceBody, ClockInfo, SetClockBody,
   CreatedWorkspace, CreateWorkspaceBody, Deleted, Health, KeyList, NoBody, WorkspaceInfo, WorkspaceList, WorkspaceParam,
 } from './control.schemas.js';
-import { createWorkspace, describeWorkspace, health, listKeys, resetWorkspace } from './control.service.js';
+import {
+  advanceClock, clockState, createWorkspace, describeWorkspace, health, listKeys, resetWorkspace, setClock,
+} from './control.service.js';
 
 const errors = { description: 'Error', schema: ErrorSchema };
 const tag = 'Control';
@@ -28,6 +31,26 @@ export const controlRoutes: ControlRoute<Emulator>[] = [
     body: NoBody,
     responses: { 200: { description: 'Reset', schema: WorkspaceInfo } },
     handle: (ctx) => ok(resetWorkspace(ctx.emulator, ctx.workspace)),
+  },
+  {
+    kind: 'control', perWorkspace: true, tag, method: 'GET', path: '/_emulator/clock',
+    operationId: 'getClock', summary: 'The workspace clock: now, mode, pending timers, next due time',
+    responses: { 200: { description: 'Clock', schema: ClockInfo } },
+    handle: (ctx) => ok(clockState(ctx.workspace)),
+  },
+  {
+    kind: 'control', perWorkspace: true, tag, method: 'POST', path: '/_emulator/clock/advance',
+    operationId: 'advanceClock', summary: 'Advance the clock, firing every due timer at its own instant',
+    body: AdvanceBody,
+    responses: { 200: { description: 'The new time and what fired', schema: ClockInfo }, 422: errors },
+    handle: (ctx) => ok(advanceClock(ctx.workspace, (ctx.body as { by: unknown }).by)),
+  },
+  {
+    kind: 'control', perWorkspace: true, tag, method: 'POST', path: '/_emulator/clock',
+    operationId: 'setClock', summary: 'Jump the clock to an instant (never backwards), firing what falls due',
+    body: SetClockBody,
+    responses: { 200: { description: 'The new time and what fired', schema: ClockInfo }, 409: errors, 422: errors },
+    handle: (ctx) => ok(setClock(ctx.workspace, (ctx.body as { now: string }).now)),
   },
   {
     kind: 'control', perWorkspace: false, tag, method: 'POST', path: '/_emulator/workspaces',

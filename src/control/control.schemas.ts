@@ -67,3 +67,25 @@ export const Deleted = Type.Object({ id: Type.String(), deleted: Type.Literal(tr
 
 export const WorkspaceParam = Type.Object({ workspaceId: Type.String() });
 export const NoBody = Type.Object({}, { additionalProperties: false });
+
+export const AdvanceBody = Type.Object(
+  {
+    by: Type.Union([Type.Number({ minimum: 0 }), Type.String({ minLength: 1 })], {
+      description: 'seconds, a duration such as "90m" or "1h30m", or ISO 8601 such as "PT90M"; 0 runs what is due now',
+    }),
+  },
+  { additionalProperties: false, title: 'AdvanceClockRequest' },
+);
+
+export const SetClockBody = Type.Object({ now: DateTime }, { additionalProperties: false, title: 'SetClockRequest' });
+
+export const ClockInfo = Type.Object(
+  {
+    now: DateTime,
+    mode: Literals(['realtime', 'frozen']),
+    pending_timers: Type.Integer(),
+    next_due_at: Nullable(DateTime),
+    fired: Type.Optional(Type.Array(Type.Object({ kind: Type.String(), due_at: DateTime }))),
+  },
+  { title: 'ClockState' },
+);

@@ -1,4 +1,6 @@
-import { ApiError } from '../core/errors.js';
+import { ApiError, fail } from '../core/errors.js';
+import { parseDuration } from '../core/durations.js';
+import type { Fired } from '../core/scheduler.js';
 import type { Workspace } from '../core/workspace.js';
 import type { Emulator, WorkspaceInput } from '../emulator.js';
 import { FixturesError } from '../fixtures/fixtures.load.js';
@@ -65,4 +67,36 @@ function withFixtureErrors<T>(fn: () => T): T {
     }
     throw err;
   }
+}
+
+export function clockState(ws: Workspace) {
+  const next = ws.timers.peek();
+  return {
+    now: ws.now(),
+    mode: ws.clock.mode,
+    pending_timers: ws.timers.size,
+    next_due_at: next ? new Date(next.due).toISOString() : null,
+  };
+}
+
+function afterMove(ws: Workspace, fired: Fired[]) {
+  return { ...clockState(ws), fired };
+}
+
+/** `{"by": "90m"}`, ISO 8601 or seconds; 0 runs what is due now. */
+export function advanceClock(ws: Workspace, by: unknown) {
+  const ms = parseDuration(by);
+  if (ms === null) {
+    throw fail('parameter_invalid', 'by: give seconds (5400), a duration such as "90m", "1h30m", "2d", or ISO 8601 such as "PT90M".', 'by');
+  }
+  return afterMove(ws, ws.scheduler.advanceBy(ms));
+}
+
+/** Jumps to an instant; never backwards. */
+export function setClock(ws: Workspace, now: string) {
+  const target = Date.parse(now);
+  if (target < ws.clock.nowMs()) {
+    throw fail('clock_backwards', `The clock never moves backwards: it is ${ws.now()} in this workspace.`, 'now');
+  }
+  return afterMove(ws, ws.scheduler.advanceTo(target));
 }

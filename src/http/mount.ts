@@ -75,6 +75,7 @@ export function mountApiRoute(router: Router, emulator: Emulator, route: ApiRout
     if (token === undefined) throw fail('api_key_missing', 'No API key: send Authorization: Bearer <API_KEY>.');
     const workspace = emulator.workspaceForKey(token);
     if (!workspace) throw fail('api_key_invalid', 'The API key is not valid.');
+    workspace.scheduler.runDue(); // a realtime clock may have passed timers since the last request
     const caller = findCaller(workspace.store, token, version);
     res.setHeader('Service-Version', caller.apiVersion);
     const orgHeader = req.get('Service-Organization');

@@ -82,7 +82,7 @@ export function buildOpenApi() {
       description: `The /v1 interface as the emulator serves it, plus its control API under /_emulator. Emulator ${EMULATOR_VERSION}.`,
     },
     servers: [{ url: 'http://localhost:4010' }],
-    tags: [{ name: 'Organizations' }, { name: 'Onboardings' }, { name: 'Employees' }, { name: 'Control' }],
+    tags: [{ name: 'Organizations' }, { name: 'Onboardings' }, { name: 'Employees' }, { name: 'Events' }, { name: 'Control' }],
     paths,
     components: {
       securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'hrs_test_... or hrs_live_... key' } },

@@ -46,6 +46,7 @@ export interface DocumentRecord {
   title: string | null;
   uploaded_at: string;
   downloadable: boolean;
+  /** File name under fixtures/documents. */
   file: string;
 }
 

@@ -1,0 +1,186 @@
+import { fail } from '../../core/errors.js';
+import type { Workspace } from '../../core/workspace.js';
+import type { ContractType, Role, User } from '../organizations/organizations.model.js';
+import type { DocumentRecord, OnboardingRecord } from './onboardings.model.js';
+import { DEFAULT_BASE_URL } from './onboardings.service.js';
+import { transition } from './onboardings.transitions.js';
+import { sendMail } from './outbox.js';
+
+/**
+ * What employees, reviewers, the employer and payroll do to an onboarding, one function per
+ * action of the design's life-cycle table. Each checks what the status alone cannot tell,
+ * then goes through the one transition applier. The API, the sandbox, the control API and
+ * the hosted pages all call these.
+ */
+
+/** Documents the emulator attaches, with the small real files shipped in fixtures/documents. */
+const DOCUMENTS = {
+  identity_document: { title: 'Copy of identity document', file: 'identity-document.jpg', downloadable: false },
+  photo: { title: 'Photo for the staff pass', file: 'photo.jpg', downloadable: true },
+  payroll_tax_form: { title: 'Payroll tax form', file: 'payroll-tax-form.pdf', downloadable: true },
+  contract: { title: 'Employment contract', file: 'contract.pdf', downloadable: true },
+  signature: { title: 'Signature of the employee', file: 'signature.png', downloadable: true },
+} as const;
+export type DocumentKind = keyof typeof DOCUMENTS;
+
+function attach(ws: Workspace, r: OnboardingRecord, kinds: DocumentKind[]): DocumentRecord[] {
+  const have = new Set(r.documents.map((d) => d.kind));
+  const added = kinds
+    .filter((k) => !have.has(k))
+    .map((kind) => ({ id: ws.ids.id('doc'), kind, ...DOCUMENTS[kind], uploaded_at: ws.now() }));
+  return [...r.documents, ...added];
+}
+
+/** The employee opens the hosted link and confirms the one-time code (when one is given). */
+export function employeeOpen(ws: Workspace, r: OnboardingRecord, code?: string): OnboardingRecord {
+  const link = r.hosted_link;
+  if (r.status === 'pending_employee') {
+    if (!link || link.revoked_at) throw fail('hosted_link_revoked', 'The hosted link was replaced or revoked; use the newest link.');
+    if (Date.parse(link.expires_at) <= ws.clock.nowMs()) throw fail('hosted_link_expired', `The hosted link expired at ${link.expires_at}.`);
+    if (code !== undefined && code !== link.code) throw fail('one_time_code_invalid', 'The one-time code does not match.', 'code');
+    if (link.activated_at) return r; // opened again: nothing new happens
+  }
+  const now = ws.now();
+  return transition(ws, r, 'employee_open', () => ({
+    ...r,
+    started_at: r.started_at ?? now,
+    hosted_link: link && { ...link, activated_at: link.activated_at ?? now },
+  }));
+}
+
+/** The employee sends the data: a new data version, review starts (again). */
+export function employeeSubmit(ws: Workspace, r: OnboardingRecord): OnboardingRecord {
+  if (r.status === 'pending_employee' && !r.started_at) {
+    throw fail('employee_not_started', 'The employee has not opened the hosted link yet.');
+  }
+  return transition(ws, r, 'employee_submit', () => ({
+    ...r,
+    submitted_at: ws.now(),
+    data_version: r.data_version + 1,
+    returned_to: null,
+    // New data means a new identity check.
+    identity_verified_at: null,
+    documents: attach(ws, r, ['identity_document', 'photo', 'payroll_tax_form']),
+  }));
+}
+
+function requireReviewing(r: OnboardingRecord): void {
+  if (r.status === 'in_review' && r.returned_to === 'manager') {
+    throw fail('returned_to_manager', 'The data was returned to the manager for correction; the review waits for it.');
+  }
+}
+
+export function verifyIdentity(ws: Workspace, r: OnboardingRecord): OnboardingRecord {
+  requireReviewing(r);
+  if (r.status === 'in_review' && r.identity_verified_at) throw fail('identity_already_verified', 'The identity check is already confirmed for this data.');
+  return transition(ws, r, 'verify_identity', () => ({ ...r, identity_verified_at: ws.now() }));
+}
+
+/** Four-eyes approval: one role per person per data_version, the current version only. */
+export function approve(ws: Workspace, r: OnboardingRecord, user: User, role: Role, dataVersion: number): OnboardingRecord {
+  if (r.status === 'in_review') {
+    requireReviewing(r);
+    if (!r.required_roles.includes(role)) throw fail('approval_not_required', `The template does not ask for an approval as ${role}.`, 'role');
+    if (dataVersion !== r.data_version) {
+      throw fail('data_version_mismatch', `data_version ${dataVersion} is not the current version ${r.data_version}; review the current data.`, 'data_version');
+    }
+    if (!r.identity_verified_at) throw fail('identity_not_verified', 'The manager must confirm the identity check before approvals.');
+    const current = r.approvals.filter((a) => a.data_version === r.data_version);
+    if (current.some((a) => a.role === role)) throw fail('approval_already_given', `The ${role} approval for this data_version is already given.`, 'role');
+    const other = current.find((a) => a.user_id === user.id);
+    if (other) throw fail('four_eyes_violation', `This person already approved as ${other.role}; one person cannot fulfil two roles.`, 'role');
+  }
+  const approvals = [...r.approvals, { role, user_id: user.id, data_version: dataVersion, at: ws.now() }];
+  const done = r.required_roles.every((req) => approvals.some((a) => a.role === req && a.data_version === r.data_version));
+  return transition(ws, r, done ? 'approve_last' : 'approve', () => ({ ...r, approvals }), { role });
+}
+
+export function returnForCorrection(ws: Workspace, r: OnboardingRecord, to: 'employee' | 'manager'): OnboardingRecord {
+  requireReviewing(r);
+  return transition(ws, r, to === 'employee' ? 'return_to_employee' : 'return_to_manager', () => ({ ...r, returned_to: to }), { returned_to: to });
+}
+
+/** The manager corrects data returned to the manager: a new data version to review. */
+export function managerCorrect(ws: Workspace, r: OnboardingRecord): OnboardingRecord {
+  if (r.status === 'in_review' && r.returned_to !== 'manager') throw fail('not_returned_to_manager', 'Nothing was returned to the manager.');
+  return transition(ws, r, 'manager_correct', () => ({ ...r, returned_to: null, data_version: r.data_version + 1 }));
+}
+
+export interface TermsChange {
+  contract_type?: ContractType;
+  hours_per_week?: number;
+  hourly_wage_cents?: number;
+  position?: string;
+  start_date?: string;
+}
+
+/** Changed terms: a new data version, approvals lapse, review again. */
+export function changeTerms(ws: Workspace, r: OnboardingRecord, terms: TermsChange): OnboardingRecord {
+  return transition(ws, r, 'change_terms', () => ({
+    ...r,
+    employment: { ...r.employment, ...terms },
+    data_version: r.data_version + 1,
+    returned_to: null,
+  }));
+}
+
+export function sendContract(ws: Workspace, r: OnboardingRecord, baseUrl = DEFAULT_BASE_URL): OnboardingRecord {
+  const next = transition(ws, r, 'send_contract', () => ({
+    ...r,
+    contract: { ...r.contract, sent_at: ws.now() },
+    documents: attach(ws, r, ['contract']),
+  }));
+  sendMail(ws, next, 'contract', baseUrl);
+  return next;
+}
+
+export function employeeSign(ws: Workspace, r: OnboardingRecord): OnboardingRecord {
+  return transition(ws, r, 'employee_sign', () => ({
+    ...r,
+    contract: { ...r.contract, employee_signed_at: ws.now() },
+    documents: attach(ws, r, ['signature']),
+  }));
+}
+
+/** The employer signs; payroll processing starts with the organization's connector. */
+export function employerSign(ws: Workspace, r: OnboardingRecord): OnboardingRecord {
+  const connector = ws.store.organizations.get(r.organization_id)?.payroll_connector ?? 'manual';
+  return transition(ws, r, 'employer_sign', () => ({
+    ...r,
+    contract: { ...r.contract, employer_signed_at: ws.now() },
+    payroll: { status: 'processing', connector, external_id: null, error_code: null },
+  }));
+}
+
+export function payrollSucceed(ws: Workspace, r: OnboardingRecord): OnboardingRecord {
+  const payroll = r.payroll!;
+  return transition(ws, r, 'payroll_succeed', () => ({
+    ...r,
+    payroll: { ...payroll, status: 'succeeded', external_id: payroll.external_id ?? `EXT-${r.employee.id.slice(4, 12).toUpperCase()}` },
+    completed_at: ws.now(),
+  }), { connector: payroll.connector });
+}
+
+export function payrollFail(ws: Workspace, r: OnboardingRecord, errorCode: string): OnboardingRecord {
+  const payroll = r.payroll!;
+  return transition(ws, r, 'payroll_fail', () => ({ ...r, payroll: { ...payroll, status: 'failed', error_code: errorCode } }), {
+    connector: payroll.connector,
+    error_code: errorCode,
+  });
+}
+
+/** action_required resolved: processing is redone and succeeds. */
+export function resolveAction(ws: Workspace, r: OnboardingRecord): OnboardingRecord {
+  const payroll = r.payroll ?? { status: 'failed' as const, connector: null, external_id: null, error_code: null };
+  return transition(ws, r, 'resolve', () => ({
+    ...r,
+    payroll: { ...payroll, status: 'resolved', external_id: payroll.external_id ?? `EXT-${r.employee.id.slice(4, 12).toUpperCase()}` },
+    completed_at: ws.now(),
+  }), { connector: payroll.connector });
+}
+
+export function sendReminder(ws: Workspace, r: OnboardingRecord, baseUrl = DEFAULT_BASE_URL): OnboardingRecord {
+  const next = transition(ws, r, 'send_reminder', () => ({ ...r }), { kind: 'reminder' });
+  sendMail(ws, next, 'reminder', baseUrl);
+  return next;
+}
