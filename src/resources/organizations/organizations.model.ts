@@ -59,6 +59,8 @@ export interface Organization {
   locations: Location[];
   templates: Template[];
   payroll_connector: string;
+  /** When enabled, payroll processing fails with this code (sandbox and scenarios). */
+  payroll_failure: { enabled: boolean; error_code: string };
   /** For partners: the employers that admitted them. */
   admitted_by: Admission[];
 }
