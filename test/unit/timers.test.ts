@@ -1,0 +1,104 @@
+import { describe, expect, it } from 'vitest';
+import { TimerQueue, type Timer } from '../../src/core/timers.js';
+import { Workspace } from '../../src/core/workspace.js';
+import { parseDuration } from '../../src/core/durations.js';
+
+const START = Date.parse('2026-10-05T09:00:00Z');
+const MIN = 60_000;
+
+function frozenWorkspace(handlers: Record<string, (ws: Workspace, t: Timer) => Record<string, unknown> | void>) {
+  return new Workspace({ id: 'ws_test', keySuffix: '', clock: { mode: 'frozen', start: START } }, handlers);
+}
+
+describe('TimerQueue', () => {
+  it('orders by due time, then by creation order', () => {
+    const q = new TimerQueue();
+    q.schedule('c', 30);
+    q.schedule('a', 10);
+    q.schedule('b', 10);
+    q.schedule('d', 5);
+    const order: string[] = [];
+    for (let t = q.takeDue(100); t; t = q.takeDue(100)) order.push(t.kind);
+    expect(order).toEqual(['d', 'a', 'b', 'c']);
+  });
+
+  it('keeps order over many random timers', () => {
+    const q = new TimerQueue();
+    let x = 7;
+    for (let i = 0; i < 2_000; i++) {
+      x = (x * 1103515245 + 12345) % 2 ** 31;
+      q.schedule('t', x % 500, { i });
+    }
+    let last: Timer | undefined;
+    for (let t = q.takeDue(1_000); t; t = q.takeDue(1_000)) {
+      if (last) expect(last.due < t.due || (last.due === t.due && last.seq < t.seq)).toBe(true);
+      last = t;
+    }
+    expect(q.size).toBe(0);
+  });
+
+  it('does not hand out a cancelled timer or one not yet due', () => {
+    const q = new TimerQueue();
+    const a = q.schedule('a', 10);
+    q.schedule('b', 20);
+    q.cancel(a.seq);
+    expect(q.size).toBe(1);
+    expect(q.takeDue(15)).toBeUndefined();
+    expect(q.takeDue(20)?.kind).toBe('b');
+  });
+});
+
+describe('Scheduler', () => {
+  it('runs each timer at its own instant, including timers scheduled while advancing', () => {
+    const seen: string[] = [];
+    const ws = frozenWorkspace({
+      tick: (w, t) => {
+        seen.push(`${t.payload.n}@${w.now()}`);
+        if (Number(t.payload.n) < 3) w.scheduler.schedule('tick', w.clock.nowMs() + 10 * MIN, { n: Number(t.payload.n) + 1 });
+      },
+    });
+    ws.scheduler.schedule('tick', START + 5 * MIN, { n: 1 });
+    const fired = ws.scheduler.advanceBy(60 * MIN);
+    expect(seen).toEqual(['1@2026-10-05T09:05:00.000Z', '2@2026-10-05T09:15:00.000Z', '3@2026-10-05T09:25:00.000Z']);
+    expect(fired.map((f) => f.due_at)).toEqual(['2026-10-05T09:05:00.000Z', '2026-10-05T09:15:00.000Z', '2026-10-05T09:25:00.000Z']);
+    expect(ws.now()).toBe('2026-10-05T10:00:00.000Z');
+  });
+
+  it('leaves timers beyond the target waiting, and runs a timer due exactly at the target', () => {
+    const ws = frozenWorkspace({});
+    ws.scheduler.schedule('x', START + 90 * MIN);
+    ws.scheduler.schedule('y', START + 91 * MIN);
+    expect(ws.scheduler.advanceBy(90 * MIN).map((f) => f.kind)).toEqual(['x']);
+    expect(ws.timers.size).toBe(1);
+  });
+
+  it('with 0 runs only what is due now, and never moves backwards', () => {
+    const ws = frozenWorkspace({});
+    ws.scheduler.schedule('now', START);
+    expect(ws.scheduler.advanceBy(0).map((f) => f.kind)).toEqual(['now']);
+    expect(() => ws.scheduler.advanceTo(START - 1)).toThrow(/backwards/);
+  });
+
+  it('fires timers by itself in realtime mode when their time comes', async () => {
+    const seen: number[] = [];
+    const ws = new Workspace({ id: 'ws_rt', keySuffix: '' }, { ping: () => void seen.push(1) });
+    ws.scheduler.schedule('ping', ws.clock.nowMs() + 30);
+    await new Promise((r) => setTimeout(r, 120));
+    expect(seen).toEqual([1]);
+    ws.scheduler.stop();
+  });
+});
+
+describe('parseDuration', () => {
+  it.each([
+    [0, 0], [60, 60_000], [1.5, 1_500], ['90', 90_000], ['90m', 90 * MIN], ['1h30m', 90 * MIN], ['2d', 2 * 86_400_000],
+    ['45s', 45_000], ['500ms', 500], ['1w', 7 * 86_400_000], ['PT90M', 90 * MIN], ['PT1H30M', 90 * MIN], ['P30D', 30 * 86_400_000],
+    ['P1DT12H', 36 * 3_600_000], ['PT0.5S', 500], ['337h', 337 * 3_600_000],
+  ])('reads %j as %d ms', (input, ms) => {
+    expect(parseDuration(input)).toBe(ms);
+  });
+
+  it.each([[-1], [''], ['abc'], ['P'], ['PT'], ['10 parsecs'], ['1h junk'], [null], [{}], [Number.NaN]])('refuses %j', (input) => {
+    expect(parseDuration(input)).toBeNull();
+  });
+});
