@@ -1,7 +1,8 @@
 import { fail } from './errors.js';
 import type { Store } from './store.js';
-import type {
-  ApiKey, Environment, Organization, Role, Scope, User,
+import { CURRENT_API_VERSION } from './versions.js';
+import {
+  SCOPES, type ApiKey, type Environment, type Organization, type Role, type Scope, type User,
 } from '../resources/organizations/organizations.model.js';
 
 /** Who is calling: resolved from the bearer key (spec section Authentication). */
@@ -95,4 +96,22 @@ export function actFor(store: Store, caller: Caller, header: string | undefined,
   }
   const scopes = caller.key.scopes.filter((s) => chosen.scopes.includes(s));
   return { ...caller, organization: chosen.org, scopes, mayOpenDossier: false };
+}
+
+/** The key id recorded as `created_by_key` for what the web dashboard creates. */
+export const DASHBOARD_KEY = 'dashboard';
+
+/**
+ * The employer's web dashboard acting for its own organization (control API): every scope,
+ * the dossier open, no partner. Its key is a stand-in that no request can present.
+ */
+export function dashboardPrincipal(org: Organization, environment: Environment): Principal {
+  const key: ApiKey = {
+    key: DASHBOARD_KEY, name: 'Dashboard', environment, organization_id: org.id, user_id: null,
+    scopes: [...SCOPES], api_version: CURRENT_API_VERSION,
+  };
+  return {
+    key, environment, home: org, partner: null, user: null, apiVersion: CURRENT_API_VERSION,
+    organization: org, scopes: key.scopes, mayOpenDossier: true,
+  };
 }

@@ -56,6 +56,8 @@ export const ERROR_CODES = {
   partner_not_admitted: def(403, 'permission_error'),
   subscription_required: def(403, 'permission_error'),
   api_approvals_disabled: def(403, 'permission_error'),
+  role_not_held: def(403, 'permission_error'),
+  sandbox_test_keys_only: def(403, 'permission_error'),
   // Not found (404)
   route_not_found: def(404, 'not_found'),
   resource_not_found: def(404, 'not_found'),
@@ -87,6 +89,7 @@ export const ERROR_CODES = {
   approval_already_given: def(409, 'conflict'),
   four_eyes_violation: def(409, 'conflict'),
   data_version_mismatch: def(409, 'conflict'),
+  sandbox_finished: def(409, 'conflict'),
   approval_not_required: def(422, 'invalid_request'),
   one_time_code_invalid: def(422, 'invalid_request'),
   // Rate limit and server (429, 500)

@@ -1,13 +1,18 @@
 import { controlRoutes } from '../control/control.routes.js';
 import type { Emulator } from '../emulator.js';
+import { approvalRoutes } from '../resources/approvals/approvals.routes.js';
+import { contractRoutes } from '../resources/contracts/contracts.routes.js';
 import { employeeRoutes } from '../resources/employees/employees.routes.js';
 import { eventRoutes } from '../resources/events/events.routes.js';
 import { onboardingRoutes } from '../resources/onboardings/onboardings.routes.js';
 import { organizationRoutes } from '../resources/organizations/organizations.routes.js';
+import { sandboxRoutes } from '../resources/sandbox/sandbox.routes.js';
 import type { ApiRoute, ControlRoute } from '../resources/route.js';
 
 /** Every route the app serves, in one list: the adapter mounts it, OpenAPI documents it. */
-export const apiRoutes: ApiRoute[] = [...organizationRoutes, ...onboardingRoutes, ...employeeRoutes, ...eventRoutes];
+export const apiRoutes: ApiRoute[] = [
+  ...organizationRoutes, ...onboardingRoutes, ...approvalRoutes, ...contractRoutes, ...employeeRoutes, ...eventRoutes, ...sandboxRoutes,
+];
 export const allControlRoutes: ControlRoute<Emulator>[] = controlRoutes;
 
 /** Concrete paths served for a route (per-workspace control routes are served twice). */

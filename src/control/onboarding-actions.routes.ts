@@ -1,0 +1,95 @@
+import type { TSchema } from '../core/schema.js';
+import type { Emulator } from '../emulator.js';
+import { ErrorSchema } from '../resources/common.schemas.js';
+import { ok, type ControlRoute } from '../resources/route.js';
+import {
+  ActionResult, ApproveBody, AuditLog, DashboardCreateBody, DashboardCreated, NoBody, OnboardingIdParam, OpenBody,
+  Outbox, OutboxQuery, PayrollFailBody, ReturnBody, TermsBody, VerifyBody,
+} from './onboarding-actions.schemas.js';
+import * as act from './onboarding-actions.service.js';
+import { OrganizationIdParam, OrganizationSettings, PatchOrganizationBody } from './organization-settings.schemas.js';
+import { findOrganization, patchOrganization, renderSettings } from './organization-settings.service.js';
+
+/**
+ * The control API's dashboard, employee, back-office and payroll actions (design sections 3
+ * and 7), per workspace: under /_emulator/... and /_emulator/workspaces/{id}/...
+ */
+const errors = { description: 'Error', schema: ErrorSchema };
+const tag = 'Control';
+
+/** One action on one onboarding: find it in the workspace, act, answer with the full onboarding. */
+function action<B>(suffix: string, operationId: string, summary: string, body: TSchema, run: act.Action<B>): ControlRoute<Emulator> {
+  return {
+    kind: 'control', perWorkspace: true, tag, method: 'POST', path: `/_emulator/onboardings/:id/${suffix}`,
+    operationId, summary, params: OnboardingIdParam, body,
+    responses: { 200: { description: 'The onboarding after the action', schema: ActionResult }, 404: errors, 409: errors, 422: errors },
+    handle: (ctx) => {
+      const ws = ctx.workspace;
+      ws.scheduler.runDue(); // a realtime clock may have passed timers since the last request
+      const r = act.findOnboarding(ws, ctx.params.id!);
+      return ok({ onboarding: act.renderFull(run(ws, r, ctx.body as B, ctx.info.baseUrl)) });
+    },
+  };
+}
+
+export const onboardingActionRoutes: ControlRoute<Emulator>[] = [
+  {
+    kind: 'control', perWorkspace: true, tag, method: 'POST', path: '/_emulator/onboardings',
+    operationId: 'dashboardCreateOnboarding',
+    summary: 'Create an onboarding as the dashboard of an employer (source dashboard); same rules as POST /v1/onboardings',
+    body: DashboardCreateBody,
+    responses: { 201: { description: 'The full onboarding with its hosted_url', schema: DashboardCreated }, 403: errors, 422: errors },
+    handle: (ctx) => ok(act.dashboardCreate(ctx.workspace, ctx.body as DashboardCreateBody, ctx.info.baseUrl), 201),
+  },
+  action('employee/open', 'employeeOpen', 'The employee opens the hosted link and confirms the one-time code', OpenBody, act.employeeOpen),
+  action('employee/submit', 'employeeSubmit', 'The employee submits the data: review starts, data_version + 1', NoBody, act.employeeSubmit),
+  action('employee/sign', 'employeeSign', 'The employee signs the contract', NoBody, act.employeeSign),
+  action('manager/correct', 'managerCorrect', 'The manager corrects data returned to the manager: review again, data_version + 1', NoBody, act.managerCorrect),
+  action('change-terms', 'changeTerms', 'The dashboard changes employment terms: data_version + 1, approvals lapse, review again', TermsBody, act.changeTerms),
+  action('return', 'returnForCorrection', 'The dashboard returns the data for correction to the employee or the manager', ReturnBody, act.returnForCorrection),
+  action('verify-identity', 'dashboardVerifyIdentity', 'A manager confirms the identity check in the dashboard', VerifyBody, act.verifyIdentity),
+  action('approve', 'dashboardApprove', 'A user of the organization approves in one role in the dashboard (four-eyes rules apply)', ApproveBody, act.approve),
+  action('send-contract', 'dashboardSendContract', 'The dashboard creates the contract and sends it to the employee (as POST /v1/onboardings/{id}/contract)', NoBody, act.sendContract),
+  action('employer-sign', 'employerSign', 'The employer signs the contract: payroll processing starts', NoBody, act.employerSign),
+  action('payroll/complete', 'payrollComplete', 'Payroll processing succeeds: completed', NoBody, act.payrollComplete),
+  action('payroll/fail', 'payrollFail', 'Payroll processing fails: action_required (error_code defaults to the organization\'s)', PayrollFailBody, act.payrollFail),
+  action('resolve', 'resolveAction', 'The dashboard resolves action_required: payroll is redone and succeeds', NoBody, act.resolveAction),
+  action('send-reminder', 'sendReminder', 'The dashboard sends the employee a reminder mail (outbox)', NoBody, act.sendReminder),
+  action('cancel', 'dashboardCancel', 'The dashboard cancels the onboarding', NoBody, act.cancel),
+  {
+    kind: 'control', perWorkspace: true, tag, method: 'GET', path: '/_emulator/organizations/:id',
+    operationId: 'getOrganizationSettings', summary: 'The settings of an organization (employer or partner)',
+    params: OrganizationIdParam,
+    responses: { 200: { description: 'The settings', schema: OrganizationSettings }, 404: errors },
+    handle: (ctx) => ok(renderSettings(findOrganization(ctx.workspace, ctx.params.id!))),
+  },
+  {
+    kind: 'control', perWorkspace: true, tag, method: 'PATCH', path: '/_emulator/organizations/:id',
+    operationId: 'patchOrganizationSettings',
+    summary: 'Change organization settings: API approvals, subscription, allowed origins, payroll failure, branding, partner admissions',
+    params: OrganizationIdParam, body: PatchOrganizationBody,
+    responses: { 200: { description: 'The settings after the change', schema: OrganizationSettings }, 404: errors, 422: errors },
+    handle: (ctx) => ok(renderSettings(patchOrganization(ctx.workspace, ctx.params.id!, ctx.body as PatchOrganizationBody))),
+  },
+  {
+    kind: 'control', perWorkspace: true, tag, method: 'GET', path: '/_emulator/outbox',
+    operationId: 'getOutbox', summary: 'Intercepted e-mails (invitations, new links, reminders, contracts), oldest first',
+    query: OutboxQuery,
+    responses: { 200: { description: 'The mails', schema: Outbox }, 422: errors },
+    handle: (ctx) => {
+      const q = ctx.query as OutboxQuery;
+      const to = q.to?.toLowerCase();
+      return ok({
+        data: ctx.workspace.outbox.filter(
+          (m) => (q.onboarding_id === undefined || m.onboarding_id === q.onboarding_id) && (to === undefined || m.to.toLowerCase() === to),
+        ),
+      });
+    },
+  },
+  {
+    kind: 'control', perWorkspace: true, tag, method: 'GET', path: '/_emulator/audit-log',
+    operationId: 'getAuditLog', summary: 'The audit log of document downloads, oldest first',
+    responses: { 200: { description: 'The entries', schema: AuditLog } },
+    handle: (ctx) => ok({ data: [...ctx.workspace.auditLog] }),
+  },
+];

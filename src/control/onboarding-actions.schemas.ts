@@ -1,0 +1,122 @@
+import { Type, type Static, type TSchema } from '../core/schema.js';
+import { DateOnly, Literals } from '../resources/common.schemas.js';
+import { CONTRACT_TYPES, ROLES } from '../resources/organizations/organizations.model.js';
+import { CreateOnboardingBody, OnboardingSchema } from '../resources/onboardings/onboardings.schemas.js';
+
+/** Request and response shapes of the dashboard, employee and back-office actions (control API). */
+const Strict = { additionalProperties: false } as const;
+const UserId = Type.String({ minLength: 1, description: 'a user of the onboarding\'s organization' });
+
+/** Properties of a plain object schema, to compose a new schema from an existing one. */
+const propertiesOf = (schema: TSchema) => schema.properties as Record<string, TSchema>;
+const requiredOf = (schema: TSchema) => (schema.required as string[] | undefined) ?? [];
+
+/** The POST /v1/onboardings body plus the organization the dashboard acts for. */
+export type DashboardCreateBody = CreateOnboardingBody & { organization_id: string; environment?: 'test' | 'live' };
+export const DashboardCreateBody = Type.Unsafe<DashboardCreateBody>({
+  ...CreateOnboardingBody,
+  title: 'DashboardCreateOnboardingRequest',
+  properties: {
+    ...propertiesOf(CreateOnboardingBody),
+    organization_id: Type.String({ minLength: 1, description: 'the employer whose dashboard creates the onboarding' }),
+    environment: Literals(['test', 'live']),
+  },
+  required: [...requiredOf(CreateOnboardingBody), 'organization_id'],
+});
+
+/** The full onboarding, as a reviewer in the dashboard sees it, with the link to hand out. */
+export const DashboardCreated = Type.Unsafe<unknown>({
+  ...OnboardingSchema,
+  title: 'DashboardCreatedOnboarding',
+  properties: { ...propertiesOf(OnboardingSchema), hosted_url: Type.String({ format: 'uri' }) },
+  required: [...requiredOf(OnboardingSchema), 'hosted_url'],
+});
+
+export const ActionResult = Type.Object({ onboarding: OnboardingSchema }, { title: 'ControlActionResult' });
+
+export const NoBody = Type.Object({}, { ...Strict, title: 'EmptyRequest' });
+
+export const OpenBody = Type.Object(
+  { code: Type.Optional(Type.String({ minLength: 1, description: 'the one-time code from the mail; without it the link opens unchecked' })) },
+  { ...Strict, title: 'EmployeeOpenRequest' },
+);
+export type OpenBody = Static<typeof OpenBody>;
+
+export const TermsBody = Type.Object(
+  {
+    contract_type: Type.Optional(Literals(CONTRACT_TYPES)),
+    hours_per_week: Type.Optional(Type.Number({ minimum: 0, maximum: 60 })),
+    hourly_wage_cents: Type.Optional(Type.Integer({ minimum: 1 })),
+    position: Type.Optional(Type.String({ minLength: 1 })),
+    start_date: Type.Optional(DateOnly),
+  },
+  { ...Strict, title: 'ChangeTermsRequest', description: 'at least one field' },
+);
+export type TermsBody = Static<typeof TermsBody>;
+
+export const ReturnBody = Type.Object({ to: Literals(['employee', 'manager']) }, { ...Strict, title: 'ReturnForCorrectionRequest' });
+export type ReturnBody = Static<typeof ReturnBody>;
+
+export const VerifyBody = Type.Object(
+  { user_id: Type.Optional(Type.String({ minLength: 1, description: 'a manager of the organization; when left out, no one in particular' })) },
+  { ...Strict, title: 'VerifyIdentityRequest' },
+);
+export type VerifyBody = Static<typeof VerifyBody>;
+
+export const ApproveBody = Type.Object(
+  {
+    role: Literals(ROLES),
+    user_id: UserId,
+    data_version: Type.Optional(Type.Integer({ minimum: 1, description: 'default: the current data_version' })),
+  },
+  { ...Strict, title: 'ControlApproveRequest' },
+);
+export type ApproveBody = Static<typeof ApproveBody>;
+
+export const PayrollFailBody = Type.Object(
+  { error_code: Type.Optional(Type.String({ minLength: 1, description: "default: the organization's payroll_failure.error_code" })) },
+  { ...Strict, title: 'PayrollFailRequest' },
+);
+export type PayrollFailBody = Static<typeof PayrollFailBody>;
+
+export const OnboardingIdParam = Type.Object({ id: Type.String() });
+
+export const OutboxQuery = Type.Object(
+  {
+    onboarding_id: Type.Optional(Type.String({ minLength: 1 })),
+    to: Type.Optional(Type.String({ minLength: 1, description: 'the recipient e-mail address' })),
+  },
+  Strict,
+);
+export type OutboxQuery = Static<typeof OutboxQuery>;
+
+const Mail = Type.Object(
+  {
+    id: Type.String(),
+    to: Type.String(),
+    kind: Literals(['invitation', 'new_link', 'reminder', 'contract']),
+    subject: Type.String(),
+    link: Type.Union([Type.String(), Type.Null()]),
+    code: Type.Union([Type.String(), Type.Null()], { description: 'the one-time code; null in contract mails' }),
+    onboarding_id: Type.String(),
+    environment: Literals(['test', 'live']),
+    sent_at: Type.String({ format: 'date-time' }),
+  },
+  { title: 'OutboxMail' },
+);
+export const Outbox = Type.Object({ data: Type.Array(Mail, { description: 'oldest first' }) }, { title: 'Outbox' });
+
+const AuditEntry = Type.Object(
+  {
+    at: Type.String({ format: 'date-time' }),
+    action: Type.Literal('document.download'),
+    key: Type.String(),
+    user_id: Type.Union([Type.String(), Type.Null()]),
+    organization_id: Type.String(),
+    onboarding_id: Type.String(),
+    document_id: Type.String(),
+    document_kind: Type.String(),
+  },
+  { title: 'AuditEntry' },
+);
+export const AuditLog = Type.Object({ data: Type.Array(AuditEntry, { description: 'oldest first' }) }, { title: 'AuditLog' });
