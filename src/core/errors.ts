@@ -46,6 +46,9 @@ export const ERROR_CODES = {
   template_unknown: def(422, 'invalid_request'),
   cursor_invalid: def(422, 'invalid_request'),
   fixtures_invalid: def(422, 'invalid_request'),
+  organization_unknown: def(422, 'invalid_request'),
+  user_unknown: def(422, 'invalid_request'),
+  user_lacks_role: def(422, 'invalid_request'),
   // Authentication (401)
   api_key_missing: def(401, 'authentication_error'),
   api_key_invalid: def(401, 'authentication_error'),

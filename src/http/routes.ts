@@ -1,4 +1,5 @@
 import { controlRoutes } from '../control/control.routes.js';
+import { onboardingActionRoutes } from '../control/onboarding-actions.routes.js';
 import type { Emulator } from '../emulator.js';
 import { approvalRoutes } from '../resources/approvals/approvals.routes.js';
 import { contractRoutes } from '../resources/contracts/contracts.routes.js';
@@ -13,7 +14,7 @@ import type { ApiRoute, ControlRoute } from '../resources/route.js';
 export const apiRoutes: ApiRoute[] = [
   ...organizationRoutes, ...onboardingRoutes, ...approvalRoutes, ...contractRoutes, ...employeeRoutes, ...eventRoutes, ...sandboxRoutes,
 ];
-export const allControlRoutes: ControlRoute<Emulator>[] = controlRoutes;
+export const allControlRoutes: ControlRoute<Emulator>[] = [...controlRoutes, ...onboardingActionRoutes];
 
 /** Concrete paths served for a route (per-workspace control routes are served twice). */
 export function servedPaths(route: ApiRoute | ControlRoute<Emulator>): string[] {
