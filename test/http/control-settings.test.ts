@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createBody, envelope, FROZEN_START, harness, KEYS } from '../support/harness.js';
-import { createOnboarding, types } from '../support/control.js';
+import { createOnboarding, toReview, types } from '../support/control.js';
 
 type H = ReturnType<typeof harness>;
 
@@ -38,6 +38,18 @@ describe('GET and PATCH /_emulator/organizations/{id}', () => {
     const org = await h.as(KEYS.owner).get('/v1/organization');
     expect(org.body.allowed_origins).toEqual(['portal.acme.test']);
     expect(org.body.branding.logo_url).toBe('https://acme.test/logo.png');
+  });
+
+  it('API approvals off refuses POST .../identity-verification with 403 api_approvals_disabled; on again, it works', async () => {
+    const h = harness();
+    const id = await createOnboarding(h);
+    await toReview(h, id);
+    expect((await patch(h, 'org_acme', { api_approvals: false })).body.api_approvals).toBe(false);
+    const refused = await h.as(KEYS.manager).post(`/v1/onboardings/${id}/identity-verification`);
+    expect(refused.status).toBe(403);
+    expect(envelope(refused).code).toBe('api_approvals_disabled');
+    await patch(h, 'org_acme', { api_approvals: true });
+    expect((await h.as(KEYS.manager).post(`/v1/onboardings/${id}/identity-verification`)).status).toBe(200);
   });
 
   it('subscription none refuses POST /v1/onboardings with 403 subscription_required; a running trial allows it again', async () => {
