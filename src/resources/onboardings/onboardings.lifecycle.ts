@@ -152,8 +152,11 @@ export function employerSign(ws: Workspace, r: OnboardingRecord): OnboardingReco
   }));
 }
 
+/** Before processing there is no payroll record; the machine refuses such calls with a 409. */
+const payrollOf = (r: OnboardingRecord) => r.payroll ?? { status: 'processing' as const, connector: null, external_id: null, error_code: null };
+
 export function payrollSucceed(ws: Workspace, r: OnboardingRecord): OnboardingRecord {
-  const payroll = r.payroll!;
+  const payroll = payrollOf(r);
   return transition(ws, r, 'payroll_succeed', () => ({
     ...r,
     payroll: { ...payroll, status: 'succeeded', external_id: payroll.external_id ?? `EXT-${r.employee.id.slice(4, 12).toUpperCase()}` },
@@ -162,7 +165,7 @@ export function payrollSucceed(ws: Workspace, r: OnboardingRecord): OnboardingRe
 }
 
 export function payrollFail(ws: Workspace, r: OnboardingRecord, errorCode: string): OnboardingRecord {
-  const payroll = r.payroll!;
+  const payroll = payrollOf(r);
   return transition(ws, r, 'payroll_fail', () => ({ ...r, payroll: { ...payroll, status: 'failed', error_code: errorCode } }), {
     connector: payroll.connector,
     error_code: errorCode,
@@ -171,7 +174,7 @@ export function payrollFail(ws: Workspace, r: OnboardingRecord, errorCode: strin
 
 /** action_required resolved: processing is redone and succeeds. */
 export function resolveAction(ws: Workspace, r: OnboardingRecord): OnboardingRecord {
-  const payroll = r.payroll ?? { status: 'failed' as const, connector: null, external_id: null, error_code: null };
+  const payroll = payrollOf(r);
   return transition(ws, r, 'resolve', () => ({
     ...r,
     payroll: { ...payroll, status: 'resolved', external_id: payroll.external_id ?? `EXT-${r.employee.id.slice(4, 12).toUpperCase()}` },
