@@ -61,6 +61,7 @@ export const ERROR_CODES = {
   api_approvals_disabled: def(403, 'permission_error'),
   role_not_held: def(403, 'permission_error'),
   sandbox_test_keys_only: def(403, 'permission_error'),
+  document_not_downloadable: def(403, 'permission_error'),
   // Not found (404)
   route_not_found: def(404, 'not_found'),
   resource_not_found: def(404, 'not_found'),
@@ -95,6 +96,7 @@ export const ERROR_CODES = {
   sandbox_finished: def(409, 'conflict'),
   approval_not_required: def(422, 'invalid_request'),
   one_time_code_invalid: def(422, 'invalid_request'),
+  onboarding_not_in_review: def(409, 'conflict'),
   // Rate limit and server (429, 500)
   rate_limited: def(429, 'rate_limited'),
   internal_error: def(500, 'api_error'),

@@ -2,6 +2,7 @@ import type { ApiKey, Organization, User } from '../resources/organizations/orga
 import type { OnboardingRecord } from '../resources/onboardings/onboardings.model.js';
 import type { EmployeeRecord } from '../resources/employees/employees.model.js';
 import type { EventRecord } from '../resources/events/events.model.js';
+import type { ReviewerLinkRecord, ReviewSessionRecord } from '../resources/reviews/reviews.model.js';
 
 /** An insertion-ordered collection; records are replaced whole, never mutated in place. */
 export class Collection<T> {
@@ -45,6 +46,9 @@ export interface Store {
   onboardings: Collection<OnboardingRecord>;
   employees: Collection<EmployeeRecord>;
   events: Collection<EventRecord>;
+  reviewSessions: Collection<ReviewSessionRecord>;
+  /** A client's reviewer (external_id) linked to an account for 30 days after a first review. */
+  reviewerLinks: Collection<ReviewerLinkRecord>;
   /** Monotonic counter giving every created record a stable position. */
   sequence: { next: number };
 }
@@ -57,6 +61,8 @@ export function createStore(): Store {
     onboardings: new Collection((o) => o.id),
     employees: new Collection((e) => e.id),
     events: new Collection((e) => e.id),
+    reviewSessions: new Collection((s) => s.id),
+    reviewerLinks: new Collection((l) => l.id),
     sequence: { next: 1 },
   };
 }
@@ -74,6 +80,8 @@ export function snapshotStore(store: Store): Record<string, unknown> {
     onboardings: store.onboardings.values(),
     employees: store.employees.values(),
     events: store.events.values(),
+    reviewSessions: store.reviewSessions.values(),
+    reviewerLinks: store.reviewerLinks.values(),
     sequence: store.sequence.next,
   };
 }

@@ -5,6 +5,7 @@ import { CURRENT_API_VERSION } from '../core/versions.js';
 import type { Emulator } from '../emulator.js';
 import { mountApiRoute, mountControlRoute, type MountOptions } from './mount.js';
 import { buildOpenApi } from './openapi.js';
+import { mountPages, PAGE_ROUTES } from './pages.js';
 import { writeError, writeJsonText } from './reply.js';
 import { requestLog } from './request-log.js';
 import { allControlRoutes, apiRoutes, pathMatcher } from './routes.js';
@@ -31,7 +32,7 @@ export function createApp(emulator: Emulator, options: AppOptions = {}): express
   if (options.logger?.isLevelEnabled('info')) app.use(requestLog(options.logger));
 
   let openapi: string | undefined; // built on first request, off the start-up path
-  const extra = [{ method: 'GET', path: '/openapi.json' }];
+  const extra = [{ method: 'GET', path: '/openapi.json' }, ...PAGE_ROUTES];
   app.get('/openapi.json', (_req, res) => {
     writeJsonText(res, 200, (openapi ??= JSON.stringify(buildOpenApi())));
   });
@@ -41,6 +42,9 @@ export function createApp(emulator: Emulator, options: AppOptions = {}): express
   for (const route of apiRoutes) mountApiRoute(router, emulator, route, options);
   for (const route of allControlRoutes) mountControlRoute(router, emulator, route, options);
   app.use((req: Request, res: Response, next: NextFunction) => (req.method === 'OPTIONS' ? next() : router(req, res, next)));
+
+  // Pages answer in HTML; before the fallback, so their paths are known (405 for other methods).
+  mountPages(app, emulator);
 
   const matcher = pathMatcher(extra);
   app.use((req: Request, res: Response) => {

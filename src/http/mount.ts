@@ -32,7 +32,7 @@ function compileRoute(route: ApiRoute | ControlRoute<never>): Compiled {
 
 function infoOf(req: Request, options: MountOptions): RequestInfo {
   const host = req.get('host') ?? '127.0.0.1';
-  return { requestId: requestIdOf(req), baseUrl: options.publicUrl ?? `${req.protocol}://${host}` };
+  return { requestId: requestIdOf(req), baseUrl: options.publicUrl ?? `${req.protocol}://${host}`, head: req.method === 'HEAD' };
 }
 
 function bearer(req: Request): string | undefined {

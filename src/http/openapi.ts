@@ -5,6 +5,7 @@ import type { Emulator } from '../emulator.js';
 import { API_VERSIONS } from '../core/versions.js';
 import { IDEMPOTENCY_KEY_MAX } from '../core/idempotency.js';
 import { EMULATOR_VERSION } from '../control/control.service.js';
+import { PAGE_OPERATIONS } from './pages.js';
 import { allControlRoutes, apiRoutes, servedPaths } from './routes.js';
 
 /** Schemas carry a symbol marking optional properties; JSON round-tripping drops it. */
@@ -38,10 +39,16 @@ function requestBody(schema: TSchema) {
   return { required, content: { 'application/json': { schema: body } } };
 }
 
+/** JSON by its schema; a file as a string of its media type (OpenAPI 3.1 binary content). */
+function content(r: AnyRoute['responses'][number]) {
+  if (r.media) return { content: Object.fromEntries(r.media.map((m) => [m, { schema: { type: 'string', contentMediaType: m } }])) };
+  return r.schema ? { content: { 'application/json': { schema: plain(r.schema) } } } : {};
+}
+
 function operation(route: AnyRoute, path: string) {
   const responses: Record<string, unknown> = {};
   for (const [status, r] of Object.entries(route.responses)) {
-    responses[status] = { description: r.description, ...(r.schema ? { content: { 'application/json': { schema: plain(r.schema) } } } : {}) };
+    responses[status] = { description: r.description, ...content(r) };
   }
   responses.default = { description: 'Error in the envelope', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
   const perWorkspace = route.kind === 'control' && path.includes(':workspaceId') && route.perWorkspace;
@@ -68,6 +75,7 @@ export function buildOpenApi() {
       paths[key] = { ...paths[key], [route.method.toLowerCase()]: operation(route, path) };
     }
   }
+  Object.assign(paths, PAGE_OPERATIONS);
   paths['/openapi.json'] = {
     get: {
       operationId: 'openapi', summary: 'This document', tags: ['Control'], security: [{}],
@@ -82,7 +90,8 @@ export function buildOpenApi() {
       description: `The /v1 interface as the emulator serves it, plus its control API under /_emulator. Emulator ${EMULATOR_VERSION}.`,
     },
     servers: [{ url: 'http://localhost:4010' }],
-    tags: [{ name: 'Organizations' }, { name: 'Onboardings' }, { name: 'Employees' }, { name: 'Events' }, { name: 'Control' }],
+    // Every tag the operations use, in the order the route tables first use them.
+    tags: [...new Set(Object.values(paths).flatMap((item) => Object.values(item).flatMap((op) => (op as { tags: string[] }).tags)))].map((name) => ({ name })),
     paths,
     components: {
       securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'hrs_test_... or hrs_live_... key' } },

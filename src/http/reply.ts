@@ -1,9 +1,17 @@
 import type { Request, Response } from 'express';
 import { ApiError, errorBody } from '../core/errors.js';
-import { RawJson, type Reply } from '../resources/route.js';
+import { RawFile, RawJson, type Reply } from '../resources/route.js';
 
-/** The one place that writes responses: JSON replies and the spec's error envelope. */
+/**
+ * The one place that writes responses: JSON replies, files and the spec's error envelope.
+ * Returns the JSON text for the idempotency record; files come from GET routes only, which
+ * keep no record, so they return ''.
+ */
 export function writeReply(res: Response, reply: Reply): string {
+  if (reply.body instanceof RawFile) {
+    writeFile(res, reply.status, reply.body, reply.headers);
+    return '';
+  }
   const text = reply.body instanceof RawJson ? reply.body.text : JSON.stringify(reply.body);
   writeJsonText(res, reply.status, text, reply.headers);
   return text;
@@ -16,6 +24,14 @@ export function writeJsonText(res: Response, status: number, text: string, heade
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
   res.setHeader('Content-Length', Buffer.byteLength(text));
   res.end(text);
+}
+
+function writeFile(res: Response, status: number, file: RawFile, headers?: Record<string, string>): void {
+  res.statusCode = status;
+  if (headers) for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+  res.setHeader('Content-Type', file.contentType);
+  res.setHeader('Content-Length', file.bytes.byteLength);
+  res.end(file.bytes);
 }
 
 export function writeError(req: Request, res: Response, err: ApiError): void {

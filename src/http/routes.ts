@@ -3,16 +3,20 @@ import { onboardingActionRoutes } from '../control/onboarding-actions.routes.js'
 import type { Emulator } from '../emulator.js';
 import { approvalRoutes } from '../resources/approvals/approvals.routes.js';
 import { contractRoutes } from '../resources/contracts/contracts.routes.js';
+import { documentRoutes } from '../resources/documents/documents.routes.js';
 import { employeeRoutes } from '../resources/employees/employees.routes.js';
 import { eventRoutes } from '../resources/events/events.routes.js';
+import { integrationRoutes } from '../resources/integrations/integrations.routes.js';
 import { onboardingRoutes } from '../resources/onboardings/onboardings.routes.js';
 import { organizationRoutes } from '../resources/organizations/organizations.routes.js';
+import { reviewRoutes } from '../resources/reviews/reviews.routes.js';
 import { sandboxRoutes } from '../resources/sandbox/sandbox.routes.js';
 import type { ApiRoute, ControlRoute } from '../resources/route.js';
 
 /** Every route the app serves, in one list: the adapter mounts it, OpenAPI documents it. */
 export const apiRoutes: ApiRoute[] = [
   ...organizationRoutes, ...onboardingRoutes, ...approvalRoutes, ...contractRoutes, ...employeeRoutes, ...eventRoutes, ...sandboxRoutes,
+  ...documentRoutes, ...integrationRoutes, ...reviewRoutes,
 ];
 export const allControlRoutes: ControlRoute<Emulator>[] = [...controlRoutes, ...onboardingActionRoutes];
 

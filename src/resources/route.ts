@@ -14,6 +14,11 @@ export class RawJson {
   constructor(readonly text: string) {}
 }
 
+/** A file's bytes with their media type (document downloads), written as is instead of JSON. */
+export class RawFile {
+  constructor(readonly bytes: Uint8Array, readonly contentType: string) {}
+}
+
 export interface Reply {
   status: number;
   body: unknown;
@@ -25,6 +30,8 @@ export interface RequestInfo {
   requestId: string;
   /** Scheme, host and port the caller used, for the links we hand out. */
   baseUrl: string;
+  /** HEAD runs the GET handler; a handler that records what was read (downloads) skips it. */
+  head: boolean;
 }
 
 interface RouteBase {
@@ -40,7 +47,8 @@ interface RouteBase {
   body?: TSchema;
   /** Checks the raw body before the schema, for refusals with their own code. */
   guard?: (body: unknown) => void;
-  responses: Record<number, { description: string; schema?: TSchema }>;
+  /** `media`: the body is a file of one of these types (RawFile) instead of JSON. */
+  responses: Record<number, { description: string; schema?: TSchema; media?: readonly string[] }>;
 }
 
 export interface ApiContext {

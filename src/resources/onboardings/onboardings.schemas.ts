@@ -91,7 +91,7 @@ const Step = Type.Object({
   done: Type.Boolean(),
 });
 
-const DocumentSchema = Type.Object(
+export const DocumentSchema = Type.Object(
   {
     id: Type.String(),
     kind: Type.String(),

@@ -1,0 +1,34 @@
+import { Type, type Static } from '../../core/schema.js';
+import { DateTime, Nullable } from '../common.schemas.js';
+import { EXTERNAL_ID_MAX, REVIEWER_NAME_MAX } from './reviews.model.js';
+
+export const ReviewSessionBody = Type.Object(
+  {
+    reviewer: Type.Object(
+      {
+        email: Type.String({ format: 'email', description: "E-mail of the reviewer's account" }),
+        external_id: Type.String({ minLength: 1, maxLength: EXTERNAL_ID_MAX, description: "Stable id of the user in the client's product" }),
+        name: Type.Optional(Type.String({ minLength: 1, maxLength: REVIEWER_NAME_MAX })),
+      },
+      { additionalProperties: false },
+    ),
+  },
+  { additionalProperties: false, title: 'ReviewSessionRequest' },
+);
+export type ReviewSessionBody = Static<typeof ReviewSessionBody>;
+
+export const ReviewSessionSchema = Type.Object(
+  {
+    id: Type.String({ pattern: '^rvs_' }),
+    onboarding_id: Type.String({ pattern: '^onb_' }),
+    review_url: Type.String({ format: 'uri' }),
+    expires_at: DateTime,
+    reviewer: Type.Object({
+      email: Type.String(),
+      external_id: Type.String(),
+      name: Nullable(Type.String()),
+      linked: Type.Boolean(),
+    }),
+  },
+  { title: 'ReviewSession' },
+);

@@ -1,0 +1,134 @@
+import type { Principal } from '../../core/access.js';
+import { fail } from '../../core/errors.js';
+import type { Timer } from '../../core/timers.js';
+import type { Workspace } from '../../core/workspace.js';
+import type { OnboardingRecord } from '../onboardings/onboardings.model.js';
+import { getOnboarding } from '../onboardings/onboardings.service.js';
+import type { Organization } from '../organizations/organizations.model.js';
+import {
+  REVIEW_LINK_MS, REVIEWER_LINK_MS, reviewerLinkId, type ReviewerLinkRecord, type ReviewSessionRecord,
+} from './reviews.model.js';
+import type { ReviewSessionBody } from './reviews.schemas.js';
+
+/** Only a review that can go on now gets a link: in review, and not waiting on the manager. */
+function requireReviewable(r: OnboardingRecord): void {
+  if (r.status === 'cancelled') throw fail('onboarding_cancelled', 'The onboarding is cancelled; there is nothing to review.');
+  if (r.status === 'completed') throw fail('onboarding_completed', 'The onboarding is completed; there is nothing to review.');
+  if (r.status !== 'in_review') {
+    throw fail('onboarding_not_in_review', `Review sessions exist for onboardings in_review only; this one is ${r.status}.`);
+  }
+  if (r.returned_to === 'manager') {
+    throw fail('returned_to_manager', 'The data was returned to the manager for correction; the review waits for it.');
+  }
+}
+
+/** The reviewer's link, if it is still in force at `nowMs`. */
+function activeLink(ws: Workspace, id: string, nowMs: number): ReviewerLinkRecord | undefined {
+  const link = ws.store.reviewerLinks.get(id);
+  return link && Date.parse(link.expires_at) > nowMs ? link : undefined;
+}
+
+/** POST /v1/onboardings/{id}/review-sessions: a link valid 15 minutes that opens once. */
+export function createReviewSession(ws: Workspace, p: Principal, onboardingId: string, body: ReviewSessionBody): ReviewSessionRecord {
+  const r = getOnboarding(ws, p, onboardingId);
+  requireReviewable(r);
+  const nowMs = ws.clock.nowMs();
+  const scope = { environment: p.environment, organization_id: r.organization_id, client_id: p.home.id };
+  const { email, external_id, name } = body.reviewer;
+  const session: ReviewSessionRecord = {
+    id: ws.ids.id('rvs'),
+    token: ws.ids.token(),
+    ...scope,
+    partner_id: p.partner?.id ?? null,
+    created_by_key: p.key.key,
+    onboarding_id: r.id,
+    reviewer: { email, external_id, name: name ?? null },
+    linked: activeLink(ws, reviewerLinkId(scope, external_id), nowMs) !== undefined,
+    created_at: ws.now(),
+    expires_at: new Date(nowMs + REVIEW_LINK_MS).toISOString(),
+    opened_at: null,
+  };
+  ws.store.reviewSessions.put(session);
+  ws.scheduler.schedule('review_session.expire', nowMs + REVIEW_LINK_MS, { review_session_id: session.id });
+  return session;
+}
+
+export function renderReviewSession(s: ReviewSessionRecord, baseUrl: string) {
+  return {
+    id: s.id,
+    onboarding_id: s.onboarding_id,
+    review_url: `${baseUrl}/review/${s.token}`,
+    expires_at: s.expires_at,
+    reviewer: { ...s.reviewer, linked: s.linked },
+  };
+}
+
+export function findReviewSession(ws: Workspace, token: string): ReviewSessionRecord | undefined {
+  return ws.store.reviewSessions.values().find((s) => s.token === token);
+}
+
+/** What the review page shows: it names the onboarding by its id and first name only. */
+export interface ReviewPage {
+  session: ReviewSessionRecord;
+  organization: Organization;
+  onboarding: OnboardingRecord;
+  link: ReviewerLinkRecord;
+  /** True when this opening made the link (the reviewer signed in for the first time). */
+  newlyLinked: boolean;
+}
+
+export type OpenResult =
+  | { kind: 'open'; page: ReviewPage }
+  | { kind: 'used'; session: ReviewSessionRecord }
+  | { kind: 'expired'; session: ReviewSessionRecord }
+  | { kind: 'no_longer_in_review'; session: ReviewSessionRecord };
+
+/**
+ * The reviewer opens review_url. The first opening of a valid link records opened_at and links
+ * the external_id for 30 days (unless a link is still in force). `record` false (HEAD) answers
+ * the same without writing, so a probe cannot use up the one opening.
+ */
+export function openReviewSession(ws: Workspace, session: ReviewSessionRecord, record: boolean): OpenResult {
+  if (session.opened_at) return { kind: 'used', session };
+  const nowMs = ws.clock.nowMs();
+  if (Date.parse(session.expires_at) <= nowMs) return { kind: 'expired', session };
+  const onboarding = ws.store.onboardings.get(session.onboarding_id);
+  const organization = ws.store.organizations.get(session.organization_id);
+  if (!onboarding || !organization || onboarding.status !== 'in_review') return { kind: 'no_longer_in_review', session };
+
+  const linkId = reviewerLinkId(session, session.reviewer.external_id);
+  const existing = activeLink(ws, linkId, nowMs);
+  const link: ReviewerLinkRecord = existing ?? {
+    id: linkId,
+    environment: session.environment,
+    organization_id: session.organization_id,
+    client_id: session.client_id,
+    external_id: session.reviewer.external_id,
+    email: session.reviewer.email,
+    linked_at: ws.now(),
+    expires_at: new Date(nowMs + REVIEWER_LINK_MS).toISOString(),
+  };
+  if (record) {
+    ws.store.reviewSessions.put({ ...session, opened_at: ws.now() });
+    if (!existing) {
+      ws.store.reviewerLinks.put(link);
+      ws.scheduler.schedule('reviewer_link.expire', Date.parse(link.expires_at), { reviewer_link_id: link.id });
+    }
+  }
+  return { kind: 'open', page: { session, organization, onboarding, link, newlyLinked: !existing } };
+}
+
+/** Timer 'review_session.expire': nothing to change (expiry is read from expires_at); reports it. */
+export function reviewSessionExpired(ws: Workspace, timer: Timer): Record<string, unknown> {
+  const session = ws.store.reviewSessions.get(String(timer.payload.review_session_id));
+  return { onboarding_id: session?.onboarding_id ?? null, opened: session ? session.opened_at !== null : null };
+}
+
+/** Timer 'reviewer_link.expire': drops the link 30 days after its first use. */
+export function reviewerLinkExpired(ws: Workspace, timer: Timer): Record<string, unknown> {
+  const id = String(timer.payload.reviewer_link_id);
+  const link = ws.store.reviewerLinks.get(id);
+  // A link made again after this one lapsed has its own, later timer.
+  if (link && Date.parse(link.expires_at) <= timer.due) ws.store.reviewerLinks.delete(id);
+  return {};
+}
