@@ -45,6 +45,15 @@ export class Clock {
     this.offsetMs += ms;
   }
 
+  /**
+   * Moves forward to an instant if it is still ahead, else stays. For running timers: a realtime
+   * clock may already have passed a due time between two reads of the wall clock.
+   */
+  catchUp(instant: number): void {
+    const ahead = instant - this.nowMs();
+    if (ahead > 0) this.offsetMs += ahead;
+  }
+
   /** Jumps to an instant; never backwards, so timers and expiries stay consistent. */
   set(instant: Date | string | number): void {
     this.advance(toMs(instant) - this.nowMs());

@@ -24,15 +24,11 @@ export class Scheduler {
 
   /** Runs every timer due by `targetMs`, then leaves the clock at `targetMs`. */
   advanceTo(targetMs: number): Fired[] {
-    const { clock, timers } = this.ws;
-    if (targetMs < clock.nowMs()) throw new ClockError('the clock never moves backwards');
-    const fired: Fired[] = [];
-    for (let timer = timers.takeDue(targetMs); timer; timer = timers.takeDue(targetMs)) {
-      if (timer.due > clock.nowMs()) clock.set(timer.due);
-      const facts = this.handlers[timer.kind]?.(this.ws, timer) ?? {};
-      fired.push({ kind: timer.kind, due_at: new Date(timer.due).toISOString(), ...timer.payload, ...facts });
-    }
-    if (targetMs > clock.nowMs()) clock.set(targetMs);
+    const { clock } = this.ws;
+    // A realtime clock passes any instant read a moment ago; only a frozen clock can be asked to go back.
+    if (targetMs < clock.nowMs() && clock.mode === 'frozen') throw new ClockError('the clock never moves backwards');
+    const fired = this.runUntil(() => Math.max(targetMs, clock.nowMs()));
+    clock.catchUp(targetMs);
     this.rearm();
     return fired;
   }
@@ -43,7 +39,21 @@ export class Scheduler {
 
   /** Runs what is due now (a realtime clock moves by itself between requests). */
   runDue(): Fired[] {
-    return this.advanceTo(this.ws.clock.nowMs());
+    const fired = this.runUntil(() => this.ws.clock.nowMs());
+    this.rearm();
+    return fired;
+  }
+
+  /** Each timer runs with the clock at its due time (or later, if a realtime clock passed it). */
+  private runUntil(limit: () => number): Fired[] {
+    const { clock, timers } = this.ws;
+    const fired: Fired[] = [];
+    for (let timer = timers.takeDue(limit()); timer; timer = timers.takeDue(limit())) {
+      clock.catchUp(timer.due);
+      const facts = this.handlers[timer.kind]?.(this.ws, timer) ?? {};
+      fired.push({ kind: timer.kind, due_at: new Date(timer.due).toISOString(), ...timer.payload, ...facts });
+    }
+    return fired;
   }
 
   schedule(kind: string, dueMs: number, payload: Record<string, unknown> = {}): Timer {

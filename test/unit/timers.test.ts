@@ -102,3 +102,20 @@ describe('parseDuration', () => {
     expect(parseDuration(input)).toBeNull();
   });
 });
+
+describe('a realtime clock that moves between two reads', () => {
+  // Regression: the wall clock advanced between computing "now" and checking it, and the
+  // scheduler refused to "move backwards": a GET answered 500 under load.
+  it('runs due timers on every request without refusing', () => {
+    let wall = START;
+    const wallNow = () => (wall += 1); // every read is a millisecond later
+    const seen: string[] = [];
+    const ws = new Workspace({ id: 'ws_rt2', keySuffix: '', clock: { mode: 'realtime', wallNow } }, { t: (_w, timer) => void seen.push(String(timer.payload.n)) });
+    ws.scheduler.schedule('t', wall + 5, { n: 1 });
+    ws.scheduler.schedule('t', wall + 6, { n: 2 });
+    for (let i = 0; i < 20; i++) expect(() => ws.scheduler.runDue()).not.toThrow();
+    expect(seen).toEqual(['1', '2']);
+    expect(() => ws.scheduler.advanceBy(1_000)).not.toThrow();
+    ws.scheduler.stop();
+  });
+});
