@@ -155,13 +155,23 @@ export function employerSign(ws: Workspace, r: OnboardingRecord): OnboardingReco
 /** Before processing there is no payroll record; the machine refuses such calls with a 409. */
 const payrollOf = (r: OnboardingRecord) => r.payroll ?? { status: 'processing' as const, connector: null, external_id: null, error_code: null };
 
-export function payrollSucceed(ws: Workspace, r: OnboardingRecord): OnboardingRecord {
+/** The employee is in the payroll administration: on the first run, or after a fix. */
+function payrollDone(ws: Workspace, r: OnboardingRecord, trigger: 'payroll_succeed' | 'resolve'): OnboardingRecord {
   const payroll = payrollOf(r);
-  return transition(ws, r, 'payroll_succeed', () => ({
+  return transition(ws, r, trigger, () => ({
     ...r,
-    payroll: { ...payroll, status: 'succeeded', external_id: payroll.external_id ?? `EXT-${r.employee.id.slice(4, 12).toUpperCase()}` },
+    payroll: {
+      ...payroll,
+      status: trigger === 'resolve' ? 'resolved' : 'succeeded',
+      error_code: trigger === 'resolve' ? payroll.error_code : null,
+      external_id: payroll.external_id ?? `EXT-${r.employee.id.slice(4, 12).toUpperCase()}`,
+    },
     completed_at: ws.now(),
   }), { connector: payroll.connector });
+}
+
+export function payrollSucceed(ws: Workspace, r: OnboardingRecord): OnboardingRecord {
+  return payrollDone(ws, r, 'payroll_succeed');
 }
 
 export function payrollFail(ws: Workspace, r: OnboardingRecord, errorCode: string): OnboardingRecord {
@@ -172,14 +182,9 @@ export function payrollFail(ws: Workspace, r: OnboardingRecord, errorCode: strin
   });
 }
 
-/** action_required resolved: processing is redone and succeeds. */
+/** action_required resolved: processing is redone and succeeds (the failure's code stays on record). */
 export function resolveAction(ws: Workspace, r: OnboardingRecord): OnboardingRecord {
-  const payroll = payrollOf(r);
-  return transition(ws, r, 'resolve', () => ({
-    ...r,
-    payroll: { ...payroll, status: 'resolved', external_id: payroll.external_id ?? `EXT-${r.employee.id.slice(4, 12).toUpperCase()}` },
-    completed_at: ws.now(),
-  }), { connector: payroll.connector });
+  return payrollDone(ws, r, 'resolve');
 }
 
 export function sendReminder(ws: Workspace, r: OnboardingRecord, baseUrl = DEFAULT_BASE_URL): OnboardingRecord {
