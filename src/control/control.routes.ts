@@ -43,14 +43,14 @@ export const controlRoutes: ControlRoute<Emulator>[] = [
     operationId: 'advanceClock', summary: 'Advance the clock, firing every due timer at its own instant',
     body: AdvanceBody,
     responses: { 200: { description: 'The new time and what fired', schema: ClockInfo }, 422: errors },
-    handle: (ctx) => ok(advanceClock(ctx.workspace, (ctx.body as { by: unknown }).by)),
+    handle: async (ctx) => ok(await advanceClock(ctx.workspace, (ctx.body as { by: unknown }).by)),
   },
   {
     kind: 'control', perWorkspace: true, tag, method: 'POST', path: '/_emulator/clock',
     operationId: 'setClock', summary: 'Jump the clock to an instant (never backwards), firing what falls due',
     body: SetClockBody,
     responses: { 200: { description: 'The new time and what fired', schema: ClockInfo }, 409: errors, 422: errors },
-    handle: (ctx) => ok(setClock(ctx.workspace, (ctx.body as { now: string }).now)),
+    handle: async (ctx) => ok(await setClock(ctx.workspace, (ctx.body as { now: string }).now)),
   },
   {
     kind: 'control', perWorkspace: false, tag, method: 'POST', path: '/_emulator/workspaces',

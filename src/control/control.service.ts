@@ -84,19 +84,19 @@ function afterMove(ws: Workspace, fired: Fired[]) {
 }
 
 /** `{"by": "90m"}`, ISO 8601 or seconds; 0 runs what is due now. */
-export function advanceClock(ws: Workspace, by: unknown) {
+export async function advanceClock(ws: Workspace, by: unknown) {
   const ms = parseDuration(by);
   if (ms === null) {
     throw fail('parameter_invalid', 'by: give seconds (5400), a duration such as "90m", "1h30m", "2d", or ISO 8601 such as "PT90M".', 'by');
   }
-  return afterMove(ws, ws.scheduler.advanceBy(ms));
+  return afterMove(ws, await ws.scheduler.advanceBy(ms));
 }
 
 /** Jumps to an instant; never backwards. */
-export function setClock(ws: Workspace, now: string) {
+export async function setClock(ws: Workspace, now: string) {
   const target = Date.parse(now);
   if (target < ws.clock.nowMs()) {
     throw fail('clock_backwards', `The clock never moves backwards: it is ${ws.now()} in this workspace.`, 'now');
   }
-  return afterMove(ws, ws.scheduler.advanceTo(target));
+  return afterMove(ws, await ws.scheduler.advanceTo(target));
 }

@@ -2,8 +2,14 @@ import { ClockError } from './clock.js';
 import { WallAlarm, type Timer } from './timers.js';
 import type { Workspace } from './workspace.js';
 
-/** What a timer of one kind does when it fires; it may report extra facts for the caller. */
-export type TimerHandler = (ws: Workspace, timer: Timer) => Record<string, unknown> | void;
+/** Facts a timer reports when it fired (a delivery's outcome, say). */
+export type Facts = Record<string, unknown>;
+
+/**
+ * What a timer of one kind does when it fires. Most handlers are synchronous; a webhook
+ * attempt returns a promise, which the scheduler waits for before the clock moves past it.
+ */
+export type TimerHandler = (ws: Workspace, timer: Timer) => Facts | void | Promise<Facts | void>;
 export type TimerHandlers = Readonly<Record<string, TimerHandler>>;
 
 export interface Fired {
@@ -15,45 +21,53 @@ export interface Fired {
 /**
  * Moves a workspace's clock. Advancing is event-driven: it jumps from timer to timer, running
  * each at its own instant (timers scheduled while advancing included), never ticking through
- * the minutes between, so 30 days with nothing due costs nothing.
+ * the minutes between, so 30 days with nothing due costs nothing. Timers due at the same
+ * instant start together; their asynchronous work (HTTP deliveries) finishes before the clock
+ * moves on, so a retry they schedule lands at its exact instant.
  */
 export class Scheduler {
   private readonly alarm = new WallAlarm();
+  private readonly inFlight = new Set<Promise<void>>();
 
   constructor(private readonly ws: Workspace, private readonly handlers: TimerHandlers) {}
 
-  /** Runs every timer due by `targetMs`, then leaves the clock at `targetMs`. */
-  advanceTo(targetMs: number): Fired[] {
+  /** Runs every timer due by `targetMs`, waits for their work, then leaves the clock at `targetMs`. */
+  async advanceTo(targetMs: number): Promise<Fired[]> {
     const { clock } = this.ws;
     // A realtime clock passes any instant read a moment ago; only a frozen clock can be asked to go back.
     if (targetMs < clock.nowMs() && clock.mode === 'frozen') throw new ClockError('the clock never moves backwards');
-    const fired = this.runUntil(() => Math.max(targetMs, clock.nowMs()));
+    const fired: Fired[] = [];
+    for (;;) {
+      await this.settle();
+      const batch = this.takeInstant(Math.max(targetMs, clock.nowMs()));
+      if (!batch.length) break;
+      fired.push(...this.start(batch));
+    }
     clock.catchUp(targetMs);
     this.rearm();
     return fired;
   }
 
-  advanceBy(ms: number): Fired[] {
+  advanceBy(ms: number): Promise<Fired[]> {
     return this.advanceTo(this.ws.clock.nowMs() + ms);
   }
 
-  /** Runs what is due now (a realtime clock moves by itself between requests). */
+  /**
+   * Starts what is due now without waiting for it (a request must not wait for deliveries):
+   * called before and after every request, and by the realtime alarm.
+   */
   runDue(): Fired[] {
-    const fired = this.runUntil(() => this.ws.clock.nowMs());
+    const fired: Fired[] = [];
+    for (let batch = this.takeInstant(this.ws.clock.nowMs()); batch.length; batch = this.takeInstant(this.ws.clock.nowMs())) {
+      fired.push(...this.start(batch));
+    }
     this.rearm();
     return fired;
   }
 
-  /** Each timer runs with the clock at its due time (or later, if a realtime clock passed it). */
-  private runUntil(limit: () => number): Fired[] {
-    const { clock, timers } = this.ws;
-    const fired: Fired[] = [];
-    for (let timer = timers.takeDue(limit()); timer; timer = timers.takeDue(limit())) {
-      clock.catchUp(timer.due);
-      const facts = this.handlers[timer.kind]?.(this.ws, timer) ?? {};
-      fired.push({ kind: timer.kind, due_at: new Date(timer.due).toISOString(), ...timer.payload, ...facts });
-    }
-    return fired;
+  /** Waits until all asynchronous timer work in flight has finished. */
+  async settle(): Promise<void> {
+    while (this.inFlight.size) await Promise.all([...this.inFlight]);
   }
 
   schedule(kind: string, dueMs: number, payload: Record<string, unknown> = {}): Timer {
@@ -62,15 +76,44 @@ export class Scheduler {
     return timer;
   }
 
+  stop(): void {
+    this.alarm.disarm();
+  }
+
+  /** Every timer due at the earliest instant not after `limit`. */
+  private takeInstant(limit: number): Timer[] {
+    const first = this.ws.timers.takeDue(limit);
+    if (!first) return [];
+    const batch = [first];
+    for (let next = this.ws.timers.takeDue(first.due); next; next = this.ws.timers.takeDue(first.due)) batch.push(next);
+    return batch;
+  }
+
+  /** Runs a batch with the clock at its instant (or later, if a realtime clock passed it). */
+  private start(batch: Timer[]): Fired[] {
+    this.ws.clock.catchUp(batch[0]!.due);
+    return batch.map((timer) => {
+      const entry: Fired = { kind: timer.kind, due_at: new Date(timer.due).toISOString(), ...timer.payload };
+      const result = this.handlers[timer.kind]?.(this.ws, timer);
+      if (result instanceof Promise) {
+        const work = result.then(
+          (facts) => void Object.assign(entry, facts ?? {}),
+          (err: unknown) => void Object.assign(entry, { error: err instanceof Error ? err.message : String(err) }),
+        );
+        this.inFlight.add(work);
+        void work.finally(() => this.inFlight.delete(work));
+      } else if (result) {
+        Object.assign(entry, result);
+      }
+      return entry;
+    });
+  }
+
   /** In realtime mode, wake up for the next timer; a frozen clock waits to be advanced. */
   private rearm(): void {
     if (this.ws.clock.mode !== 'realtime') return;
     const next = this.ws.timers.peek();
     if (!next) return this.alarm.disarm();
     this.alarm.arm(next.due - this.ws.clock.nowMs(), () => this.runDue());
-  }
-
-  stop(): void {
-    this.alarm.disarm();
   }
 }

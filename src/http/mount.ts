@@ -89,9 +89,10 @@ export function mountApiRoute(router: Router, emulator: Emulator, route: ApiRout
         writeJsonText(res, replay.status, replay.body, { ...replay.headers, 'Idempotent-Replayed': 'true' });
         return;
       }
-      const reply = route.handle({ workspace, caller, principal, params: req.params as Record<string, string>, query, body, info: infoOf(req, options) });
+      const reply = await route.handle({ workspace, caller, principal, params: req.params as Record<string, string>, query, body, info: infoOf(req, options) });
       const text = writeReply(res, reply);
       idem?.finish(reply.status, text, { 'Service-Version': caller.apiVersion });
+      workspace.scheduler.runDue(); // deliveries of the events this request made start now
     } catch (err) {
       idem?.release();
       throw err;
@@ -118,7 +119,8 @@ export function mountControlRoute(router: Router, emulator: Emulator, route: Con
       const workspace = selectWorkspace(emulator, req);
       const query = validateQuery(compiled, req);
       const body = await validatedBody(route as ControlRoute<never>, compiled, req, res);
-      writeReply(res, route.handle({ emulator, workspace, params: req.params as Record<string, string>, query, body, info: infoOf(req, options) }));
+      writeReply(res, await route.handle({ emulator, workspace, params: req.params as Record<string, string>, query, body, info: infoOf(req, options) }));
+      workspace.scheduler.runDue(); // work the action made due now starts at once
     });
   }
 }

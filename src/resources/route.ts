@@ -67,7 +67,7 @@ export interface ApiRoute extends RouteBase {
   scope: Scope;
   /** False for the one route that lists employers instead of acting for one. */
   acting?: boolean;
-  handle(ctx: ApiContext): Reply;
+  handle(ctx: ApiContext): Reply | Promise<Reply>;
 }
 
 export const ok = (body: unknown, status = 200): Reply => ({ status, body });
@@ -86,7 +86,7 @@ export interface ControlRoute<E = unknown> extends RouteBase {
   kind: 'control';
   /** Acts on one workspace: also served under /_emulator/workspaces/:workspaceId/... */
   perWorkspace: boolean;
-  handle(ctx: ControlContext<E>): Reply;
+  handle(ctx: ControlContext<E>): Reply | Promise<Reply>;
 }
 
 export type RouteDef = ApiRoute | ControlRoute<never>;

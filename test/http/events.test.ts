@@ -105,9 +105,9 @@ describe('GET /v1/events', () => {
   it('purges events after 30 days on the workspace clock', async () => {
     const h = harness();
     const ws = h.emulator.defaultWorkspace;
-    ws.scheduler.advanceBy(30 * DAY - 1);
+    await ws.scheduler.advanceBy(30 * DAY - 1);
     expect(await events(h)).toHaveLength(2);
-    const fired = ws.scheduler.advanceBy(1);
+    const fired = await ws.scheduler.advanceBy(1);
     expect(fired.filter((f) => f.kind === 'event.purge')).toHaveLength(2);
     expect(await events(h)).toHaveLength(0);
   });

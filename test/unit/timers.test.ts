@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { TimerQueue, type Timer } from '../../src/core/timers.js';
 import { Workspace } from '../../src/core/workspace.js';
+import type { TimerHandlers } from '../../src/core/scheduler.js';
 import { parseDuration } from '../../src/core/durations.js';
 
 const START = Date.parse('2026-10-05T09:00:00Z');
 const MIN = 60_000;
 
-function frozenWorkspace(handlers: Record<string, (ws: Workspace, t: Timer) => Record<string, unknown> | void>) {
+function frozenWorkspace(handlers: TimerHandlers) {
   return new Workspace({ id: 'ws_test', keySuffix: '', clock: { mode: 'frozen', start: START } }, handlers);
 }
 
@@ -49,7 +50,7 @@ describe('TimerQueue', () => {
 });
 
 describe('Scheduler', () => {
-  it('runs each timer at its own instant, including timers scheduled while advancing', () => {
+  it('runs each timer at its own instant, including timers scheduled while advancing', async () => {
     const seen: string[] = [];
     const ws = frozenWorkspace({
       tick: (w, t) => {
@@ -58,25 +59,25 @@ describe('Scheduler', () => {
       },
     });
     ws.scheduler.schedule('tick', START + 5 * MIN, { n: 1 });
-    const fired = ws.scheduler.advanceBy(60 * MIN);
+    const fired = await ws.scheduler.advanceBy(60 * MIN);
     expect(seen).toEqual(['1@2026-10-05T09:05:00.000Z', '2@2026-10-05T09:15:00.000Z', '3@2026-10-05T09:25:00.000Z']);
     expect(fired.map((f) => f.due_at)).toEqual(['2026-10-05T09:05:00.000Z', '2026-10-05T09:15:00.000Z', '2026-10-05T09:25:00.000Z']);
     expect(ws.now()).toBe('2026-10-05T10:00:00.000Z');
   });
 
-  it('leaves timers beyond the target waiting, and runs a timer due exactly at the target', () => {
+  it('leaves timers beyond the target waiting, and runs a timer due exactly at the target', async () => {
     const ws = frozenWorkspace({});
     ws.scheduler.schedule('x', START + 90 * MIN);
     ws.scheduler.schedule('y', START + 91 * MIN);
-    expect(ws.scheduler.advanceBy(90 * MIN).map((f) => f.kind)).toEqual(['x']);
+    expect((await ws.scheduler.advanceBy(90 * MIN)).map((f) => f.kind)).toEqual(['x']);
     expect(ws.timers.size).toBe(1);
   });
 
-  it('with 0 runs only what is due now, and never moves backwards', () => {
+  it('with 0 runs only what is due now, and never moves backwards', async () => {
     const ws = frozenWorkspace({});
     ws.scheduler.schedule('now', START);
-    expect(ws.scheduler.advanceBy(0).map((f) => f.kind)).toEqual(['now']);
-    expect(() => ws.scheduler.advanceTo(START - 1)).toThrow(/backwards/);
+    expect((await ws.scheduler.advanceBy(0)).map((f) => f.kind)).toEqual(['now']);
+    await expect(ws.scheduler.advanceTo(START - 1)).rejects.toThrow(/backwards/);
   });
 
   it('fires timers by itself in realtime mode when their time comes', async () => {
@@ -106,7 +107,7 @@ describe('parseDuration', () => {
 describe('a realtime clock that moves between two reads', () => {
   // Regression: the wall clock advanced between computing "now" and checking it, and the
   // scheduler refused to "move backwards": a GET answered 500 under load.
-  it('runs due timers on every request without refusing', () => {
+  it('runs due timers on every request without refusing', async () => {
     let wall = START;
     const wallNow = () => (wall += 1); // every read is a millisecond later
     const seen: string[] = [];
@@ -115,7 +116,42 @@ describe('a realtime clock that moves between two reads', () => {
     ws.scheduler.schedule('t', wall + 6, { n: 2 });
     for (let i = 0; i < 20; i++) expect(() => ws.scheduler.runDue()).not.toThrow();
     expect(seen).toEqual(['1', '2']);
-    expect(() => ws.scheduler.advanceBy(1_000)).not.toThrow();
+    await expect(ws.scheduler.advanceBy(1_000)).resolves.toBeDefined();
     ws.scheduler.stop();
+  });
+});
+
+describe('asynchronous timer work', () => {
+  it('finishes before the clock moves past it, so the timers it schedules run at their own instants', async () => {
+    const log: string[] = [];
+    const ws = frozenWorkspace({
+      slow: async (w, t) => {
+        await new Promise((r) => setTimeout(r, 20)); // a delivery taking real time
+        log.push(`${t.payload.n}@${w.now()}`);
+        if (Number(t.payload.n) < 3) w.scheduler.schedule('slow', t.due + MIN, { n: Number(t.payload.n) + 1 });
+        return { outcome: 'done' };
+      },
+    });
+    ws.scheduler.schedule('slow', START, { n: 1 });
+    const fired = await ws.scheduler.advanceBy(10 * MIN);
+    expect(log).toEqual(['1@2026-10-05T09:00:00.000Z', '2@2026-10-05T09:01:00.000Z', '3@2026-10-05T09:02:00.000Z']);
+    expect(fired.map((f) => f.outcome)).toEqual(['done', 'done', 'done']);
+  });
+
+  it('starts timers due at one instant together', async () => {
+    let running = 0;
+    let peak = 0;
+    const ws = frozenWorkspace({
+      slow: async () => {
+        peak = Math.max(peak, ++running);
+        await new Promise((r) => setTimeout(r, 20));
+        running--;
+      },
+    });
+    for (let i = 0; i < 5; i++) ws.scheduler.schedule('slow', START + MIN);
+    const t = performance.now();
+    await ws.scheduler.advanceBy(MIN);
+    expect(peak).toBe(5);
+    expect(performance.now() - t).toBeLessThan(1_000);
   });
 });
