@@ -8,11 +8,14 @@ import { checkFixtures, readFixturesFile } from './fixtures/fixtures.load.js';
 import type { FixturesDocument } from './fixtures/fixtures.schema.js';
 import { populate } from './fixtures/fixtures.apply.js';
 import { TIMER_HANDLERS } from './timer-handlers.js';
+import { deliverySettings, type DeliverySettings } from './delivery/settings.js';
 
 export const DEFAULT_FIXTURES_PATH = fileURLToPath(new URL('../fixtures/default.json', import.meta.url));
 export const DEFAULT_WORKSPACE = 'default';
 
 export interface EmulatorOptions {
+  /** Webhook delivery: URL policy, signature clock, timeout, and (for tests) transport and resolver. */
+  webhooks?: Partial<DeliverySettings>;
   /** A fixtures document, or the path of a JSON/YAML file; defaults to fixtures/default.json. */
   fixtures?: FixturesDocument | string;
   seed?: string | number;
@@ -44,6 +47,7 @@ export class Emulator {
   private readonly defaultFixtures: FixturesDocument;
   /** New workspaces keep the emulator's clock mode and start unless they ask otherwise. */
   private readonly clockDefaults: ClockOptions | undefined;
+  private readonly delivery: DeliverySettings;
 
   constructor(options: EmulatorOptions = {}) {
     this.seed = options.seed === undefined ? undefined : String(options.seed);
@@ -53,6 +57,7 @@ export class Emulator {
     const fx = options.fixtures ?? DEFAULT_FIXTURES_PATH;
     this.defaultFixtures = typeof fx === 'string' ? readFixturesFile(fx) : checkFixtures(fx);
     this.clockDefaults = options.clock;
+    this.delivery = deliverySettings(options.webhooks);
     this.add(DEFAULT_WORKSPACE, this.defaultFixtures, this.seed, options.clock, '');
   }
 
@@ -105,7 +110,7 @@ export class Emulator {
   }
 
   private add(id: string, fixtures: FixturesDocument, seed: string | undefined, clock: ClockOptions | undefined, keySuffix: string): Workspace {
-    const ws = new Workspace({ id, seed, clock, keySuffix }, TIMER_HANDLERS);
+    const ws = new Workspace({ id, seed, clock, keySuffix }, TIMER_HANDLERS, this.delivery);
     populate(ws, fixtures, keySuffix);
     for (const k of ws.store.keys.values()) {
       if (this.keyIndex.has(k.key)) throw fail('fixtures_invalid', `The key ${k.key} is already used by another workspace.`, 'keys');

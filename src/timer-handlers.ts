@@ -1,10 +1,14 @@
 import type { TimerHandlers } from './core/scheduler.js';
 import { purgeEvent } from './resources/events/events.emit.js';
+import { attemptTimer, expireSecret, purgeDelivery } from './delivery/dispatcher.js';
 import { reviewerLinkExpired, reviewSessionExpired } from './resources/reviews/reviews.service.js';
 
 /** Every kind of timer and what it does when it fires: wired here, in one table. */
 export const TIMER_HANDLERS: TimerHandlers = {
   'event.purge': purgeEvent,
+  'webhook.attempt': attemptTimer,
+  'webhook.delivery_purge': purgeDelivery,
+  'webhook.secret_expire': expireSecret,
   'review_session.expire': reviewSessionExpired,
   'reviewer_link.expire': reviewerLinkExpired,
 };

@@ -1,8 +1,9 @@
 import type { Emulator, WorkspaceInput } from '../emulator.js';
-import { ErrorSchema } from '../resources/common.schemas.js';
+import { ErrorSchema, IdParam } from '../resources/common.schemas.js';
+import { enableWebhook } from '../resources/webhooks/webhooks.service.js';
 import { ok, type ControlRoute } from '../resources/route.js';
 import {
-  AdvanceBody, ClockInfo, SetClockBody,
+  AdvanceBody, ClockInfo, EnabledWebhook, SetClockBody,
   CreatedWorkspace, CreateWorkspaceBody, Deleted, Health, KeyList, NoBody, WorkspaceInfo, WorkspaceList, WorkspaceParam,
 } from './control.schemas.js';
 import {
@@ -51,6 +52,16 @@ export const controlRoutes: ControlRoute<Emulator>[] = [
     body: SetClockBody,
     responses: { 200: { description: 'The new time and what fired', schema: ClockInfo }, 409: errors, 422: errors },
     handle: async (ctx) => ok(await setClock(ctx.workspace, (ctx.body as { now: string }).now)),
+  },
+  {
+    kind: 'control', perWorkspace: true, tag, method: 'POST', path: '/_emulator/webhooks/:id/enable',
+    operationId: 'enableWebhook', summary: 'Re-enable a disabled webhook address (what the developer dashboard does)',
+    params: IdParam, body: NoBody,
+    responses: { 200: { description: 'The address is enabled again', schema: EnabledWebhook }, 404: errors },
+    handle: (ctx) => {
+      const w = enableWebhook(ctx.workspace, ctx.params.id!);
+      return ok({ id: w.id, status: w.status });
+    },
   },
   {
     kind: 'control', perWorkspace: false, tag, method: 'POST', path: '/_emulator/workspaces',

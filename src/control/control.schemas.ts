@@ -89,3 +89,5 @@ export const ClockInfo = Type.Object(
   },
   { title: 'ClockState' },
 );
+
+export const EnabledWebhook = Type.Object({ id: Type.String(), status: Literals(['enabled', 'disabled']) }, { title: 'EnabledWebhook' });

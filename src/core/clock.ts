@@ -65,3 +65,8 @@ function toMs(value: Date | string | number): number {
   if (!Number.isFinite(ms)) throw new ClockError(`not a valid instant: ${String(value)}`);
   return ms;
 }
+
+/** Wall-clock seconds, for the one place that needs real time: the `t` of a webhook signature. */
+export function wallClockSeconds(): number {
+  return Math.floor(Date.now() / 1000);
+}

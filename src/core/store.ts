@@ -2,6 +2,7 @@ import type { ApiKey, Organization, User } from '../resources/organizations/orga
 import type { OnboardingRecord } from '../resources/onboardings/onboardings.model.js';
 import type { EmployeeRecord } from '../resources/employees/employees.model.js';
 import type { EventRecord } from '../resources/events/events.model.js';
+import type { DeliveryRecord, WebhookEndpointRecord } from '../resources/webhooks/webhooks.model.js';
 import type { ReviewerLinkRecord, ReviewSessionRecord } from '../resources/reviews/reviews.model.js';
 
 /** An insertion-ordered collection; records are replaced whole, never mutated in place. */
@@ -46,6 +47,8 @@ export interface Store {
   onboardings: Collection<OnboardingRecord>;
   employees: Collection<EmployeeRecord>;
   events: Collection<EventRecord>;
+  webhooks: Collection<WebhookEndpointRecord>;
+  deliveries: Collection<DeliveryRecord>;
   reviewSessions: Collection<ReviewSessionRecord>;
   /** A client's reviewer (external_id) linked to an account for 30 days after a first review. */
   reviewerLinks: Collection<ReviewerLinkRecord>;
@@ -61,6 +64,8 @@ export function createStore(): Store {
     onboardings: new Collection((o) => o.id),
     employees: new Collection((e) => e.id),
     events: new Collection((e) => e.id),
+    webhooks: new Collection((w) => w.id),
+    deliveries: new Collection((d) => d.id),
     reviewSessions: new Collection((s) => s.id),
     reviewerLinks: new Collection((l) => l.id),
     sequence: { next: 1 },
@@ -80,6 +85,8 @@ export function snapshotStore(store: Store): Record<string, unknown> {
     onboardings: store.onboardings.values(),
     employees: store.employees.values(),
     events: store.events.values(),
+    webhooks: store.webhooks.values(),
+    deliveries: store.deliveries.values(),
     reviewSessions: store.reviewSessions.values(),
     reviewerLinks: store.reviewerLinks.values(),
     sequence: store.sequence.next,

@@ -5,6 +5,7 @@ import { createRandom, type RandomSource } from './random.js';
 import { Scheduler, type TimerHandlers } from './scheduler.js';
 import { createStore, type Store } from './store.js';
 import { TimerQueue } from './timers.js';
+import type { DeliverySettings } from '../delivery/settings.js';
 
 export interface OutboxMail {
   id: string;
@@ -58,7 +59,12 @@ export class Workspace {
   /** Every document download, for GET /_emulator/audit-log. */
   auditLog!: AuditEntry[];
 
-  constructor(readonly recipe: WorkspaceRecipe, private readonly handlers: TimerHandlers = {}) {
+  constructor(
+    readonly recipe: WorkspaceRecipe,
+    private readonly handlers: TimerHandlers = {},
+    /** How webhooks are delivered (transport, URL policy, signature clock); set by the emulator. */
+    readonly delivery?: DeliverySettings,
+  ) {
     this.id = recipe.id;
     this.clear();
     this.createdAt = this.clock.iso();

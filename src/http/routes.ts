@@ -6,6 +6,7 @@ import { contractRoutes } from '../resources/contracts/contracts.routes.js';
 import { documentRoutes } from '../resources/documents/documents.routes.js';
 import { employeeRoutes } from '../resources/employees/employees.routes.js';
 import { eventRoutes } from '../resources/events/events.routes.js';
+import { webhookRoutes } from '../resources/webhooks/webhooks.routes.js';
 import { integrationRoutes } from '../resources/integrations/integrations.routes.js';
 import { onboardingRoutes } from '../resources/onboardings/onboardings.routes.js';
 import { organizationRoutes } from '../resources/organizations/organizations.routes.js';
@@ -16,7 +17,7 @@ import type { ApiRoute, ControlRoute } from '../resources/route.js';
 /** Every route the app serves, in one list: the adapter mounts it, OpenAPI documents it. */
 export const apiRoutes: ApiRoute[] = [
   ...organizationRoutes, ...onboardingRoutes, ...approvalRoutes, ...contractRoutes, ...employeeRoutes, ...eventRoutes, ...sandboxRoutes,
-  ...documentRoutes, ...integrationRoutes, ...reviewRoutes,
+  ...documentRoutes, ...integrationRoutes, ...reviewRoutes, ...webhookRoutes,
 ];
 export const allControlRoutes: ControlRoute<Emulator>[] = [...controlRoutes, ...onboardingActionRoutes];
 

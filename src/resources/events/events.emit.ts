@@ -2,6 +2,7 @@ import { nextSequence } from '../../core/store.js';
 import type { Timer } from '../../core/timers.js';
 import type { Workspace } from '../../core/workspace.js';
 import type { OnboardingRecord } from '../onboardings/onboardings.model.js';
+import { dispatchEvent } from '../../delivery/dispatcher.js';
 import { EVENT_RETENTION_MS, OLDER_NAMES, type EventData, type EventRecord, type EventType } from './events.model.js';
 
 /** Facts an event type carries beside the common data (spec: Message, data.*). */
@@ -52,6 +53,7 @@ function makeEvent(ws: Workspace, r: OnboardingRecord, type: EventType, facts: E
   };
   ws.store.events.put(event);
   ws.scheduler.schedule('event.purge', ws.clock.nowMs() + EVENT_RETENTION_MS, { event_id: event.id });
+  dispatchEvent(ws, event);
   return event;
 }
 

@@ -1,0 +1,44 @@
+import { systemResolver, type Resolver, type UrlPolicy } from './address-policy.js';
+import { httpTransport, type Transport } from './transport.js';
+
+/** How a workspace delivers webhooks; one object per emulator, injectable in tests. */
+export interface DeliverySettings {
+  transport: Transport;
+  resolver: Resolver;
+  urlPolicy: UrlPolicy;
+  /** `t` of the signature: wall time (receivers with a real clock) or the workspace clock. */
+  signatureClock: 'wall' | 'emulated';
+  timeoutMs: number;
+  /** Attempts in flight at once, across workspaces: a hanging receiver costs one timeout, not one per delivery. */
+  limit: Limiter;
+}
+
+export type Limiter = <T>(work: () => Promise<T>) => Promise<T>;
+
+export function createLimiter(max: number): Limiter {
+  let running = 0;
+  const waiting: (() => void)[] = [];
+  return async (work) => {
+    if (running >= max) await new Promise<void>((resolve) => waiting.push(resolve));
+    running++;
+    try {
+      return await work();
+    } finally {
+      running--;
+      waiting.shift()?.();
+    }
+  };
+}
+
+export const DEFAULT_WEBHOOK_TIMEOUT_MS = 10_000;
+
+export function deliverySettings(overrides: Partial<DeliverySettings> = {}): DeliverySettings {
+  return {
+    transport: overrides.transport ?? httpTransport(),
+    resolver: overrides.resolver ?? systemResolver,
+    urlPolicy: overrides.urlPolicy ?? 'local',
+    signatureClock: overrides.signatureClock ?? 'wall',
+    timeoutMs: overrides.timeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS,
+    limit: overrides.limit ?? createLimiter(64),
+  };
+}

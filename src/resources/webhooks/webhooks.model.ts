@@ -1,0 +1,43 @@
+import type { Environment } from '../organizations/organizations.model.js';
+
+export interface WebhookEndpointRecord {
+  id: string;
+  seq: number;
+  environment: Environment;
+  /** The organization the address belongs to: an employer, or a partner. */
+  organization_id: string;
+  url: string;
+  description: string | null;
+  /** Empty means every event type (shown as ["*"]). */
+  events: string[];
+  status: 'enabled' | 'disabled';
+  api_version: string;
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_expires_at: string | null;
+  /** Deliveries in a row that ended dead; ten disable the address. */
+  dead_in_a_row: number;
+  created_at: string;
+}
+
+export const DELIVERY_STATUSES = ['pending', 'in_progress', 'succeeded', 'failed', 'dead'] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+export interface DeliveryRecord {
+  id: string;
+  seq: number;
+  endpoint_id: string;
+  event_id: string;
+  event_type: string;
+  status: DeliveryStatus;
+  attempts: number;
+  last_status_code: number | null;
+  last_error: string | null;
+  created_at: string;
+  delivered_at: string | null;
+  next_attempt_at: string | null;
+  /** The exact message text, so every attempt and a manual retry send the same bytes. */
+  body: string;
+  /** The pending attempt timer, to cancel it when the address goes away. */
+  timer_seq: number | null;
+}
