@@ -11,6 +11,9 @@ export interface ServeOptions {
   clock: 'realtime' | 'frozen';
   startTime?: string | undefined;
   publicUrl?: string | undefined;
+  webhookUrlPolicy: 'local' | 'strict';
+  signatureClock: 'wall' | 'emulated';
+  webhookTimeoutMs: string;
 }
 
 export interface OptionSpec {
@@ -33,7 +36,16 @@ export const SERVE_OPTIONS: OptionSpec[] = [
   { key: 'clock', flag: '--clock <mode>', env: 'EMULATOR_CLOCK', default: 'realtime', choices: ['realtime', 'frozen'], description: 'realtime follows the wall clock; frozen stands still until advanced' },
   { key: 'startTime', flag: '--start-time <iso>', env: 'EMULATOR_START_TIME', description: 'emulated time at start (ISO 8601); default: now' },
   { key: 'publicUrl', flag: '--public-url <url>', env: 'EMULATOR_PUBLIC_URL', description: 'base URL for hosted links; default: the scheme and Host of each request' },
+  { key: 'webhookUrlPolicy', flag: '--webhook-url-policy <policy>', env: 'EMULATOR_WEBHOOK_URL_POLICY', default: 'local', choices: ['local', 'strict'], description: 'local: http and https, loopback and private hosts allowed; strict: the production rules (https only, internal addresses refused)' },
+  { key: 'signatureClock', flag: '--signature-clock <clock>', env: 'EMULATOR_SIGNATURE_CLOCK', default: 'wall', choices: ['wall', 'emulated'], description: 't of Service-Signature: wall time, or the workspace clock for receivers on a fake clock' },
+  { key: 'webhookTimeoutMs', flag: '--webhook-timeout-ms <ms>', env: 'EMULATOR_WEBHOOK_TIMEOUT_MS', default: '10000', description: 'how long a webhook attempt waits for the answer' },
 ];
+
+export function parseTimeout(value: string): number {
+  const ms = Number(value);
+  if (!Number.isInteger(ms) || ms < 1 || ms > 600_000) throw new Error(`not a valid timeout in ms (1 to 600000): ${value}`);
+  return ms;
+}
 
 export function parsePort(value: string): number {
   const port = Number(value);

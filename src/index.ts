@@ -9,6 +9,7 @@ export { buildOpenApi } from './http/openapi.js';
 export { parseFixtures, readFixturesFile, FixturesError } from './fixtures/fixtures.load.js';
 export type { FixturesDocument } from './fixtures/fixtures.schema.js';
 export { ERROR_CODES, type ErrorCode } from './core/errors.js';
+export { verifySignature, type VerifyOptions } from './delivery/signature.js';
 
 /**
  * In-process use from a Node test suite: the emulator, its Express app (for supertest) and a

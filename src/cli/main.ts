@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { Command, Option } from 'commander';
 import { pino } from 'pino';
-import { SERVE_OPTIONS, parsePort, parseStartTime, type ServeOptions } from '../config.js';
+import { SERVE_OPTIONS, parsePort, parseStartTime, parseTimeout, type ServeOptions } from '../config.js';
 import { EMULATOR_VERSION } from '../control/control.service.js';
 import { Emulator } from '../emulator.js';
 import { FixturesError } from '../fixtures/fixtures.load.js';
@@ -31,6 +31,11 @@ serve.action(async (raw: Record<string, string | undefined>) => {
       ...(options.fixtures ? { fixtures: options.fixtures } : {}),
       ...(options.seed !== undefined ? { seed: options.seed } : {}),
       clock: { mode: options.clock, ...(startTime ? { start: startTime } : {}) },
+      webhooks: {
+        urlPolicy: options.webhookUrlPolicy,
+        signatureClock: options.signatureClock,
+        timeoutMs: parseTimeout(options.webhookTimeoutMs),
+      },
     });
     const running = await listen(emulator, {
       port: parsePort(options.port),

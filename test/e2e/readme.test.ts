@@ -84,7 +84,8 @@ describe('README examples', () => {
       '/v1/sandbox/onboardings/', '/identity-verification', '/approvals ', '/v1/approvals ', '/contract ', '/v1/events', '/documents ',
       '/documents/$DOC', '/v1/integrations', '/review-sessions', '/_emulator/health', '/_emulator/keys', '/_emulator/workspaces',
       '/_emulator/reset', '/_emulator/clock ', '/_emulator/clock/advance', '/_emulator/onboardings/', '/_emulator/outbox',
-      '/_emulator/organizations/', '/_emulator/audit-log', '/openapi.json',
+      '/_emulator/organizations/', '/_emulator/audit-log', '/openapi.json', '/v1/webhooks ', '/test ', '/rotate-secret',
+      '/deliveries', '/_emulator/webhooks/', '-X DELETE localhost:4010/v1/webhooks/',
     ]) {
       expect(text).toContain(path);
     }
