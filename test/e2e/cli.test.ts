@@ -50,7 +50,7 @@ describe('onboarding-emulator serve', () => {
   it('explains every option and its environment variable in --help', async () => {
     const { code, out } = await run(['serve', '--help']);
     expect(code).toBe(0);
-    for (const s of ['--port', 'EMULATOR_PORT', '--host', '--fixtures', '--seed', '--log-level', 'EMULATOR_LOG_LEVEL', '--clock']) expect(out).toContain(s);
+    for (const s of ['--port', 'EMULATOR_PORT', '--host', '--fixtures', '--seed', '--log-level', 'EMULATOR_LOG_LEVEL', '--clock', '--start-time', '--webhook-url-policy', '--signature-clock', '--webhook-timeout-ms', 'EMULATOR_WEBHOOK_TIMEOUT_MS']) expect(out).toContain(s);
   });
 
   it('logs one JSON line per request with request id, method, path, status and duration', async () => {
@@ -111,5 +111,27 @@ describe('onboarding-emulator serve', () => {
     const { code, out } = await run(['serve', '--clock', 'sometimes']);
     expect(code).not.toBe(0);
     expect(out).toMatch(/Allowed choices are realtime, frozen/);
+  });
+});
+
+describe('onboarding-emulator serve: webhook options', () => {
+  it('refuses an invalid webhook timeout and URL policy with a clear message', async () => {
+    const bad = await run(['serve', '--port', '0', '--webhook-timeout-ms', 'soon']);
+    expect(bad.code).toBe(1);
+    expect(bad.out).toContain('not a valid timeout');
+    const policy = await run(['serve', '--webhook-url-policy', 'open']);
+    expect(policy.code).not.toBe(0);
+    expect(policy.out).toMatch(/Allowed choices are local, strict/);
+  });
+
+  it('applies the strict policy: an http address is refused at registration', async () => {
+    const { url } = await serve(['--log-level', 'warn', '--webhook-url-policy', 'strict']);
+    const res = await fetch(`${url}/v1/webhooks`, {
+      method: 'POST',
+      headers: { Authorization: 'Bearer hrs_test_acme_owner', 'Content-Type': 'application/json' },
+      body: JSON.stringify({ url: 'http://hooks.example.test/in' }),
+    });
+    expect(res.status).toBe(422);
+    expect(((await res.json()) as { error: { param: string } }).error.param).toBe('url');
   });
 });
