@@ -83,6 +83,12 @@ export function enqueue(ws: Workspace, endpoint: WebhookEndpointRecord, eventId:
 export async function attemptTimer(ws: Workspace, timer: Timer): Promise<Facts> {
   const delivery = ws.store.deliveries.get(String(timer.payload.delivery_id));
   if (!delivery || delivery.status === 'succeeded' || delivery.status === 'dead') return { skipped: true };
+  if (delivery.status === 'in_progress') {
+    // A manual retry is running: two attempts at once would miscount; try a second later.
+    const later = ws.scheduler.schedule('webhook.attempt', ws.clock.nowMs() + 1_000, { delivery_id: delivery.id });
+    ws.store.deliveries.put({ ...delivery, timer_seq: later.seq });
+    return { delivery_id: delivery.id, deferred: true };
+  }
   const endpoint = ws.store.webhooks.get(delivery.endpoint_id);
   if (!endpoint || endpoint.status === 'disabled') {
     const ended = giveUp(ws, delivery, endpoint ? 'the address is disabled' : 'the address was deleted');
