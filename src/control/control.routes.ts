@@ -1,9 +1,10 @@
+import type { FaultInput } from '../core/faults.js';
 import type { Emulator, WorkspaceInput } from '../emulator.js';
 import { ErrorSchema, IdParam } from '../resources/common.schemas.js';
 import { enableWebhook } from '../resources/webhooks/webhooks.service.js';
 import { ok, type ControlRoute } from '../resources/route.js';
 import {
-  AdvanceBody, ClockInfo, EnabledWebhook, SetClockBody,
+  AdvanceBody, ClockInfo, CreateFaultBody, EnabledWebhook, FaultInfo, FaultList, FaultsCleared, SetClockBody,
   CreatedWorkspace, CreateWorkspaceBody, Deleted, Health, KeyList, NoBody, WorkspaceInfo, WorkspaceList, WorkspaceParam,
 } from './control.schemas.js';
 import {
@@ -61,6 +62,35 @@ export const controlRoutes: ControlRoute<Emulator>[] = [
     handle: (ctx) => {
       const w = enableWebhook(ctx.workspace, ctx.params.id!);
       return ok({ id: w.id, status: w.status });
+    },
+  },
+  {
+    kind: 'control', perWorkspace: true, tag, method: 'POST', path: '/_emulator/faults',
+    operationId: 'createFault', summary: 'Inject a fault: the next N matching /v1 requests get latency, a 429 or a 500',
+    body: CreateFaultBody,
+    responses: { 201: { description: 'The fault, with its id and remaining count', schema: FaultInfo }, 422: errors },
+    handle: (ctx) => ok(ctx.workspace.faults.add(ctx.body as FaultInput, ctx.workspace.ids, ctx.workspace.now()), 201),
+  },
+  {
+    kind: 'control', perWorkspace: true, tag, method: 'GET', path: '/_emulator/faults',
+    operationId: 'listFaults', summary: 'The active faults, in the order they are matched',
+    responses: { 200: { description: 'Faults', schema: FaultList } },
+    handle: (ctx) => ok({ data: ctx.workspace.faults.list() }),
+  },
+  {
+    kind: 'control', perWorkspace: true, tag, method: 'DELETE', path: '/_emulator/faults',
+    operationId: 'clearFaults', summary: 'Remove every fault',
+    responses: { 200: { description: 'How many were removed', schema: FaultsCleared } },
+    handle: (ctx) => ok({ deleted: ctx.workspace.faults.clear() }),
+  },
+  {
+    kind: 'control', perWorkspace: true, tag, method: 'DELETE', path: '/_emulator/faults/:id',
+    operationId: 'deleteFault', summary: 'Remove one fault',
+    params: IdParam,
+    responses: { 200: { description: 'Deleted', schema: Deleted }, 404: errors },
+    handle: (ctx) => {
+      ctx.workspace.faults.remove(ctx.params.id!);
+      return ok({ id: ctx.params.id!, deleted: true });
     },
   },
   {

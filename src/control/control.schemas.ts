@@ -1,3 +1,4 @@
+import { FAULT_KINDS, FAULT_METHODS } from '../core/faults.js';
 import { Type } from '../core/schema.js';
 import { API_VERSIONS } from '../core/versions.js';
 import { Literals, Nullable, DateTime } from '../resources/common.schemas.js';
@@ -91,3 +92,34 @@ export const ClockInfo = Type.Object(
 );
 
 export const EnabledWebhook = Type.Object({ id: Type.String(), status: Literals(['enabled', 'disabled']) }, { title: 'EnabledWebhook' });
+
+export const CreateFaultBody = Type.Object(
+  {
+    kind: Literals(FAULT_KINDS),
+    count: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, description: 'how many matching requests it applies to; default 1' })),
+    method: Type.Optional(Literals(FAULT_METHODS)),
+    path: Type.Optional(Type.String({ minLength: 1, maxLength: 500, pattern: '^/[^*]*\\*?$', description: 'an exact path, or a prefix ending in * such as /v1/onboardings*' })),
+    latency_ms: Type.Optional(Type.Integer({ minimum: 1, maximum: 30000, description: 'latency only: the wait before the request goes on' })),
+    retry_after_seconds: Type.Optional(Type.Integer({ minimum: 1, maximum: 3600, description: 'rate_limit only: the Retry-After header; default 1' })),
+  },
+  { additionalProperties: false, title: 'CreateFaultRequest' },
+);
+
+export const FaultInfo = Type.Object(
+  {
+    id: Type.String(),
+    object: Type.Literal('fault'),
+    kind: Literals(FAULT_KINDS),
+    method: Nullable(Literals(FAULT_METHODS)),
+    path: Nullable(Type.String()),
+    count: Type.Integer(),
+    remaining: Type.Integer(),
+    latency_ms: Nullable(Type.Integer()),
+    retry_after_seconds: Nullable(Type.Integer()),
+    created_at: DateTime,
+  },
+  { title: 'Fault' },
+);
+
+export const FaultList = Type.Object({ data: Type.Array(FaultInfo) }, { title: 'FaultList' });
+export const FaultsCleared = Type.Object({ deleted: Type.Integer() }, { title: 'FaultsCleared' });

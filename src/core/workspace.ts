@@ -1,4 +1,5 @@
 import { Clock, type ClockOptions } from './clock.js';
+import { FaultList } from './faults.js';
 import { createIds, type IdFactory } from './ids.js';
 import { IdempotencyStore } from './idempotency.js';
 import { createRandom, type RandomSource } from './random.js';
@@ -58,6 +59,8 @@ export class Workspace {
   outbox!: OutboxMail[];
   /** Every document download, for GET /_emulator/audit-log. */
   auditLog!: AuditEntry[];
+  /** Injected faults for /v1 requests (POST /_emulator/faults). */
+  faults!: FaultList;
 
   constructor(
     readonly recipe: WorkspaceRecipe,
@@ -82,6 +85,7 @@ export class Workspace {
     this.scheduler = new Scheduler(this, this.handlers);
     this.outbox = [];
     this.auditLog = [];
+    this.faults = new FaultList();
   }
 
   now(): string {

@@ -7,6 +7,7 @@ import type { Workspace } from '../core/workspace.js';
 import type { Emulator } from '../emulator.js';
 import type { ApiRoute, ControlRoute, RequestInfo } from '../resources/route.js';
 import { readJsonBody } from './body.js';
+import { faultDelay, takeFault } from './faults.js';
 import { beginIdempotency, fingerprintOf } from './idempotency.js';
 import { requestIdOf, writeJsonText, writeReply } from './reply.js';
 
@@ -75,6 +76,7 @@ export function mountApiRoute(router: Router, emulator: Emulator, route: ApiRout
     if (token === undefined) throw fail('api_key_missing', 'No API key: send Authorization: Bearer <API_KEY>.');
     const workspace = emulator.workspaceForKey(token);
     if (!workspace) throw fail('api_key_invalid', 'The API key is not valid.');
+    const latency = takeFault(workspace, req); // injected faults: a 429 or 500 throws here
     workspace.scheduler.runDue(); // a realtime clock may have passed timers since the last request
     const caller = findCaller(workspace.store, token, version);
     res.setHeader('Service-Version', caller.apiVersion);
@@ -83,6 +85,7 @@ export function mountApiRoute(router: Router, emulator: Emulator, route: ApiRout
     const query = validateQuery(compiled, req);
     const idem = write ? beginIdempotency(req, res, workspace, caller.key.key) : undefined;
     try {
+      await faultDelay(latency); // after the reservation: a duplicate meanwhile gets 409 idempotency_in_progress
       const body = await validatedBody(route, compiled, req, res);
       const replay = idem?.check(fingerprintOf(req, body));
       if (replay) {

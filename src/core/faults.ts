@@ -1,0 +1,101 @@
+import { fail } from './errors.js';
+import type { IdFactory } from './ids.js';
+
+/**
+ * Fault injection (design section 3): per workspace, the next N /v1 requests that match a
+ * method and path get latency, a 429 or a 500. Data, matching and consumption only; the HTTP
+ * edge (src/http/faults.ts) answers or waits.
+ */
+export const FAULT_KINDS = ['latency', 'rate_limit', 'error'] as const;
+export const FAULT_METHODS = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'] as const;
+export type FaultKind = (typeof FAULT_KINDS)[number];
+export type FaultMethod = (typeof FAULT_METHODS)[number];
+
+export interface FaultInput {
+  kind: FaultKind;
+  count?: number | undefined;
+  method?: FaultMethod | undefined;
+  path?: string | undefined;
+  latency_ms?: number | undefined;
+  retry_after_seconds?: number | undefined;
+}
+
+export interface Fault {
+  id: string;
+  object: 'fault';
+  kind: FaultKind;
+  method: FaultMethod | null;
+  /** An exact path, or a prefix ending in `*`; null matches every path. */
+  path: string | null;
+  count: number;
+  remaining: number;
+  latency_ms: number | null;
+  retry_after_seconds: number | null;
+  created_at: string;
+}
+
+/** `/v1/onboardings*` matches every path starting with `/v1/onboardings`; otherwise exact. */
+export function pathMatches(pattern: string, path: string): boolean {
+  return pattern.endsWith('*') ? path.startsWith(pattern.slice(0, -1)) : path === pattern;
+}
+
+export class FaultList {
+  private faults: Fault[] = [];
+
+  add(input: FaultInput, ids: IdFactory, now: string): Fault {
+    const { kind } = input;
+    if (kind === 'latency' && input.latency_ms === undefined) {
+      throw fail('parameter_missing', 'latency_ms: a latency fault needs latency_ms (1 to 30000).', 'latency_ms');
+    }
+    if (kind !== 'latency' && input.latency_ms !== undefined) {
+      throw fail('parameter_invalid', `latency_ms: only a latency fault takes latency_ms, not ${kind}.`, 'latency_ms');
+    }
+    if (kind !== 'rate_limit' && input.retry_after_seconds !== undefined) {
+      throw fail('parameter_invalid', `retry_after_seconds: only a rate_limit fault takes retry_after_seconds, not ${kind}.`, 'retry_after_seconds');
+    }
+    const count = input.count ?? 1;
+    const fault: Fault = {
+      id: ids.id('flt'),
+      object: 'fault',
+      kind,
+      method: input.method ?? null,
+      path: input.path ?? null,
+      count,
+      remaining: count,
+      latency_ms: kind === 'latency' ? input.latency_ms! : null,
+      retry_after_seconds: kind === 'rate_limit' ? (input.retry_after_seconds ?? 1) : null,
+      created_at: now,
+    };
+    this.faults.push(fault);
+    return { ...fault };
+  }
+
+  /** Active faults, in the order they were added (the order they are matched in). */
+  list(): Fault[] {
+    return this.faults.map((f) => ({ ...f }));
+  }
+
+  remove(id: string): void {
+    const at = this.faults.findIndex((f) => f.id === id);
+    if (at < 0) throw fail('resource_not_found', `No active fault ${id}.`, 'id');
+    this.faults.splice(at, 1);
+  }
+
+  /** Removes every fault; returns how many there were. */
+  clear(): number {
+    const n = this.faults.length;
+    this.faults = [];
+    return n;
+  }
+
+  /** Consumes the first fault matching the request, if any (HEAD counts as GET). */
+  take(method: string, path: string): Fault | undefined {
+    const m = method === 'HEAD' ? 'GET' : method;
+    const at = this.faults.findIndex((f) => (f.method === null || f.method === m) && (f.path === null || pathMatches(f.path, path)));
+    if (at < 0) return undefined;
+    const fault = this.faults[at]!;
+    fault.remaining -= 1;
+    if (fault.remaining <= 0) this.faults.splice(at, 1);
+    return { ...fault };
+  }
+}
