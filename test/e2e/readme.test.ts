@@ -85,7 +85,7 @@ describe('README examples', () => {
       '/documents/$DOC', '/v1/integrations', '/review-sessions', '/_emulator/health', '/_emulator/keys', '/_emulator/workspaces',
       '/_emulator/reset', '/_emulator/clock ', '/_emulator/clock/advance', '/_emulator/onboardings/', '/_emulator/outbox',
       '/_emulator/organizations/', '/_emulator/audit-log', '/openapi.json', '/v1/webhooks ', '/test ', '/rotate-secret',
-      '/deliveries', '/_emulator/webhooks/', '-X DELETE localhost:4010/v1/webhooks/',
+      '/deliveries', '/_emulator/webhooks/', '-X DELETE localhost:4010/v1/webhooks/', '/_emulator/faults',
     ]) {
       expect(text).toContain(path);
     }
