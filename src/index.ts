@@ -1,6 +1,8 @@
-import { Emulator, type EmulatorOptions } from './emulator.js';
-import { createApp, type AppOptions } from './http/app.js';
-import { listen, type RunningServer } from './http/server.js';
+import type { renderDocument } from './resources/documents/documents.service.js';
+import type { renderEvent } from './resources/events/events.routes.js';
+import type { renderCreated, renderOnboarding } from './resources/onboardings/onboardings.view.js';
+import type { renderOrganization } from './resources/organizations/organizations.routes.js';
+import type { renderDelivery } from './resources/webhooks/webhooks.routes.js';
 
 export { Emulator, type EmulatorOptions, type WorkspaceInput, DEFAULT_WORKSPACE } from './emulator.js';
 export { createApp, type AppOptions } from './http/app.js';
@@ -8,18 +10,20 @@ export { listen, type RunningServer } from './http/server.js';
 export { buildOpenApi } from './http/openapi.js';
 export { parseFixtures, readFixturesFile, FixturesError } from './fixtures/fixtures.load.js';
 export type { FixturesDocument } from './fixtures/fixtures.schema.js';
-export { ERROR_CODES, type ErrorCode } from './core/errors.js';
+export { ApiError, ERROR_CODES, type ErrorCode } from './core/errors.js';
 export { verifySignature, type VerifyOptions } from './delivery/signature.js';
 
-/**
- * In-process use from a Node test suite: the emulator, its Express app (for supertest) and a
- * way to listen on 127.0.0.1 when a real port is wanted.
- */
-export function createEmulator(options: EmulatorOptions & AppOptions = {}) {
-  const emulator = new Emulator(options);
-  return {
-    emulator,
-    app: createApp(emulator, options),
-    listen: (port = 0, host = '127.0.0.1'): Promise<RunningServer> => listen(emulator, { ...options, port, host }),
-  };
-}
+/** In-process use from a Node test suite: see src/in-process.ts and the README. */
+export { createEmulator } from './in-process.js';
+export type {
+  InProcessEmulator, ControlHelpers, ClockState, ClockMove, KeyInfo, CreatedWorkspace, WorkspaceInfo, ResetWorkspace,
+  Fault, FaultInput, OutboxMail, OutboxFilter,
+} from './in-process.js';
+
+/** Resources as the API renders them (JSON bodies), for typing what fetch returns. */
+export type Onboarding = ReturnType<typeof renderOnboarding>;
+export type CreatedOnboarding = ReturnType<typeof renderCreated>;
+export type Event = ReturnType<typeof renderEvent>;
+export type WebhookDelivery = ReturnType<typeof renderDelivery>;
+export type Organization = ReturnType<typeof renderOrganization>;
+export type Document = ReturnType<typeof renderDocument>;

@@ -8,7 +8,8 @@ import {
   CreatedWorkspace, CreateWorkspaceBody, Deleted, Health, KeyList, NoBody, WorkspaceInfo, WorkspaceList, WorkspaceParam,
 } from './control.schemas.js';
 import {
-  advanceClock, clockState, createWorkspace, describeWorkspace, health, listKeys, resetWorkspace, setClock,
+  addFault, advanceClock, clearFaults, clockState, createWorkspace, describeWorkspace, health, listFaults, listKeys, removeFault,
+  resetWorkspace, setClock,
 } from './control.service.js';
 
 const errors = { description: 'Error', schema: ErrorSchema };
@@ -69,29 +70,26 @@ export const controlRoutes: ControlRoute<Emulator>[] = [
     operationId: 'createFault', summary: 'Inject a fault: the next N matching /v1 requests get latency, a 429 or a 500',
     body: CreateFaultBody,
     responses: { 201: { description: 'The fault, with its id and remaining count', schema: FaultInfo }, 422: errors },
-    handle: (ctx) => ok(ctx.workspace.faults.add(ctx.body as FaultInput, ctx.workspace.ids, ctx.workspace.now()), 201),
+    handle: (ctx) => ok(addFault(ctx.workspace, ctx.body as FaultInput), 201),
   },
   {
     kind: 'control', perWorkspace: true, tag, method: 'GET', path: '/_emulator/faults',
     operationId: 'listFaults', summary: 'The active faults, in the order they are matched',
     responses: { 200: { description: 'Faults', schema: FaultList } },
-    handle: (ctx) => ok({ data: ctx.workspace.faults.list() }),
+    handle: (ctx) => ok({ data: listFaults(ctx.workspace) }),
   },
   {
     kind: 'control', perWorkspace: true, tag, method: 'DELETE', path: '/_emulator/faults',
     operationId: 'clearFaults', summary: 'Remove every fault',
     responses: { 200: { description: 'How many were removed', schema: FaultsCleared } },
-    handle: (ctx) => ok({ deleted: ctx.workspace.faults.clear() }),
+    handle: (ctx) => ok(clearFaults(ctx.workspace)),
   },
   {
     kind: 'control', perWorkspace: true, tag, method: 'DELETE', path: '/_emulator/faults/:id',
     operationId: 'deleteFault', summary: 'Remove one fault',
     params: IdParam,
     responses: { 200: { description: 'Deleted', schema: Deleted }, 404: errors },
-    handle: (ctx) => {
-      ctx.workspace.faults.remove(ctx.params.id!);
-      return ok({ id: ctx.params.id!, deleted: true });
-    },
+    handle: (ctx) => ok(removeFault(ctx.workspace, ctx.params.id!)),
   },
   {
     kind: 'control', perWorkspace: false, tag, method: 'POST', path: '/_emulator/workspaces',

@@ -1,7 +1,8 @@
 import { ApiError, fail } from '../core/errors.js';
 import { parseDuration } from '../core/durations.js';
+import type { Fault, FaultInput } from '../core/faults.js';
 import type { Fired } from '../core/scheduler.js';
-import type { Workspace } from '../core/workspace.js';
+import type { OutboxMail, Workspace } from '../core/workspace.js';
 import type { Emulator, WorkspaceInput } from '../emulator.js';
 import { FixturesError } from '../fixtures/fixtures.load.js';
 
@@ -99,4 +100,37 @@ export async function setClock(ws: Workspace, now: string) {
     throw fail('clock_backwards', `The clock never moves backwards: it is ${ws.now()} in this workspace.`, 'now');
   }
   return afterMove(ws, await ws.scheduler.advanceTo(target));
+}
+
+export interface OutboxFilter {
+  onboarding_id?: string | undefined;
+  /** The recipient address, compared without regard to case. */
+  to?: string | undefined;
+}
+
+/** Intercepted mails, oldest first. */
+export function listOutbox(ws: Workspace, filter: OutboxFilter = {}): OutboxMail[] {
+  const to = filter.to?.toLowerCase();
+  return ws.outbox.filter(
+    (m) => (filter.onboarding_id === undefined || m.onboarding_id === filter.onboarding_id) && (to === undefined || m.to.toLowerCase() === to),
+  );
+}
+
+/** Faults (design section 3): the next N matching /v1 requests get latency, a 429 or a 500. */
+export function addFault(ws: Workspace, input: FaultInput): Fault {
+  return ws.faults.add(input, ws.ids, ws.now());
+}
+
+export function listFaults(ws: Workspace): Fault[] {
+  return ws.faults.list();
+}
+
+export function removeFault(ws: Workspace, id: string) {
+  ws.faults.remove(id);
+  return { id, deleted: true as const };
+}
+
+/** Removes every fault; says how many there were. */
+export function clearFaults(ws: Workspace) {
+  return { deleted: ws.faults.clear() };
 }

@@ -6,6 +6,7 @@ import {
   ActionResult, ApproveBody, AuditLog, DashboardCreateBody, DashboardCreated, NoBody, OnboardingIdParam, OpenBody,
   Outbox, OutboxQuery, PayrollFailBody, ReturnBody, TermsBody, VerifyBody,
 } from './onboarding-actions.schemas.js';
+import { listOutbox } from './control.service.js';
 import * as act from './onboarding-actions.service.js';
 import { OrganizationIdParam, OrganizationSettings, PatchOrganizationBody } from './organization-settings.schemas.js';
 import { findOrganization, patchOrganization, renderSettings } from './organization-settings.service.js';
@@ -76,15 +77,7 @@ export const onboardingActionRoutes: ControlRoute<Emulator>[] = [
     operationId: 'getOutbox', summary: 'Intercepted e-mails (invitations, new links, reminders, contracts), oldest first',
     query: OutboxQuery,
     responses: { 200: { description: 'The mails', schema: Outbox }, 422: errors },
-    handle: (ctx) => {
-      const q = ctx.query as OutboxQuery;
-      const to = q.to?.toLowerCase();
-      return ok({
-        data: ctx.workspace.outbox.filter(
-          (m) => (q.onboarding_id === undefined || m.onboarding_id === q.onboarding_id) && (to === undefined || m.to.toLowerCase() === to),
-        ),
-      });
-    },
+    handle: (ctx) => ok({ data: listOutbox(ctx.workspace, ctx.query as OutboxQuery) }),
   },
   {
     kind: 'control', perWorkspace: true, tag, method: 'GET', path: '/_emulator/audit-log',
