@@ -6,6 +6,12 @@ import { EMULATOR_VERSION } from '../control/control.service.js';
 import { Emulator } from '../emulator.js';
 import { FixturesError } from '../fixtures/fixtures.load.js';
 import { listen } from '../http/server.js';
+import { registerClock } from './commands/clock.js';
+import { registerControl } from './commands/control.js';
+import { registerEvents } from './commands/events.js';
+import { registerOnboardings } from './commands/onboardings.js';
+import { registerOutbox } from './commands/outbox.js';
+import { registerWorkspace } from './commands/workspace.js';
 
 const program = new Command('onboarding-emulator')
   .description('A local emulator of the hosted employee-onboarding API, for integration tests and exploration.')
@@ -56,5 +62,13 @@ serve.action(async (raw: Record<string, string | undefined>) => {
     process.exit(1);
   }
 });
+
+// Client commands against a running emulator (--url / EMULATOR_URL, --key / EMULATOR_KEY).
+registerClock(program);
+registerOnboardings(program);
+registerOutbox(program);
+registerEvents(program);
+registerWorkspace(program);
+registerControl(program);
 
 await program.parseAsync(process.argv);

@@ -1,0 +1,131 @@
+import { Command, CommanderError, Option } from 'commander';
+
+/**
+ * The CLI's tiny HTTP client for a running emulator: base URL and key from flags or the
+ * environment, the spec's error envelope turned into one line on stderr, and exit codes a CI
+ * script can use (0 success, 1 the API refused, 2 connection or usage problem).
+ */
+export const DEFAULT_URL = 'http://127.0.0.1:4010';
+
+export interface ClientOptions {
+  url: string;
+  key?: string | undefined;
+  json?: boolean | undefined;
+}
+
+/** The API answered with an error status. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string | undefined,
+    message: string,
+    readonly details: { path: string; message: string }[] = [],
+  ) {
+    super(message);
+  }
+}
+
+/** Nothing answered, or the command line was wrong: exit 2. */
+export class UsageError extends Error {}
+
+export async function request<T = unknown>(options: ClientOptions, method: string, path: string, body?: unknown): Promise<T> {
+  let url: URL;
+  try {
+    url = new URL(path, options.url.endsWith('/') ? options.url : `${options.url}/`);
+    if (!path.startsWith('/')) throw new Error('the path must start with /');
+  } catch (err) {
+    throw new UsageError(`not a valid URL or path: ${options.url} ${path} (${(err as Error).message})`);
+  }
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  if (options.key) headers.Authorization = `Bearer ${options.key}`;
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  let res: Response;
+  try {
+    res = await fetch(url, { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+  } catch (err) {
+    const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+    throw new UsageError(`cannot reach the emulator at ${url.origin}: ${cause?.code ?? cause?.message ?? (err as Error).message} (is it running? set --url or EMULATOR_URL)`);
+  }
+  const text = await res.text();
+  let parsed: unknown;
+  try {
+    parsed = text === '' ? undefined : JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
+  if (!res.ok) {
+    const e = (parsed as { error?: { code?: string; message?: string; details?: { path: string; message: string }[] } } | undefined)?.error;
+    throw new ApiError(res.status, e?.code, e?.message ?? (text.trim() || res.statusText), e?.details ?? []);
+  }
+  return parsed as T;
+}
+
+/** Adds --url, --key and --json (with their environment variables) to a command that talks to the emulator. */
+export function clientCommand(parent: Command, name: string, description: string): Command {
+  const cmd = parent.command(name).description(description);
+  cmd.addOption(new Option('--url <url>', 'base URL of the running emulator').env('EMULATOR_URL').default(DEFAULT_URL));
+  cmd.addOption(new Option('--key <key>', 'API key, sent as a Bearer token; for the control API it picks the workspace').env('EMULATOR_KEY'));
+  cmd.option('--json', 'print the raw JSON answer instead of a table');
+  cmd.exitOverride(usageExit);
+  return cmd;
+}
+
+/** A group of client commands (clock, onboardings, events, workspace). */
+export function commandGroup(parent: Command, name: string, description: string): Command {
+  return parent.command(name).description(description).exitOverride(usageExit);
+}
+
+/** Commander's own errors (unknown option, missing argument) are usage problems: exit 2; help exits 0. */
+function usageExit(err: CommanderError): never {
+  process.exit(err.exitCode === 0 ? 0 : 2);
+}
+
+/** Runs a command's body, turning refusals and connection problems into messages and exit codes. */
+export function action<A extends unknown[]>(run: (...args: A) => Promise<void>): (...args: A) => Promise<void> {
+  return async (...args: A) => {
+    try {
+      await run(...args);
+    } catch (err) {
+      if (err instanceof ApiError) {
+        process.stderr.write(`error ${err.status} ${err.code ?? 'unknown'}: ${err.message}\n`);
+        for (const d of err.details) process.stderr.write(`  ${d.path}: ${d.message}\n`);
+        process.exitCode = 1;
+      } else if (err instanceof UsageError) {
+        process.stderr.write(`onboarding-emulator: ${err.message}\n`);
+        process.exitCode = 2;
+      } else {
+        throw err;
+      }
+    }
+  };
+}
+
+/** The options of a leaf command (the last argument commander passes before the command itself). */
+export function optionsOf(cmd: Command): ClientOptions {
+  return cmd.opts<ClientOptions>();
+}
+
+export function printJson(value: unknown): void {
+  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+}
+
+type Cell = string | number | boolean | null | undefined;
+
+/**
+ * An aligned plain-text table; no colours, so it reads the same in a terminal, a pipe or a CI
+ * log. minWidths keeps the columns of later batches (events tail) aligned with the first;
+ * header: false prints the rows only.
+ */
+export function printTable(headers: string[], rows: Cell[][], layout: { minWidths?: number[]; header?: boolean } = {}): void {
+  const text = rows.map((r) => r.map((c) => (c === null || c === undefined || c === '' ? '-' : String(c))));
+  const widths = headers.map((h, i) => Math.max(h.length, layout.minWidths?.[i] ?? 0, ...text.map((r) => r[i]!.length)));
+  const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!))).join('  ').trimEnd();
+  const lines = [...(layout.header === false ? [] : [line(headers)]), ...text.map(line)];
+  if (lines.length > 0) process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+/** Two columns, name and value, for one object. */
+export function printFields(fields: [string, Cell][]): void {
+  const width = Math.max(...fields.map(([k]) => k.length));
+  process.stdout.write(`${fields.map(([k, v]) => `${k.padEnd(width)}  ${v === null || v === undefined ? '-' : String(v)}`).join('\n')}\n`);
+}

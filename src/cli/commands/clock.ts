@@ -1,0 +1,61 @@
+import type { Command } from 'commander';
+import { action, clientCommand, commandGroup, optionsOf, printFields, printJson, printTable, request, UsageError } from '../client.js';
+
+interface ClockState {
+  now: string;
+  mode: string;
+  pending_timers: number;
+  next_due_at: string | null;
+  fired?: { kind: string; due_at: string }[];
+}
+
+function printClock(clock: ClockState): void {
+  printFields([
+    ['now', clock.now],
+    ['mode', clock.mode],
+    ['pending timers', clock.pending_timers],
+    ['next due at', clock.next_due_at],
+  ]);
+  if (clock.fired && clock.fired.length > 0) {
+    process.stdout.write(`\nfired ${clock.fired.length}:\n`);
+    printTable(['due at', 'kind'], clock.fired.map((f) => [f.due_at, f.kind]));
+  }
+}
+
+/** A number of seconds goes as a number; anything else ("90m", "1h30m", "PT1H") as the server's duration string. */
+export function durationValue(input: string): number | string {
+  const trimmed = input.trim();
+  if (trimmed === '') throw new UsageError('the duration is empty');
+  return /^\d+(\.\d+)?$/.test(trimmed) ? Number(trimmed) : trimmed;
+}
+
+export function registerClock(program: Command): void {
+  const clock = commandGroup(program, 'clock', "Show, advance or set the workspace clock (GET/POST /_emulator/clock)");
+
+  clientCommand(clock, 'show', 'Show the emulated time, the clock mode, the pending timers and when the next one is due')
+    .action(action(async (_opts: unknown, cmd: Command) => {
+      const o = optionsOf(cmd);
+      const state = await request<ClockState>(o, 'GET', '/_emulator/clock');
+      if (o.json) printJson(state);
+      else printClock(state);
+    }));
+
+  clientCommand(clock, 'advance', 'Advance the clock, firing every timer that falls due at its own instant (webhook retries, reminders, expiries)')
+    .argument('<duration>', 'seconds ("3600"), a duration ("90m", "1h30m", "2d") or ISO 8601 ("PT1H"); 0 runs what is due now')
+    .addHelpText('after', '\nExamples:\n  onboarding-emulator clock advance 90m\n  onboarding-emulator clock advance PT24H --json')
+    .action(action(async (duration: string, _opts: unknown, cmd: Command) => {
+      const o = optionsOf(cmd);
+      const state = await request<ClockState>(o, 'POST', '/_emulator/clock/advance', { by: durationValue(duration) });
+      if (o.json) printJson(state);
+      else printClock(state);
+    }));
+
+  clientCommand(clock, 'set', 'Jump the clock to an instant, firing what falls due on the way; the clock never goes backwards (409 clock_backwards)')
+    .argument('<time>', 'an ISO 8601 instant, e.g. 2026-10-06T09:00:00Z')
+    .action(action(async (time: string, _opts: unknown, cmd: Command) => {
+      const o = optionsOf(cmd);
+      const state = await request<ClockState>(o, 'POST', '/_emulator/clock', { now: time });
+      if (o.json) printJson(state);
+      else printClock(state);
+    }));
+}
