@@ -4,6 +4,7 @@
  * rotation it carries one v1 per secret, new first. `verifySignature` is the receiver-side
  * helper the package exports; the emulator itself only signs.
  */
+import { wallClockSeconds } from '../core/clock.js';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
 const DEFAULT_TOLERANCE_SECONDS = 300;
@@ -46,7 +47,7 @@ export function verifySignature(
   if (!parsed) return false;
 
   const tolerance = options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
-  const now = options.now ?? Math.floor(Date.now() / 1000);
+  const now = options.now ?? wallClockSeconds();
   if (!Number.isFinite(tolerance) || tolerance < 0 || !Number.isFinite(now)) return false;
   if (Math.abs(now - parsed.t) > tolerance) return false;
 
