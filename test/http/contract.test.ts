@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { harness, KEYS } from '../support/harness.js';
-import { advanceTimes, createOnboarding, eventTypes, expectError, inReview, readOnboarding } from '../support/sandbox-steps.js';
+import { harness, KEYS, expectError } from '../support/harness.js';
+import { advanceTimes, createOnboarding, eventTypes, inReview, readOnboarding } from '../support/sandbox-steps.js';
 
 type H = ReturnType<typeof harness>;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createBody, envelope, FROZEN_START, harness, KEYS } from '../support/harness.js';
+import { createBody, FROZEN_START, harness, KEYS, expectError } from '../support/harness.js';
 
 const HOUR = 60 * 60 * 1000;
 const START_MS = Date.parse(FROZEN_START);
@@ -20,15 +20,6 @@ async function read(h: H, id: string, key: string = KEYS.owner) {
   const res = await h.as(key).get(`/v1/onboardings/${id}`);
   expect(res.status).toBe(200);
   return res.body;
-}
-
-function expectError(res: { status: number; body: unknown; headers: Record<string, string> }, status: number, type: string, code: string, param?: string) {
-  expect(res.status, JSON.stringify(res.body)).toBe(status);
-  const err = envelope(res);
-  expect(err.type).toBe(type);
-  expect(err.code).toBe(code);
-  if (param !== undefined) expect(err.param).toBe(param);
-  return err;
 }
 
 describe('PATCH /v1/onboardings/{id}: reference and metadata', () => {

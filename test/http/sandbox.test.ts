@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { returnForCorrection } from '../../src/resources/onboardings/onboardings.lifecycle.js';
-import { harness, KEYS } from '../support/harness.js';
+import { expectError, harness, KEYS } from '../support/harness.js';
 import {
-  advance, advanceTimes, createOnboarding, eventsOf, eventTypes, expectError, inReview, readOnboarding,
+  advance, advanceTimes, createOnboarding, eventsOf, eventTypes, inReview, readOnboarding,
 } from '../support/sandbox-steps.js';
 
 type H = ReturnType<typeof harness>;

@@ -2,9 +2,9 @@ import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { Resolver } from '../../src/delivery/address-policy.js';
 import type { Transport, TransportRequest, TransportResult } from '../../src/delivery/transport.js';
-import { createBody, FROZEN_START, harness, KEYS } from '../support/harness.js';
+import { createBody, FROZEN_START, harness, KEYS, expectError } from '../support/harness.js';
 import { answer, destroy, hang, useReceivers, type Receiver, type ReceivedRequest } from '../support/receiver.js';
-import { advance, advanceTimes, createOnboarding, expectError } from '../support/sandbox-steps.js';
+import { advance, advanceTimes, createOnboarding } from '../support/sandbox-steps.js';
 
 /**
  * Webhook deliveries with real HTTP receivers on 127.0.0.1 (issue 4, items 2 to 7 and 9): the

@@ -1,8 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { httpTransport, type Transport } from '../../src/delivery/transport.js';
-import { createBody, harness as baseHarness, KEYS } from '../support/harness.js';
+import { createBody, harness as baseHarness, KEYS, expectError } from '../support/harness.js';
 import { answer, useReceivers } from '../support/receiver.js';
-import { expectError } from '../support/sandbox-steps.js';
 
 /**
  * Webhook addresses (spec: WebhookEndpoint, POST/GET/DELETE /v1/webhooks; issue 4 item 1):

@@ -1,3 +1,4 @@
+import { expect } from 'vitest';
 import request from 'supertest';
 import { Emulator, type EmulatorOptions } from '../../src/emulator.js';
 import { createApp, type AppOptions } from '../../src/http/app.js';
@@ -78,4 +79,14 @@ export function envelope(res: { status: number; body: unknown; headers: Record<s
   }
   if (res.headers['request-id'] !== e.request_id) throw new Error('Request-Id header differs from request_id');
   return e as { type: string; code: string; message: string; request_id: string; param?: string };
+}
+
+/** Asserts the spec's error envelope with this status, type and code. */
+export function expectError(res: { status: number; body: unknown; headers: Record<string, string> }, status: number, type: string, code: string, param?: string) {
+  expect(res.status, JSON.stringify(res.body)).toBe(status);
+  const err = envelope(res);
+  expect(err.type).toBe(type);
+  expect(err.code).toBe(code);
+  if (param !== undefined) expect(err.param).toBe(param);
+  return err;
 }

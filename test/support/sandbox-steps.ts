@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { createBody, envelope, type harness, KEYS } from './harness.js';
+import { createBody, type harness, KEYS } from './harness.js';
 
 /**
  * Helpers to drive an onboarding through its life cycle over HTTP: create it, play sandbox
@@ -73,12 +73,3 @@ export async function readOnboarding(h: H, id: string, key: string = KEYS.owner)
   return res.body as OnboardingJson;
 }
 
-/** Asserts the spec's error envelope with this status, type and code. */
-export function expectError(res: { status: number; body: unknown; headers: Record<string, string> }, status: number, type: string, code: string, param?: string) {
-  expect(res.status, JSON.stringify(res.body)).toBe(status);
-  const err = envelope(res);
-  expect(err.type).toBe(type);
-  expect(err.code).toBe(code);
-  if (param !== undefined) expect(err.param).toBe(param);
-  return err;
-}
