@@ -7,6 +7,7 @@ import { Scheduler, type TimerHandlers } from './scheduler.js';
 import { createStore, type Store } from './store.js';
 import { TimerQueue } from './timers.js';
 import type { DeliverySettings } from '../delivery/settings.js';
+import type { AutopilotProgress, LoadedScenario } from '../scenarios/scenario.model.js';
 
 export interface OutboxMail {
   id: string;
@@ -61,6 +62,10 @@ export class Workspace {
   auditLog!: AuditEntry[];
   /** Injected faults for /v1 requests (POST /_emulator/faults). */
   faults!: FaultList;
+  /** The loaded scenario (design section 8); null: nothing moves by itself but magic e-mail addresses. */
+  scenario: LoadedScenario | null = null;
+  /** Per onboarding id: the autopilot's progress on it. */
+  autopilot!: Map<string, AutopilotProgress>;
 
   constructor(
     readonly recipe: WorkspaceRecipe,
@@ -86,6 +91,7 @@ export class Workspace {
     this.outbox = [];
     this.auditLog = [];
     this.faults = new FaultList();
+    this.autopilot = new Map();
   }
 
   now(): string {

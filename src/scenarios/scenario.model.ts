@@ -1,0 +1,24 @@
+import type { ScenarioDocument } from './scenario.schema.js';
+
+/** A scenario as loaded into a workspace: the document and where it came from. */
+export interface LoadedScenario {
+  document: ScenarioDocument;
+  /** The file name, "api" (PUT /_emulator/scenario) or "workspace" (given at creation). */
+  source: string;
+  loaded_at: string;
+}
+
+/**
+ * How far the autopilot took one onboarding. Plain JSON, kept on the workspace, so a snapshot
+ * holds it beside the timer that plays the next step.
+ */
+export interface AutopilotProgress {
+  /** "rules[2]" of the scenario, or "magic:payroll-fail" for a magic e-mail address. */
+  rule: string;
+  /** The step its pending timer will play, and that timer's sequence number. */
+  step: string | null;
+  timer: number | null;
+  /** Returns for correction made so far, against the rule's `corrections.times`. */
+  corrections: number;
+  terms_changed: boolean;
+}

@@ -1,0 +1,140 @@
+import { Type, type Static } from '../core/schema.js';
+import { Literals } from '../resources/common.schemas.js';
+import { TermsBody } from '../control/onboarding-actions.schemas.js';
+import { ROLES } from '../resources/organizations/organizations.model.js';
+
+/**
+ * The scenario document (design section 8, docs/scenarios.md): rules that select onboardings
+ * and script what the people around them do, each step a delay on the workspace clock counted
+ * from the step before it. One definition validates files, PUT /_emulator/scenario and the
+ * published OpenAPI document.
+ */
+
+const DURATION_HINT = 'a delay such as "30m", "1h30m", "2d", ISO 8601 "PT2H", or seconds as a number';
+
+/** A delay on the workspace clock; checked further by parseDuration (scenario.load.ts). */
+export const Delay = Type.Union([Type.Number({ minimum: 0 }), Type.String({ minLength: 1, maxLength: 40 })], { description: DURATION_HINT });
+/** A delay, or "never": the step does not happen by itself. */
+export const DelayOrNever = Type.Union([Type.Literal('never'), Type.Number({ minimum: 0 }), Type.String({ minLength: 1, maxLength: 40 })], {
+  description: `${DURATION_HINT}; or "never"`,
+});
+
+const Strict = { additionalProperties: false } as const;
+const Pattern = (description: string) => Type.String({ minLength: 1, maxLength: 200, description });
+
+export const Match = Type.Object(
+  {
+    all: Type.Optional(Type.Literal(true)),
+    reference: Type.Optional(Pattern('the onboarding reference; * matches any run of characters, ? one character')),
+    email: Type.Optional(Pattern("the employee's e-mail address (case-insensitive); * and ? as in reference")),
+    name: Type.Optional(Pattern('"first last" of the employee (case-insensitive); * and ? as in reference')),
+    template: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'the template id of the workflow' })),
+    metadata: Type.Optional(
+      Type.Unsafe<Record<string, string | number | boolean>>({
+        type: 'object',
+        minProperties: 1,
+        maxProperties: 20,
+        additionalProperties: { anyOf: [{ type: 'string', maxLength: 500 }, { type: 'number' }, { type: 'boolean' }] },
+        description: 'every key given must hold exactly this value',
+      }),
+    ),
+  },
+  { ...Strict, minProperties: 1, description: 'every condition given must hold; {"all": true} selects every onboarding' },
+);
+
+export const EmployeeScript = Type.Object(
+  {
+    opens: Type.Optional(DelayOrNever),
+    submits: Type.Optional(DelayOrNever),
+    signs: Type.Optional(DelayOrNever),
+  },
+  { ...Strict, description: 'opens: after the invitation; submits: after opening (or after a return); signs: after the contract was sent' },
+);
+
+export const Corrections = Type.Object(
+  {
+    to: Literals(['employee', 'manager']),
+    times: Type.Optional(Type.Integer({ minimum: 1, maximum: 20, description: 'how many submissions are returned; default 1' })),
+    after: Delay,
+  },
+  { ...Strict, description: 'the reviewer returns the data for correction this long after the identity check' },
+);
+
+export const TermsChange = Type.Object(
+  {
+    when: Type.Optional(Literals(['in_review', 'after_approval'])),
+    after: Delay,
+    terms: TermsBody,
+  },
+  { ...Strict, description: 'the employer changes the employment terms once: during the review (default) or after the last approval' },
+);
+
+const Approvals = Type.Union(
+  [
+    DelayOrNever,
+    Type.Unsafe<Partial<Record<(typeof ROLES)[number], number | string>>>({
+      type: 'object',
+      additionalProperties: false,
+      minProperties: 1,
+      properties: Object.fromEntries(ROLES.map((r) => [r, DelayOrNever])),
+    }),
+  ],
+  { description: 'one delay for every required role, or a delay (or "never") per role; each counts from the step before' },
+);
+
+export const ReviewScript = Type.Object(
+  {
+    identity_check: Type.Optional(DelayOrNever),
+    approvals: Type.Optional(Approvals),
+    corrections: Type.Optional(Corrections),
+    manager_corrects: Type.Optional(DelayOrNever),
+    terms_change: Type.Optional(TermsChange),
+  },
+  { ...Strict, description: 'identity_check: after the submission; manager_corrects: after a return to the manager' },
+);
+
+export const ContractScript = Type.Object(
+  {
+    sent: Type.Optional(DelayOrNever),
+    employer_signs: Type.Optional(DelayOrNever),
+  },
+  { ...Strict, description: 'sent: after the last approval (else the client sends it); employer_signs: after the employee signed' },
+);
+
+export const PayrollScript = Type.Object(
+  {
+    connector: Type.Optional(Type.String({ minLength: 1, maxLength: 60, description: "instead of the organization's payroll connector" })),
+    outcome: Type.Optional(Literals(['success', 'failure'])),
+    after: Type.Optional(DelayOrNever),
+    error_code: Type.Optional(Type.String({ minLength: 1, maxLength: 100, pattern: '^[a-z0-9_]+$', description: 'failure only; default payroll_rejected' })),
+    resolved: Type.Optional(DelayOrNever),
+  },
+  { ...Strict, description: 'after: after the employer signed; resolved: after a failure, the fix (default never)' },
+);
+
+export const ScenarioRule = Type.Object(
+  {
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+    match: Match,
+    employee: Type.Optional(EmployeeScript),
+    review: Type.Optional(ReviewScript),
+    contract: Type.Optional(ContractScript),
+    payroll: Type.Optional(PayrollScript),
+  },
+  { ...Strict, title: 'ScenarioRule' },
+);
+
+export const ScenarioSchema = Type.Object(
+  {
+    version: Type.Optional(Type.Literal(1)),
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+    description: Type.Optional(Type.String({ maxLength: 2000 })),
+    rules: Type.Array(ScenarioRule, { maxItems: 200, description: 'the first rule that matches an onboarding drives it' }),
+  },
+  { ...Strict, title: 'Scenario', description: 'docs/scenarios.md' },
+);
+
+export type ScenarioDocument = Static<typeof ScenarioSchema>;
+export type ScenarioRule = Static<typeof ScenarioRule>;
+export type ScenarioMatch = Static<typeof Match>;
+export type DelayValue = Static<typeof DelayOrNever>;
