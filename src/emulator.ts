@@ -7,7 +7,7 @@ import { Workspace } from './core/workspace.js';
 import { checkFixtures, readFixturesFile } from './fixtures/fixtures.load.js';
 import type { FixturesDocument } from './fixtures/fixtures.schema.js';
 import { populate } from './fixtures/fixtures.apply.js';
-import { TIMER_HANDLERS } from './timer-handlers.js';
+import { TIMER_HANDLERS, WORKSPACE_HOOKS } from './timer-handlers.js';
 import { deliverySettings, type DeliverySettings } from './delivery/settings.js';
 
 export const DEFAULT_FIXTURES_PATH = fileURLToPath(new URL('../fixtures/default.json', import.meta.url));
@@ -110,7 +110,7 @@ export class Emulator {
   }
 
   private add(id: string, fixtures: FixturesDocument, seed: string | undefined, clock: ClockOptions | undefined, keySuffix: string): Workspace {
-    const ws = new Workspace({ id, seed, clock, keySuffix }, TIMER_HANDLERS, this.delivery);
+    const ws = new Workspace({ id, seed, clock, keySuffix }, TIMER_HANDLERS, this.delivery, WORKSPACE_HOOKS);
     populate(ws, fixtures, keySuffix);
     for (const k of ws.store.keys.values()) {
       if (this.keyIndex.has(k.key)) throw fail('fixtures_invalid', `The key ${k.key} is already used by another workspace.`, 'keys');

@@ -1,4 +1,6 @@
 import type { TimerHandlers } from './core/scheduler.js';
+import type { WorkspaceHooks } from './core/workspace.js';
+import { plan, playStep, SCENARIO_STEP } from './scenarios/autopilot.js';
 import { purgeEvent } from './resources/events/events.emit.js';
 import { attemptTimer, expireSecret, purgeDelivery } from './delivery/dispatcher.js';
 import { reviewerLinkExpired, reviewSessionExpired } from './resources/reviews/reviews.service.js';
@@ -11,4 +13,10 @@ export const TIMER_HANDLERS: TimerHandlers = {
   'webhook.secret_expire': expireSecret,
   'review_session.expire': reviewSessionExpired,
   'reviewer_link.expire': reviewerLinkExpired,
+  [SCENARIO_STEP]: playStep,
+};
+
+/** What reacts to changes in every workspace. */
+export const WORKSPACE_HOOKS: WorkspaceHooks = {
+  afterTransition: plan,
 };

@@ -7,6 +7,7 @@ import { Scheduler, type TimerHandlers } from './scheduler.js';
 import { createStore, type Store } from './store.js';
 import { TimerQueue } from './timers.js';
 import type { DeliverySettings } from '../delivery/settings.js';
+import type { OnboardingRecord } from '../resources/onboardings/onboardings.model.js';
 import type { AutopilotProgress, LoadedScenario } from '../scenarios/scenario.model.js';
 
 export interface OutboxMail {
@@ -41,6 +42,12 @@ export interface WorkspaceRecipe {
   keySuffix: string;
 }
 
+/** Reactions the composition root wires in, so the core needs no import of what reacts. */
+export interface WorkspaceHooks {
+  /** After every stored transition of an onboarding (the scenario autopilot plans its next step). */
+  afterTransition?: (ws: Workspace, onboarding: OnboardingRecord) => void;
+}
+
 /**
  * The isolation unit (design section 2): its own store, clock, random source and
  * idempotency records. Every service function takes the workspace first.
@@ -72,6 +79,7 @@ export class Workspace {
     private readonly handlers: TimerHandlers = {},
     /** How webhooks are delivered (transport, URL policy, signature clock); set by the emulator. */
     readonly delivery?: DeliverySettings,
+    readonly hooks: WorkspaceHooks = {},
   ) {
     this.id = recipe.id;
     this.clear();

@@ -5,6 +5,7 @@ import type { DocumentRecord, OnboardingRecord } from './onboardings.model.js';
 import { DEFAULT_BASE_URL } from './onboardings.service.js';
 import { transition } from './onboardings.transitions.js';
 import { sendMail } from './outbox.js';
+import { scriptedPayroll } from '../../scenarios/scenario.rules.js';
 
 /**
  * What employees, reviewers, the employer and payroll do to an onboarding, one function per
@@ -142,9 +143,9 @@ export function employeeSign(ws: Workspace, r: OnboardingRecord): OnboardingReco
   }));
 }
 
-/** The employer signs; payroll processing starts with the organization's connector. */
+/** The employer signs; payroll processing starts with the scenario's or the organization's connector. */
 export function employerSign(ws: Workspace, r: OnboardingRecord): OnboardingRecord {
-  const connector = ws.store.organizations.get(r.organization_id)?.payroll_connector ?? 'manual';
+  const connector = scriptedPayroll(ws, r)?.connector ?? ws.store.organizations.get(r.organization_id)?.payroll_connector ?? 'manual';
   return transition(ws, r, 'employer_sign', () => ({
     ...r,
     contract: { ...r.contract, employer_signed_at: ws.now() },

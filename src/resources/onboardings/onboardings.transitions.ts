@@ -21,5 +21,6 @@ export function transition(
   const next: OnboardingRecord = { ...change(decision.to), status: decision.to, updated_at: ws.now() };
   ws.store.onboardings.put(next);
   emitEvents(ws, next, decision.events, facts);
+  ws.hooks.afterTransition?.(ws, next);
   return next;
 }

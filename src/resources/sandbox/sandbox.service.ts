@@ -91,7 +91,7 @@ function reviewStep(ws: Workspace, r: OnboardingRecord): Planned {
  * A user of the organization holding the role who has not approved this data_version yet
  * (four-eyes), in fixture order; else a synthetic sandbox user that is never stored.
  */
-function testUser(ws: Workspace, r: OnboardingRecord, role: Role): User {
+export function testUser(ws: Workspace, r: OnboardingRecord, role: Role): User {
   const approvedBy = new Set(r.approvals.filter((a) => a.data_version === r.data_version).map((a) => a.user_id));
   const member = ws.store.users
     .values()

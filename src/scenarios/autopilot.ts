@@ -1,0 +1,170 @@
+import { parseDuration } from '../core/durations.js';
+import { ApiError } from '../core/errors.js';
+import type { Facts } from '../core/scheduler.js';
+import type { Timer } from '../core/timers.js';
+import type { Workspace } from '../core/workspace.js';
+import {
+  approve, changeTerms, employeeOpen, employeeSign, employeeSubmit, employerSign, managerCorrect, payrollFail, payrollSucceed,
+  resolveAction, returnForCorrection, sendContract, verifyIdentity,
+} from '../resources/onboardings/onboardings.lifecycle.js';
+import { TERMINAL_STATUSES, type OnboardingRecord } from '../resources/onboardings/onboardings.model.js';
+import { DEFAULT_BASE_URL } from '../resources/onboardings/onboardings.service.js';
+import type { Role } from '../resources/organizations/organizations.model.js';
+import { testUser } from '../resources/sandbox/sandbox.service.js';
+import type { AutopilotProgress } from './scenario.model.js';
+import { DEFAULT_PAYROLL_ERROR, driverFor, type Driver } from './scenario.rules.js';
+import type { DelayValue, ScenarioRule } from './scenario.schema.js';
+
+/**
+ * The autopilot (design section 8): after every change of an onboarding a scenario drives, it
+ * works out the next scripted step from the stored facts and schedules it as one timer, that
+ * many milliseconds later on the workspace clock. When the timer fires the step goes through
+ * the same life-cycle function a person would trigger, whose transition plans the step after.
+ * A change made by anyone else (API, sandbox, control API) replans, so the script always
+ * continues from where the onboarding really is.
+ */
+export const SCENARIO_STEP = 'scenario.step';
+
+export type ScriptedStep =
+  | 'employee_opened'
+  | 'employee_submitted'
+  | 'manager_corrected'
+  | 'identity_verified'
+  | 'returned'
+  | 'terms_changed'
+  | 'approval_given'
+  | 'contract_sent'
+  | 'employee_signed'
+  | 'employer_signed'
+  | 'payroll_completed'
+  | 'payroll_failed'
+  | 'payroll_resolved';
+
+interface Planned {
+  step: ScriptedStep;
+  /** Milliseconds from now; null: never. */
+  delay: number | null;
+  /** Counts the step in the progress, before it runs, so the replan it causes sees it. */
+  count?: (p: AutopilotProgress) => void;
+  run: () => OnboardingRecord;
+}
+
+const delayOf = (value: DelayValue | undefined): number | null => (value === undefined || value === 'never' ? null : parseDuration(value));
+
+function approvalDelay(approvals: NonNullable<ScenarioRule['review']>['approvals'], role: Role): number | null {
+  if (approvals === undefined || typeof approvals !== 'object') return delayOf(approvals);
+  return delayOf(approvals[role]);
+}
+
+/** Where the employee's mails point: the origin of the onboarding's last mail with a link. */
+function baseUrlOf(ws: Workspace, r: OnboardingRecord): string {
+  for (let i = ws.outbox.length - 1; i >= 0; i--) {
+    const m = ws.outbox[i]!;
+    if (m.onboarding_id === r.id && m.link) return new URL(m.link).origin;
+  }
+  return DEFAULT_BASE_URL;
+}
+
+/** The next step the rule scripts for the onboarding as it is now, or null when the rule is silent. */
+export function nextScripted(ws: Workspace, r: OnboardingRecord, rule: ScenarioRule, p: AutopilotProgress): Planned | null {
+  const { employee, review, contract, payroll } = rule;
+  const terms = review?.terms_change;
+  const termsNow = (when: 'in_review' | 'after_approval'): Planned | null =>
+    terms && !p.terms_changed && (terms.when ?? 'in_review') === when
+      ? { step: 'terms_changed', delay: delayOf(terms.after), count: (q) => void (q.terms_changed = true), run: () => changeTerms(ws, r, terms.terms) }
+      : null;
+  switch (r.status) {
+    case 'pending_employee':
+      return r.started_at
+        ? { step: 'employee_submitted', delay: delayOf(employee?.submits), run: () => employeeSubmit(ws, r) }
+        : { step: 'employee_opened', delay: delayOf(employee?.opens), run: () => employeeOpen(ws, r) };
+    case 'in_review': {
+      if (r.returned_to === 'manager') return { step: 'manager_corrected', delay: delayOf(review?.manager_corrects), run: () => managerCorrect(ws, r) };
+      if (!r.identity_verified_at) return { step: 'identity_verified', delay: delayOf(review?.identity_check), run: () => verifyIdentity(ws, r) };
+      const c = review?.corrections;
+      if (c && p.corrections < (c.times ?? 1)) {
+        return { step: 'returned', delay: delayOf(c.after), count: (q) => void q.corrections++, run: () => returnForCorrection(ws, r, c.to) };
+      }
+      const change = termsNow('in_review');
+      if (change) return change;
+      const role = r.required_roles.find((want) => !r.approvals.some((a) => a.role === want && a.data_version === r.data_version));
+      if (!role) return null;
+      return { step: 'approval_given', delay: approvalDelay(review?.approvals, role), run: () => approve(ws, r, testUser(ws, r, role), role, r.data_version) };
+    }
+    case 'contract_ready':
+      return termsNow('after_approval') ?? { step: 'contract_sent', delay: delayOf(contract?.sent), run: () => sendContract(ws, r, baseUrlOf(ws, r)) };
+    case 'awaiting_employee_signature':
+      return { step: 'employee_signed', delay: delayOf(employee?.signs), run: () => employeeSign(ws, r) };
+    case 'awaiting_employer_signature':
+      return { step: 'employer_signed', delay: delayOf(contract?.employer_signs), run: () => employerSign(ws, r) };
+    case 'processing':
+      return payroll?.outcome === 'failure'
+        ? { step: 'payroll_failed', delay: delayOf(payroll.after), run: () => payrollFail(ws, r, payroll.error_code ?? DEFAULT_PAYROLL_ERROR) }
+        : { step: 'payroll_completed', delay: delayOf(payroll?.after), run: () => payrollSucceed(ws, r) };
+    case 'action_required':
+      return { step: 'payroll_resolved', delay: delayOf(payroll?.resolved), run: () => resolveAction(ws, r) };
+    case 'completed':
+    case 'cancelled':
+      return null;
+  }
+}
+
+function progressFor(ws: Workspace, r: OnboardingRecord, driver: Driver): AutopilotProgress {
+  const known = ws.autopilot.get(r.id);
+  if (known && known.rule === driver.id) return known;
+  const fresh: AutopilotProgress = { rule: driver.id, step: null, timer: null, corrections: 0, terms_changed: false };
+  ws.autopilot.set(r.id, fresh);
+  return fresh;
+}
+
+/** Called after every transition (and for every onboarding when a scenario is loaded). */
+export function plan(ws: Workspace, r: OnboardingRecord): void {
+  const known = ws.autopilot.get(r.id);
+  if (known?.timer != null) {
+    ws.timers.cancel(known.timer);
+    known.timer = null;
+    known.step = null;
+  }
+  const driver = TERMINAL_STATUSES.includes(r.status) ? null : driverFor(ws, r);
+  if (!driver) return;
+  const p = progressFor(ws, r, driver);
+  const next = nextScripted(ws, r, driver.rule, p);
+  if (!next || next.delay === null) return;
+  const timer = ws.scheduler.schedule(SCENARIO_STEP, ws.clock.nowMs() + next.delay, { onboarding_id: r.id, step: next.step });
+  p.step = next.step;
+  p.timer = timer.seq;
+}
+
+/** Plans every onboarding from now, after a scenario was loaded or removed. */
+export function replanAll(ws: Workspace): void {
+  for (const p of ws.autopilot.values()) if (p.timer != null) ws.timers.cancel(p.timer);
+  ws.autopilot.clear();
+  for (const r of ws.store.onboardings.values()) plan(ws, r);
+}
+
+/** The `scenario.step` timer: plays the planned step; a refusal is reported, never thrown. */
+export function playStep(ws: Workspace, timer: Timer): Facts {
+  const id = String(timer.payload.onboarding_id);
+  const r = ws.store.onboardings.get(id);
+  const p = ws.autopilot.get(id);
+  if (!r || !p || p.timer !== timer.seq) return { skipped: 'replanned' };
+  p.timer = null;
+  p.step = null;
+  const driver = driverFor(ws, r);
+  const next = driver && driver.id === p.rule ? nextScripted(ws, r, driver.rule, p) : null;
+  if (!next || next.step !== timer.payload.step) {
+    plan(ws, r);
+    return { skipped: 'state_changed' };
+  }
+  const before = { ...p };
+  next.count?.(p);
+  try {
+    const after = next.run();
+    return { status: after.status };
+  } catch (err) {
+    if (!(err instanceof ApiError)) throw err;
+    Object.assign(p, before, { timer: null, step: null });
+    // The person could not act (an expired link, say): the onboarding waits for someone else.
+    return { skipped: err.code };
+  }
+}

@@ -1,0 +1,55 @@
+import type { Workspace } from '../core/workspace.js';
+import type { OnboardingRecord } from '../resources/onboardings/onboardings.model.js';
+import { magicRuleFor } from './magic.js';
+import type { ScenarioMatch, ScenarioRule } from './scenario.schema.js';
+
+/** The rule that drives an onboarding, with a stable name for progress and reports. */
+export interface Driver {
+  id: string;
+  rule: ScenarioRule;
+}
+
+/** `*` any run of characters, `?` one; everything else literal; whole value, any case. */
+const globs = new Map<string, RegExp>();
+function glob(pattern: string): RegExp {
+  let re = globs.get(pattern);
+  if (!re) {
+    const body = pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
+    re = new RegExp(`^${body}$`, 'is');
+    globs.set(pattern, re);
+  }
+  return re;
+}
+
+export function matches(m: ScenarioMatch, r: OnboardingRecord): boolean {
+  if (m.reference !== undefined && (r.reference === null || !glob(m.reference).test(r.reference))) return false;
+  if (m.email !== undefined && !glob(m.email).test(r.employee.email)) return false;
+  if (m.name !== undefined && !glob(m.name).test(`${r.employee.first_name} ${r.employee.last_name}`)) return false;
+  if (m.template !== undefined && r.workflow.template_id !== m.template) return false;
+  if (m.metadata !== undefined && !Object.entries(m.metadata).every(([k, v]) => r.metadata[k] === v)) return false;
+  return true;
+}
+
+/**
+ * The first matching rule of the loaded scenario, else the rule of a magic e-mail address.
+ * Only test onboardings are driven: live data, like the sandbox, is never played.
+ */
+export function driverFor(ws: Workspace, r: OnboardingRecord): Driver | null {
+  if (r.environment !== 'test') return null;
+  const rules = ws.scenario?.document.rules ?? [];
+  const i = rules.findIndex((rule) => matches(rule.match, r));
+  if (i >= 0) return { id: `rules[${i}]`, rule: rules[i]! };
+  return magicRuleFor(r.employee.email);
+}
+
+export const DEFAULT_PAYROLL_ERROR = 'payroll_rejected';
+
+/** The scripted payroll outcome for an onboarding a scenario drives (the sandbox honours it too). */
+export function scriptedPayroll(ws: Workspace, r: OnboardingRecord): { connector?: string; failure?: string } | null {
+  const payroll = driverFor(ws, r)?.rule.payroll;
+  if (!payroll) return null;
+  return {
+    ...(payroll.connector ? { connector: payroll.connector } : {}),
+    ...(payroll.outcome === 'failure' ? { failure: payroll.error_code ?? DEFAULT_PAYROLL_ERROR } : {}),
+  };
+}
