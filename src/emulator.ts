@@ -1,3 +1,4 @@
+import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fail } from './core/errors.js';
 import { createIds, type IdFactory } from './core/ids.js';
@@ -8,6 +9,9 @@ import { checkFixtures, readFixturesFile } from './fixtures/fixtures.load.js';
 import type { FixturesDocument } from './fixtures/fixtures.schema.js';
 import { populate } from './fixtures/fixtures.apply.js';
 import { TIMER_HANDLERS, WORKSPACE_HOOKS } from './timer-handlers.js';
+import { setScenario } from './scenarios/autopilot.js';
+import { checkScenario, mergeScenarios, readScenarioFile } from './scenarios/scenario.load.js';
+import type { ScenarioDocument } from './scenarios/scenario.schema.js';
 import { deliverySettings, type DeliverySettings } from './delivery/settings.js';
 
 export const DEFAULT_FIXTURES_PATH = fileURLToPath(new URL('../fixtures/default.json', import.meta.url));
@@ -20,10 +24,14 @@ export interface EmulatorOptions {
   fixtures?: FixturesDocument | string;
   seed?: string | number;
   clock?: ClockOptions;
+  /** Scenario files (their rules in the order given) or a document, for the default and new workspaces. */
+  scenario?: ScenarioDocument | string | string[];
 }
 
 export interface WorkspaceInput {
   fixtures?: unknown;
+  /** A scenario document; null for none; left out: the emulator's scenario. */
+  scenario?: unknown;
   seed?: string | number;
   clock?: ClockOptions;
 }
@@ -31,6 +39,14 @@ export interface WorkspaceInput {
 interface Entry {
   workspace: Workspace;
   fixtures: FixturesDocument;
+}
+
+function scenarioOption(option: EmulatorOptions['scenario']): { document: ScenarioDocument; source: string } | null {
+  if (option === undefined) return null;
+  if (typeof option === 'object' && !Array.isArray(option)) return { document: checkScenario(option), source: 'options' };
+  const files = typeof option === 'string' ? [option] : option;
+  if (!files.length) return null;
+  return { document: mergeScenarios(files.map(readScenarioFile)), source: files.map((f) => basename(f)).join(', ') };
 }
 
 /**
@@ -48,6 +64,8 @@ export class Emulator {
   /** New workspaces keep the emulator's clock mode and start unless they ask otherwise. */
   private readonly clockDefaults: ClockOptions | undefined;
   private readonly delivery: DeliverySettings;
+  /** The scenario given at start; new workspaces play it unless they bring their own. */
+  private readonly scenario: { document: ScenarioDocument; source: string } | null;
 
   constructor(options: EmulatorOptions = {}) {
     this.seed = options.seed === undefined ? undefined : String(options.seed);
@@ -58,7 +76,9 @@ export class Emulator {
     this.defaultFixtures = typeof fx === 'string' ? readFixturesFile(fx) : checkFixtures(fx);
     this.clockDefaults = options.clock;
     this.delivery = deliverySettings(options.webhooks);
-    this.add(DEFAULT_WORKSPACE, this.defaultFixtures, this.seed, options.clock, '');
+    this.scenario = scenarioOption(options.scenario);
+    const ws = this.add(DEFAULT_WORKSPACE, this.defaultFixtures, this.seed, options.clock, '');
+    if (this.scenario) setScenario(ws, this.scenario.document, this.scenario.source);
   }
 
   requestId(): string {
@@ -86,10 +106,13 @@ export class Emulator {
   /** Fixtures are checked in full before anything is registered. */
   createWorkspace(input: WorkspaceInput = {}): Workspace {
     const fixtures = input.fixtures === undefined ? this.defaultFixtures : checkFixtures(input.fixtures, 'fixtures');
+    const scenario = input.scenario === undefined ? this.scenario : input.scenario === null ? null : { document: checkScenario(input.scenario, 'scenario'), source: 'workspace' };
     const id = this.ids.id('ws').slice(0, 15);
     const seed = input.seed === undefined ? (this.seed === undefined ? undefined : `${this.seed}/${id}`) : String(input.seed);
     const clock = input.clock ?? this.clockDefaults;
-    return this.add(id, fixtures, seed, clock, `_${id.slice(3)}`);
+    const ws = this.add(id, fixtures, seed, clock, `_${id.slice(3)}`);
+    if (scenario) setScenario(ws, scenario.document, scenario.source);
+    return ws;
   }
 
   deleteWorkspace(id: string): void {

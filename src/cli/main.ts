@@ -1,11 +1,12 @@
 #!/usr/bin/env node
 import { Command, Option } from 'commander';
 import { pino } from 'pino';
-import { SERVE_OPTIONS, parsePort, parseStartTime, parseTimeout, type ServeOptions } from '../config.js';
+import { SERVE_OPTIONS, parsePort, scenarioFiles, parseStartTime, parseTimeout, type ServeOptions } from '../config.js';
 import { EMULATOR_VERSION } from '../control/control.service.js';
 import { Emulator } from '../emulator.js';
 import { FixturesError } from '../fixtures/fixtures.load.js';
 import { listen } from '../http/server.js';
+import { ScenarioError } from '../scenarios/scenario.load.js';
 import { registerClock } from './commands/clock.js';
 import { registerControl } from './commands/control.js';
 import { registerEvents } from './commands/events.js';
@@ -25,6 +26,7 @@ for (const spec of SERVE_OPTIONS) {
   const option = new Option(spec.flag, spec.description).env(spec.env);
   if (spec.default !== undefined) option.default(spec.default);
   if (spec.choices) option.choices(spec.choices);
+  if (spec.repeatable) option.argParser((value: string, previous: string[] | undefined) => [...(previous ?? []), value]);
   serve.addOption(option);
 }
 
@@ -35,6 +37,7 @@ serve.action(async (raw: Record<string, string | undefined>) => {
     const startTime = parseStartTime(options.startTime);
     const emulator = new Emulator({
       ...(options.fixtures ? { fixtures: options.fixtures } : {}),
+      ...(scenarioFiles(options.scenario).length ? { scenario: scenarioFiles(options.scenario) } : {}),
       ...(options.seed !== undefined ? { seed: options.seed } : {}),
       clock: { mode: options.clock, ...(startTime ? { start: startTime } : {}) },
       webhooks: {
@@ -57,7 +60,7 @@ serve.action(async (raw: Record<string, string | undefined>) => {
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   } catch (err) {
-    if (err instanceof FixturesError) console.error(err.message);
+    if (err instanceof FixturesError || err instanceof ScenarioError) console.error(err.message);
     else console.error(`onboarding-emulator: ${(err as Error).message}`);
     process.exit(1);
   }

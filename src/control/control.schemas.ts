@@ -16,6 +16,7 @@ export const ClockInput = Type.Object(
 export const CreateWorkspaceBody = Type.Object(
   {
     fixtures: Type.Optional(Type.Object({}, { description: 'a fixtures document (see docs/fixtures.md); default: the fixtures the emulator started with' })),
+    scenario: Type.Optional(Type.Union([Type.Object({}), Type.Null()], { description: 'a scenario document (docs/scenarios.md), null for none; default: the scenario the emulator started with' })),
     seed: Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: 200 }), Type.Integer()])),
     clock: Type.Optional(ClockInput),
   },

@@ -5,6 +5,8 @@ import type { Fired } from '../core/scheduler.js';
 import type { OutboxMail, Workspace } from '../core/workspace.js';
 import type { Emulator, WorkspaceInput } from '../emulator.js';
 import { FixturesError } from '../fixtures/fixtures.load.js';
+import { ScenarioError } from '../scenarios/scenario.load.js';
+import { scenarioRefusal } from './scenario.service.js';
 
 /**
  * The one control interface (design section 3): what the dashboard, the back office and a
@@ -56,11 +58,12 @@ export function resetWorkspace(emulator: Emulator, ws: Workspace) {
   return { ...describeWorkspace(ws), reset: true };
 }
 
-/** A bad fixtures document is the caller's mistake: 422 with every mistake listed. */
+/** A bad fixtures or scenario document is the caller's mistake: 422 with every mistake listed. */
 function withFixtureErrors<T>(fn: () => T): T {
   try {
     return fn();
   } catch (err) {
+    if (err instanceof ScenarioError) throw scenarioRefusal(err, 'scenario');
     if (err instanceof FixturesError) {
       const e = new ApiError('fixtures_invalid', `The fixtures document has ${err.mistakes.length} mistake(s); see details.`, 'fixtures');
       e.details = err.mistakes.map((m) => ({ path: m.path ? `fixtures.${m.path}` : 'fixtures', message: m.message }));

@@ -46,6 +46,7 @@ export const ERROR_CODES = {
   template_unknown: def(422, 'invalid_request'),
   cursor_invalid: def(422, 'invalid_request'),
   fixtures_invalid: def(422, 'invalid_request'),
+  scenario_invalid: def(422, 'invalid_request'),
   organization_unknown: def(422, 'invalid_request'),
   user_unknown: def(422, 'invalid_request'),
   user_lacks_role: def(422, 'invalid_request'),
@@ -111,6 +112,8 @@ export type ErrorCode = keyof typeof ERROR_CODES;
 export interface ErrorDetail {
   path: string;
   message: string;
+  /** How to put it right, where there is more to say than the message. */
+  hint?: string;
 }
 
 export class ApiError extends Error {

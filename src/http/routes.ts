@@ -1,5 +1,6 @@
 import { controlRoutes } from '../control/control.routes.js';
 import { onboardingActionRoutes } from '../control/onboarding-actions.routes.js';
+import { scenarioRoutes } from '../control/scenario.routes.js';
 import type { Emulator } from '../emulator.js';
 import { approvalRoutes } from '../resources/approvals/approvals.routes.js';
 import { contractRoutes } from '../resources/contracts/contracts.routes.js';
@@ -19,7 +20,7 @@ export const apiRoutes: ApiRoute[] = [
   ...organizationRoutes, ...onboardingRoutes, ...approvalRoutes, ...contractRoutes, ...employeeRoutes, ...eventRoutes, ...sandboxRoutes,
   ...documentRoutes, ...integrationRoutes, ...reviewRoutes, ...webhookRoutes,
 ];
-export const allControlRoutes: ControlRoute<Emulator>[] = [...controlRoutes, ...onboardingActionRoutes];
+export const allControlRoutes: ControlRoute<Emulator>[] = [...controlRoutes, ...onboardingActionRoutes, ...scenarioRoutes];
 
 /** Concrete paths served for a route (per-workspace control routes are served twice). */
 export function servedPaths(route: ApiRoute | ControlRoute<Emulator>): string[] {

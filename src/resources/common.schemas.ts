@@ -64,7 +64,7 @@ export const ErrorSchema = Type.Object(
       message: Type.String(),
       param: Type.Optional(Type.String()),
       request_id: Type.String(),
-      details: Type.Optional(Type.Array(Type.Object({ path: Type.String(), message: Type.String() }))),
+      details: Type.Optional(Type.Array(Type.Object({ path: Type.String(), message: Type.String(), hint: Type.Optional(Type.String()) }))),
     }),
   },
   { title: 'Error' },

@@ -13,7 +13,7 @@ import type { Role } from '../resources/organizations/organizations.model.js';
 import { testUser } from '../resources/sandbox/sandbox.service.js';
 import type { AutopilotProgress } from './scenario.model.js';
 import { DEFAULT_PAYROLL_ERROR, driverFor, type Driver } from './scenario.rules.js';
-import type { DelayValue, ScenarioRule } from './scenario.schema.js';
+import type { DelayValue, ScenarioDocument, ScenarioRule } from './scenario.schema.js';
 
 /**
  * The autopilot (design section 8): after every change of an onboarding a scenario drives, it
@@ -109,10 +109,12 @@ export function nextScripted(ws: Workspace, r: OnboardingRecord, rule: ScenarioR
   }
 }
 
+const IDLE = { step: null, timer: null, due_at: null } as const;
+
 function progressFor(ws: Workspace, r: OnboardingRecord, driver: Driver): AutopilotProgress {
   const known = ws.autopilot.get(r.id);
   if (known && known.rule === driver.id) return known;
-  const fresh: AutopilotProgress = { rule: driver.id, step: null, timer: null, corrections: 0, terms_changed: false };
+  const fresh: AutopilotProgress = { rule: driver.id, ...IDLE, corrections: 0, terms_changed: false };
   ws.autopilot.set(r.id, fresh);
   return fresh;
 }
@@ -122,8 +124,7 @@ export function plan(ws: Workspace, r: OnboardingRecord): void {
   const known = ws.autopilot.get(r.id);
   if (known?.timer != null) {
     ws.timers.cancel(known.timer);
-    known.timer = null;
-    known.step = null;
+    Object.assign(known, IDLE);
   }
   const driver = TERMINAL_STATUSES.includes(r.status) ? null : driverFor(ws, r);
   if (!driver) return;
@@ -131,12 +132,16 @@ export function plan(ws: Workspace, r: OnboardingRecord): void {
   const next = nextScripted(ws, r, driver.rule, p);
   if (!next || next.delay === null) return;
   const timer = ws.scheduler.schedule(SCENARIO_STEP, ws.clock.nowMs() + next.delay, { onboarding_id: r.id, step: next.step });
-  p.step = next.step;
-  p.timer = timer.seq;
+  Object.assign(p, { step: next.step, timer: timer.seq, due_at: new Date(timer.due).toISOString() });
 }
 
-/** Plans every onboarding from now, after a scenario was loaded or removed. */
-export function replanAll(ws: Workspace): void {
+/** Replaces the workspace's scenario (null removes it) and plans every onboarding again from now. */
+export function setScenario(ws: Workspace, document: ScenarioDocument | null, source: string): void {
+  ws.scenario = document ? { document, source, loaded_at: ws.now() } : null;
+  replanAll(ws);
+}
+
+function replanAll(ws: Workspace): void {
   for (const p of ws.autopilot.values()) if (p.timer != null) ws.timers.cancel(p.timer);
   ws.autopilot.clear();
   for (const r of ws.store.onboardings.values()) plan(ws, r);
@@ -148,8 +153,7 @@ export function playStep(ws: Workspace, timer: Timer): Facts {
   const r = ws.store.onboardings.get(id);
   const p = ws.autopilot.get(id);
   if (!r || !p || p.timer !== timer.seq) return { skipped: 'replanned' };
-  p.timer = null;
-  p.step = null;
+  Object.assign(p, IDLE);
   const driver = driverFor(ws, r);
   const next = driver && driver.id === p.rule ? nextScripted(ws, r, driver.rule, p) : null;
   if (!next || next.step !== timer.payload.step) {
@@ -163,7 +167,7 @@ export function playStep(ws: Workspace, timer: Timer): Facts {
     return { status: after.status };
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;
-    Object.assign(p, before, { timer: null, step: null });
+    Object.assign(p, before, IDLE);
     // The person could not act (an expired link, say): the onboarding waits for someone else.
     return { skipped: err.code };
   }

@@ -18,6 +18,7 @@ export interface AutopilotProgress {
   /** The step its pending timer will play, and that timer's sequence number. */
   step: string | null;
   timer: number | null;
+  due_at: string | null;
   /** Returns for correction made so far, against the rule's `corrections.times`. */
   corrections: number;
   terms_changed: boolean;

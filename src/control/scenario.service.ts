@@ -1,0 +1,66 @@
+import { ApiError } from '../core/errors.js';
+import type { Workspace } from '../core/workspace.js';
+import { setScenario } from '../scenarios/autopilot.js';
+import { MAGIC_ADDRESSES } from '../scenarios/magic.js';
+import { checkScenario, ScenarioError } from '../scenarios/scenario.load.js';
+import type { ScenarioDocument } from '../scenarios/scenario.schema.js';
+
+/**
+ * Loading, showing and checking scenarios (design section 8) for one workspace: over HTTP
+ * under /_emulator and in-process through createEmulator().
+ */
+
+/** A scenario with mistakes is the caller's: 422 with every mistake, its path and a hint. */
+export function scenarioRefusal(err: ScenarioError, prefix = ''): ApiError {
+  const e = new ApiError('scenario_invalid', `The scenario has ${err.mistakes.length} mistake(s); see details.`, prefix || undefined);
+  e.details = err.mistakes.map((m) => ({
+    path: [prefix, m.path].filter(Boolean).join('.') || '(document)',
+    message: m.message,
+    ...(m.hint ? { hint: m.hint } : {}),
+  }));
+  return e;
+}
+
+/** Checks a document in full; a refusal carries every mistake. */
+export function checkedScenario(data: unknown, prefix = ''): ScenarioDocument {
+  try {
+    return checkScenario(data);
+  } catch (err) {
+    throw err instanceof ScenarioError ? scenarioRefusal(err, prefix) : err;
+  }
+}
+
+/** Replaces the workspace's scenario (null removes it); every onboarding is planned again from now. */
+export function loadScenario(ws: Workspace, document: ScenarioDocument | null, source: string) {
+  setScenario(ws, document, source);
+  return describeScenario(ws);
+}
+
+export const magicAddresses = () =>
+  Object.entries(MAGIC_ADDRESSES).map(([local, m]) => ({ address: `${local}@example.com`, summary: m.summary }));
+
+export function describeScenario(ws: Workspace) {
+  const s = ws.scenario;
+  return {
+    loaded: s !== null,
+    name: s?.document.name ?? null,
+    source: s?.source ?? null,
+    loaded_at: s?.loaded_at ?? null,
+    document: s?.document ?? null,
+    planned: [...ws.autopilot]
+      .filter(([, p]) => p.timer !== null)
+      .map(([id, p]) => ({ onboarding_id: id, rule: p.rule, step: p.step!, due_at: p.due_at! })),
+    magic_addresses: magicAddresses(),
+  };
+}
+
+/** Checks without loading: every mistake is listed, nothing changes. */
+export function validateScenario(data: unknown) {
+  try {
+    const doc = checkScenario(data);
+    return { valid: true, name: doc.name ?? null, rules: doc.rules.length, mistakes: [] };
+  } catch (err) {
+    if (!(err instanceof ScenarioError)) throw err;
+    return { valid: false, name: null, rules: 0, mistakes: scenarioRefusal(err).details! };
+  }
+}
