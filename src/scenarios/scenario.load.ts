@@ -45,22 +45,20 @@ function hintFor(path: string, message: string): string | undefined {
 
 export function checkScenario(data: unknown, source = 'scenario'): ScenarioDocument {
   const shape = validateShape(data);
-  if (!shape.ok) {
-    throw new ScenarioError(
-      shape.mistakes.map((m) => {
+  // Delays are read even when the shape is wrong, so one pass reports every mistake.
+  const mistakes = shape.ok
+    ? []
+    : shape.mistakes.map((m) => {
         const hint = hintFor(m.path, m.message);
         return { path: m.path, message: m.message, ...(hint ? { hint } : {}) };
-      }),
-      source,
-    );
-  }
-  const mistakes = delays(shape.value);
-  if (mistakes.length) throw new ScenarioError(mistakes, source);
+      });
+  mistakes.push(...delays(data));
+  if (mistakes.length || !shape.ok) throw new ScenarioError(mistakes, source);
   return shape.value;
 }
 
 /** Every delay must read as a duration: the schema only knows it is a string. */
-function delays(doc: ScenarioDocument): ScenarioMistake[] {
+function delays(data: unknown): ScenarioMistake[] {
   const mistakes: ScenarioMistake[] = [];
   const walk = (value: unknown, path: string, key: string): void => {
     if (typeof value === 'string' && isDelayField(key, path) && value !== 'never' && parseDuration(value) === null) {
@@ -69,9 +67,13 @@ function delays(doc: ScenarioDocument): ScenarioMistake[] {
       for (const [k, v] of Object.entries(value)) walk(v, `${path}.${k}`, k);
     }
   };
-  doc.rules.forEach((rule, i) => {
+  const rules = (data as { rules?: unknown } | null)?.rules;
+  if (!Array.isArray(rules)) return mistakes;
+  rules.forEach((rule: unknown, i) => {
+    if (!rule || typeof rule !== 'object') return;
     for (const section of ['employee', 'review', 'contract', 'payroll'] as const) {
-      if (rule[section]) walk(rule[section], `rules[${i}].${section}`, section);
+      const part = (rule as Record<string, unknown>)[section];
+      if (part && typeof part === 'object') walk(part, `rules[${i}].${section}`, section);
     }
   });
   return mistakes;

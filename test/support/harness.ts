@@ -78,7 +78,7 @@ export function envelope(res: { status: number; body: unknown; headers: Record<s
     throw new Error(`incomplete envelope: ${JSON.stringify(e)}`);
   }
   if (res.headers['request-id'] !== e.request_id) throw new Error('Request-Id header differs from request_id');
-  return e as { type: string; code: string; message: string; request_id: string; param?: string };
+  return e as { type: string; code: string; message: string; request_id: string; param?: string; details?: { path: string; message: string; hint?: string }[] };
 }
 
 /** Asserts the spec's error envelope with this status, type and code. */
