@@ -1,4 +1,4 @@
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { mergeScenarios, parseScenario, readScenarioFile, ScenarioError } from '../../src/scenarios/scenario.load.js';
@@ -20,6 +20,17 @@ describe('scenario documents', () => {
     const files = readdirSync(dir).filter((f) => f.endsWith('.yaml'));
     expect(files.length).toBeGreaterThanOrEqual(7);
     for (const f of files) expect(readScenarioFile(`${dir}${f}`).rules.length, f).toBeGreaterThan(0);
+  });
+
+  it('every example in docs/scenarios.md is valid (rule lists are checked as the rules of a scenario)', () => {
+    const doc = readFileSync(fileURLToPath(new URL('../../docs/scenarios.md', import.meta.url)), 'utf8');
+    const blocks = [...doc.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1]!);
+    expect(blocks.length).toBeGreaterThanOrEqual(6);
+    for (const block of blocks) {
+      const firstLine = block.split('\n').find((line) => line.trim() && !line.startsWith('#'))!;
+      const text = firstLine.startsWith('- ') ? `rules:\n${block.replace(/^/gm, '  ')}` : block;
+      expect(() => parseScenario(text, 'docs/scenarios.md'), block).not.toThrow();
+    }
   });
 
   it('reads YAML and JSON alike', () => {
