@@ -86,6 +86,7 @@ describe('README examples', () => {
       '/_emulator/reset', '/_emulator/clock ', '/_emulator/clock/advance', '/_emulator/onboardings/', '/_emulator/outbox',
       '/_emulator/organizations/', '/_emulator/audit-log', '/openapi.json', '/v1/webhooks ', '/test ', '/rotate-secret',
       '/deliveries', '/_emulator/webhooks/', '-X DELETE localhost:4010/v1/webhooks/', '/_emulator/faults',
+      '-X PUT localhost:4010/_emulator/scenario', 'localhost:4010/_emulator/scenario\n', '-X DELETE localhost:4010/_emulator/scenario', '/_emulator/scenarios/validate',
     ]) {
       expect(text).toContain(path);
     }
