@@ -1,5 +1,4 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { parseJsonOrYaml, readDocumentFile, type DocumentRead } from '../core/documents.js';
 import { parseDuration } from '../core/durations.js';
 import { compile } from '../core/validation.js';
 import { ScenarioSchema, type ScenarioDocument } from './scenario.schema.js';
@@ -84,29 +83,16 @@ const isDelayField = (key: string, path: string) => !NOT_DELAYS.has(key) && !pat
 
 /** JSON or YAML text to a checked scenario. */
 export function parseScenario(text: string, source = 'scenario'): ScenarioDocument {
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch {
-    try {
-      // Loaded only for YAML, as for fixtures: it costs start-up time.
-      const { parse } = createRequire(import.meta.url)('yaml') as typeof import('yaml');
-      data = parse(text, { uniqueKeys: true });
-    } catch (err) {
-      throw new ScenarioError([{ path: '', message: `not valid JSON or YAML: ${(err as Error).message.split('\n')[0]}` }], source);
-    }
-  }
-  return checkScenario(data, source);
+  return checked(parseJsonOrYaml(text), source);
 }
 
 export function readScenarioFile(path: string): ScenarioDocument {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (err) {
-    throw new ScenarioError([{ path: '', message: `cannot read ${path}: ${(err as Error).message}` }], path);
-  }
-  return parseScenario(text, path);
+  return checked(readDocumentFile(path), path);
+}
+
+function checked(read: DocumentRead, source: string): ScenarioDocument {
+  if (!read.ok) throw new ScenarioError([{ path: '', message: read.message }], source);
+  return checkScenario(read.data, source);
 }
 
 /** Several files given at start are played as one: their rules in the order given. */
