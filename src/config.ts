@@ -16,6 +16,8 @@ export interface ServeOptions {
   webhookUrlPolicy: 'local' | 'strict';
   signatureClock: 'wall' | 'emulated';
   webhookTimeoutMs: string;
+  /** `N/s` or `N/m` per API key on /v1; off when left out. */
+  rateLimit?: string | undefined;
 }
 
 export interface OptionSpec {
@@ -44,6 +46,7 @@ export const SERVE_OPTIONS: OptionSpec[] = [
   { key: 'webhookUrlPolicy', flag: '--webhook-url-policy <policy>', env: 'EMULATOR_WEBHOOK_URL_POLICY', default: 'local', choices: ['local', 'strict'], description: 'local: http and https, loopback and private hosts allowed; strict: the production rules (https only, internal addresses refused)' },
   { key: 'signatureClock', flag: '--signature-clock <clock>', env: 'EMULATOR_SIGNATURE_CLOCK', default: 'wall', choices: ['wall', 'emulated'], description: 't of Service-Signature: wall time, or the workspace clock for receivers on a fake clock' },
   { key: 'webhookTimeoutMs', flag: '--webhook-timeout-ms <ms>', env: 'EMULATOR_WEBHOOK_TIMEOUT_MS', default: '10000', description: 'how long a webhook attempt waits for the answer' },
+  { key: 'rateLimit', flag: '--rate-limit <rate>', env: 'EMULATOR_RATE_LIMIT', description: 'per-key limit on /v1 requests, N/s or N/m (e.g. 10/s): over it, 429 rate_limited with Retry-After; default: off' },
 ];
 
 export function parseTimeout(value: string): number {

@@ -5,6 +5,7 @@ import { SERVE_OPTIONS, parsePort, scenarioFiles, parseStartTime, parseTimeout, 
 import { EMULATOR_VERSION } from '../control/control.service.js';
 import { Emulator } from '../emulator.js';
 import { FixturesError } from '../fixtures/fixtures.load.js';
+import { parseRateLimit } from '../http/rate-limit.js';
 import { listen } from '../http/server.js';
 import { ScenarioError } from '../scenarios/scenario.load.js';
 import { registerClock } from './commands/clock.js';
@@ -51,6 +52,7 @@ serve.action(async (raw: Record<string, string | undefined>) => {
       host: options.host,
       logger,
       publicUrl: options.publicUrl,
+      ...(options.rateLimit ? { rateLimit: parseRateLimit(options.rateLimit) } : {}),
     });
     // The ready line is written at any level but silent: scripts and tests wait for it.
     if (options.logLevel !== 'silent') {

@@ -6,13 +6,16 @@ import type { Emulator } from '../emulator.js';
 import { mountApiRoute, mountControlRoute, type MountOptions } from './mount.js';
 import { buildOpenApi } from './openapi.js';
 import { mountPages, PAGE_ROUTES } from './pages.js';
+import { parseRateLimit, RateLimiter, type RateLimitOptions } from './rate-limit.js';
 import { writeError, writeJsonText } from './reply.js';
 import { requestLog } from './request-log.js';
 import { allControlRoutes, apiRoutes, pathMatcher } from './routes.js';
 
-export interface AppOptions extends MountOptions {
+export interface AppOptions extends Omit<MountOptions, 'limiter'> {
   /** One JSON line per request; leave out for silence (tests). */
   logger?: Logger | undefined;
+  /** Per-key rate limiting of /v1 requests, `"10/s"` or `{requests, per, now?}`; off when left out. */
+  rateLimit?: RateLimitOptions | string | undefined;
 }
 
 /** createApp(emulator): the thin HTTP adapter over the emulator. Express stays in src/http. */
@@ -39,7 +42,9 @@ export function createApp(emulator: Emulator, options: AppOptions = {}): express
 
   // OPTIONS is answered by the fallback below (204 with Allow), not by the router's default.
   const router = express.Router({ strict: false });
-  for (const route of apiRoutes) mountApiRoute(router, emulator, route, options);
+  const rateLimit = typeof options.rateLimit === 'string' ? parseRateLimit(options.rateLimit) : options.rateLimit;
+  const apiOptions: MountOptions = { ...options, limiter: rateLimit ? new RateLimiter(rateLimit) : undefined };
+  for (const route of apiRoutes) mountApiRoute(router, emulator, route, apiOptions);
   for (const route of allControlRoutes) mountControlRoute(router, emulator, route, options);
   app.use((req: Request, res: Response, next: NextFunction) => (req.method === 'OPTIONS' ? next() : router(req, res, next)));
 

@@ -9,6 +9,7 @@ import type { ApiRoute, ControlRoute, RequestInfo } from '../resources/route.js'
 import { readJsonBody } from './body.js';
 import { faultDelay, takeFault } from './faults.js';
 import { beginIdempotency, fingerprintOf } from './idempotency.js';
+import type { RateLimiter } from './rate-limit.js';
 import { requestIdOf, writeJsonText, writeReply } from './reply.js';
 
 type Lower = 'get' | 'post' | 'patch' | 'put' | 'delete';
@@ -16,6 +17,8 @@ const WRITES = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
 
 export interface MountOptions {
   publicUrl?: string | undefined;
+  /** --rate-limit: one limiter per app, shared by every /v1 route; none when off. */
+  limiter?: RateLimiter | undefined;
 }
 
 interface Compiled {
@@ -76,6 +79,7 @@ export function mountApiRoute(router: Router, emulator: Emulator, route: ApiRout
     if (token === undefined) throw fail('api_key_missing', 'No API key: send Authorization: Bearer <API_KEY>.');
     const workspace = emulator.workspaceForKey(token);
     if (!workspace) throw fail('api_key_invalid', 'The API key is not valid.');
+    options.limiter?.take(token); // --rate-limit: 429 when the key's bucket is empty
     const latency = takeFault(workspace, req); // injected faults: a 429 or 500 throws here
     workspace.scheduler.runDue(); // a realtime clock may have passed timers since the last request
     const caller = findCaller(workspace.store, token, version);
