@@ -6,6 +6,7 @@ import * as life from '../resources/onboardings/onboardings.lifecycle.js';
 import { decide, type Trigger } from '../resources/onboardings/onboardings.machine.js';
 import type { OnboardingRecord } from '../resources/onboardings/onboardings.model.js';
 import { cancelRecord, createOnboarding } from '../resources/onboardings/onboardings.service.js';
+import { payrollOutcome } from '../resources/onboardings/payroll-outcome.js';
 import { hostedUrl, renderOnboarding } from '../resources/onboardings/onboardings.view.js';
 import type {
   ApproveBody, DashboardCreateBody, OpenBody, PayrollFailBody, ReturnBody, TermsBody, VerifyBody,
@@ -92,10 +93,14 @@ export const approve: Action<ApproveBody> = (ws, r, body) => {
   return life.approve(ws, r, user, body.role, body.data_version ?? r.data_version);
 };
 
-/** Completes payroll processing whatever the organization's payroll_failure switch says. */
+/**
+ * Completes payroll processing whatever the organization's payroll_failure switch says, but
+ * not while a payroll_down fault has the connector down: then this run fails with its code.
+ */
 export const payrollComplete: Action<unknown> = (ws, r) => {
   requireAllowed(r, 'payroll_succeed');
-  return life.payrollSucceed(ws, r);
+  const outcome = payrollOutcome(ws, r, 'requested');
+  return outcome.fail ? life.payrollFail(ws, r, outcome.error_code) : life.payrollSucceed(ws, r);
 };
 
 export const payrollFail: Action<PayrollFailBody> = (ws, r, body) => {

@@ -3,10 +3,13 @@ import type { IdFactory } from './ids.js';
 
 /**
  * Fault injection (design section 3): per workspace, the next N /v1 requests that match a
- * method and path get latency, a 429 or a 500. Data, matching and consumption only; the HTTP
- * edge (src/http/faults.ts) answers or waits.
+ * method and path get latency, a 429 or a 500; `payroll_down` makes the next N payroll runs
+ * fail instead (src/resources/onboardings/payroll-outcome.ts). Data, matching and consumption
+ * only; the HTTP edge (src/http/faults.ts) answers or waits.
  */
-export const FAULT_KINDS = ['latency', 'rate_limit', 'error'] as const;
+export const FAULT_KINDS = ['latency', 'rate_limit', 'error', 'payroll_down'] as const;
+/** The payroll error_code of a payroll_down fault that names none. */
+export const DEFAULT_PAYROLL_DOWN_ERROR = 'payroll_connector_unavailable';
 export const FAULT_METHODS = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 export type FaultMethod = (typeof FAULT_METHODS)[number];
@@ -18,6 +21,7 @@ export interface FaultInput {
   path?: string | undefined;
   latency_ms?: number | undefined;
   retry_after_seconds?: number | undefined;
+  error_code?: string | undefined;
 }
 
 export interface Fault {
@@ -31,6 +35,8 @@ export interface Fault {
   remaining: number;
   latency_ms: number | null;
   retry_after_seconds: number | null;
+  /** payroll_down only: the payroll error_code of the runs it fails. */
+  error_code: string | null;
   created_at: string;
 }
 
@@ -53,6 +59,13 @@ export class FaultList {
     if (kind !== 'rate_limit' && input.retry_after_seconds !== undefined) {
       throw fail('parameter_invalid', `retry_after_seconds: only a rate_limit fault takes retry_after_seconds, not ${kind}.`, 'retry_after_seconds');
     }
+    if (kind !== 'payroll_down' && input.error_code !== undefined) {
+      throw fail('parameter_invalid', `error_code: only a payroll_down fault takes error_code, not ${kind}.`, 'error_code');
+    }
+    if (kind === 'payroll_down' && (input.method !== undefined || input.path !== undefined)) {
+      const param = input.method !== undefined ? 'method' : 'path';
+      throw fail('parameter_invalid', `${param}: a payroll_down fault fails payroll runs, not requests; it takes no method or path.`, param);
+    }
     const count = input.count ?? 1;
     const fault: Fault = {
       id: ids.id('flt'),
@@ -64,6 +77,7 @@ export class FaultList {
       remaining: count,
       latency_ms: kind === 'latency' ? input.latency_ms! : null,
       retry_after_seconds: kind === 'rate_limit' ? (input.retry_after_seconds ?? 1) : null,
+      error_code: kind === 'payroll_down' ? (input.error_code ?? DEFAULT_PAYROLL_DOWN_ERROR) : null,
       created_at: now,
     };
     this.faults.push(fault);
@@ -88,10 +102,19 @@ export class FaultList {
     return n;
   }
 
-  /** Consumes the first fault matching the request, if any (HEAD counts as GET). */
+  /** Consumes the first request fault matching the request, if any (HEAD counts as GET). */
   take(method: string, path: string): Fault | undefined {
     const m = method === 'HEAD' ? 'GET' : method;
-    const at = this.faults.findIndex((f) => (f.method === null || f.method === m) && (f.path === null || pathMatches(f.path, path)));
+    return this.consume((f) => f.kind !== 'payroll_down' && (f.method === null || f.method === m) && (f.path === null || pathMatches(f.path, path)));
+  }
+
+  /** Consumes the first payroll_down fault, if any: one payroll run fails. */
+  takePayrollDown(): Fault | undefined {
+    return this.consume((f) => f.kind === 'payroll_down');
+  }
+
+  private consume(matches: (f: Fault) => boolean): Fault | undefined {
+    const at = this.faults.findIndex(matches);
     if (at < 0) return undefined;
     const fault = this.faults[at]!;
     fault.remaining -= 1;

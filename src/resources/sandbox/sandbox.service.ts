@@ -8,6 +8,7 @@ import {
 } from '../onboardings/onboardings.lifecycle.js';
 import type { OnboardingRecord } from '../onboardings/onboardings.model.js';
 import { getOnboarding } from '../onboardings/onboardings.service.js';
+import { payrollOutcome } from '../onboardings/payroll-outcome.js';
 
 /**
  * POST /v1/sandbox/onboardings/{id}/advance: plays the next step of the life cycle, one per
@@ -63,9 +64,10 @@ function nextStep(ws: Workspace, r: OnboardingRecord, baseUrl: string): Planned 
     case 'awaiting_employer_signature':
       return ['employer_signed', () => employerSign(ws, r)];
     case 'processing': {
-      const failure = ws.store.organizations.get(r.organization_id)?.payroll_failure;
-      return failure?.enabled
-        ? ['payroll_failed', () => payrollFail(ws, r, failure.error_code)]
+      // Decided when the step is planned, which is right before it runs (advanceSandbox).
+      const outcome = payrollOutcome(ws, r);
+      return outcome.fail
+        ? ['payroll_failed', () => payrollFail(ws, r, outcome.error_code)]
         : ['payroll_completed', () => payrollSucceed(ws, r)];
     }
     case 'action_required':

@@ -1,0 +1,27 @@
+import type { Workspace } from '../../core/workspace.js';
+import type { OnboardingRecord } from './onboardings.model.js';
+
+export type PayrollOutcome = { fail: false } | { fail: true; error_code: string };
+
+/**
+ * Who runs payroll: `automatic` for the runs the emulator plays (the sandbox advance),
+ * `requested` for the control action payroll/complete, where the test asked for success.
+ */
+export type PayrollRun = 'automatic' | 'requested';
+
+/**
+ * The one place that decides whether a payroll run fails (docs/decisions.md, "Fault
+ * injection"). Checked in order, the first that applies wins:
+ * 1. an active `payroll_down` fault of the workspace: the connector itself is down, so every
+ *    run fails, however it was started; the fault is consumed (one run per `count`);
+ * 2. the organization's `payroll_failure` switch: a setting that steers the automatic runs
+ *    only; payroll/complete completes whatever it says.
+ */
+export function payrollOutcome(ws: Workspace, r: OnboardingRecord, run: PayrollRun = 'automatic'): PayrollOutcome {
+  const down = ws.faults.takePayrollDown();
+  if (down) return { fail: true, error_code: down.error_code! };
+  if (run === 'requested') return { fail: false };
+  const failure = ws.store.organizations.get(r.organization_id)?.payroll_failure;
+  if (failure?.enabled) return { fail: true, error_code: failure.error_code };
+  return { fail: false };
+}
