@@ -4,7 +4,6 @@ import type { Timer } from '../../core/timers.js';
 import type { Workspace } from '../../core/workspace.js';
 import type { OnboardingRecord } from '../onboardings/onboardings.model.js';
 import { getOnboarding } from '../onboardings/onboardings.service.js';
-import type { Organization } from '../organizations/organizations.model.js';
 import {
   REVIEW_LINK_MS, REVIEWER_LINK_MS, reviewerLinkId, type ReviewerLinkRecord, type ReviewSessionRecord,
 } from './reviews.model.js';
@@ -23,7 +22,7 @@ function requireReviewable(r: OnboardingRecord): void {
 }
 
 /** The reviewer's link, if it is still in force at `nowMs`. */
-function activeLink(ws: Workspace, id: string, nowMs: number): ReviewerLinkRecord | undefined {
+export function activeLink(ws: Workspace, id: string, nowMs: number): ReviewerLinkRecord | undefined {
   const link = ws.store.reviewerLinks.get(id);
   return link && Date.parse(link.expires_at) > nowMs ? link : undefined;
 }
@@ -47,6 +46,7 @@ export function createReviewSession(ws: Workspace, p: Principal, onboardingId: s
     created_at: ws.now(),
     expires_at: new Date(nowMs + REVIEW_LINK_MS).toISOString(),
     opened_at: null,
+    page: null,
   };
   ws.store.reviewSessions.put(session);
   ws.scheduler.schedule('review_session.expire', nowMs + REVIEW_LINK_MS, { review_session_id: session.id });
@@ -65,57 +65,6 @@ export function renderReviewSession(s: ReviewSessionRecord, baseUrl: string) {
 
 export function findReviewSession(ws: Workspace, token: string): ReviewSessionRecord | undefined {
   return ws.store.reviewSessions.values().find((s) => s.token === token);
-}
-
-/** What the review page shows: it names the onboarding by its id and first name only. */
-export interface ReviewPage {
-  session: ReviewSessionRecord;
-  organization: Organization;
-  onboarding: OnboardingRecord;
-  link: ReviewerLinkRecord;
-  /** True when this opening made the link (the reviewer signed in for the first time). */
-  newlyLinked: boolean;
-}
-
-export type OpenResult =
-  | { kind: 'open'; page: ReviewPage }
-  | { kind: 'used'; session: ReviewSessionRecord }
-  | { kind: 'expired'; session: ReviewSessionRecord }
-  | { kind: 'no_longer_in_review'; session: ReviewSessionRecord };
-
-/**
- * The reviewer opens review_url. The first opening of a valid link records opened_at and links
- * the external_id for 30 days (unless a link is still in force). `record` false (HEAD) answers
- * the same without writing, so a probe cannot use up the one opening.
- */
-export function openReviewSession(ws: Workspace, session: ReviewSessionRecord, record: boolean): OpenResult {
-  if (session.opened_at) return { kind: 'used', session };
-  const nowMs = ws.clock.nowMs();
-  if (Date.parse(session.expires_at) <= nowMs) return { kind: 'expired', session };
-  const onboarding = ws.store.onboardings.get(session.onboarding_id);
-  const organization = ws.store.organizations.get(session.organization_id);
-  if (!onboarding || !organization || onboarding.status !== 'in_review') return { kind: 'no_longer_in_review', session };
-
-  const linkId = reviewerLinkId(session, session.reviewer.external_id);
-  const existing = activeLink(ws, linkId, nowMs);
-  const link: ReviewerLinkRecord = existing ?? {
-    id: linkId,
-    environment: session.environment,
-    organization_id: session.organization_id,
-    client_id: session.client_id,
-    external_id: session.reviewer.external_id,
-    email: session.reviewer.email,
-    linked_at: ws.now(),
-    expires_at: new Date(nowMs + REVIEWER_LINK_MS).toISOString(),
-  };
-  if (record) {
-    ws.store.reviewSessions.put({ ...session, opened_at: ws.now() });
-    if (!existing) {
-      ws.store.reviewerLinks.put(link);
-      ws.scheduler.schedule('reviewer_link.expire', Date.parse(link.expires_at), { reviewer_link_id: link.id });
-    }
-  }
-  return { kind: 'open', page: { session, organization, onboarding, link, newlyLinked: !existing } };
 }
 
 /** Timer 'review_session.expire': nothing to change (expiry is read from expires_at); reports it. */

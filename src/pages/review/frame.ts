@@ -1,0 +1,35 @@
+import type { Organization } from '../../resources/organizations/organizations.model.js';
+
+/** allowed_origins entries are host names (a scheme, port or path in one is ignored, as for return_url). */
+const HOST = /^(\*\.)?[a-z0-9-]+(\.[a-z0-9-]+)*$/;
+
+/**
+ * frame-ancestors for a session: the employer's allowed_origins, and the partner's when a
+ * partner's key made it (the partner's product embeds the page). Scheme-less sources with any
+ * port, so an http or https ancestor on that host may frame the page. Entries that are not
+ * host names are left out, so no setting can inject another directive.
+ */
+export function frameAncestors(organizations: (Organization | undefined)[]): string {
+  const hosts = organizations
+    .flatMap((o) => o?.allowed_origins ?? [])
+    .map((entry) => entry.trim().replace(/^[a-z][a-z0-9+.-]*:\/\//i, '').replace(/[:/].*$/, '').toLowerCase())
+    .filter((host) => HOST.test(host));
+  return ["'self'", ...new Set(hosts.map((h) => `${h}:*`))].join(' ');
+}
+
+/**
+ * The review pages' policy: only the emulator's own script and style files (no inline script,
+ * so injected markup could not run even if it got through the escaping), forms post back to
+ * the emulator only, and framing is limited to `ancestors`.
+ */
+export function reviewPolicy(ancestors: string): string {
+  return [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    `frame-ancestors ${ancestors}`,
+  ].join('; ');
+}
