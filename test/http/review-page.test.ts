@@ -218,7 +218,7 @@ describe('the actions, through the same life cycle as the API', () => {
     const stale = await paula.post('approvals', { role: 'payroll_reviewer', data_version: '1' });
     expect(stale.status).toBe(409);
     expect(stale.text).toContain('<code>data_version_mismatch</code>');
-    for (const fields of [{ data_version: '2' }, { role: 'boss', data_version: '2' }, { role: 'payroll_reviewer' }]) {
+    for (const fields of [{ data_version: '2' }, { role: 'boss', data_version: '2' }, { role: 'payroll_reviewer' }] as Record<string, string>[]) {
       const res = await paula.post('approvals', fields);
       expect(res.status, JSON.stringify(fields)).toBe(422);
       expect(res.text).toContain('<code>parameter_invalid</code>');
