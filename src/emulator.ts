@@ -1,16 +1,18 @@
 import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { fail } from './core/errors.js';
+import { fail, type ErrorDetail } from './core/errors.js';
 import { createIds, type IdFactory } from './core/ids.js';
 import { createRandom } from './core/random.js';
 import { Clock, type ClockOptions } from './core/clock.js';
+import type { TimerHandlers } from './core/scheduler.js';
+import { applyState, buildState, readSnapshot, takeSnapshot, type WorkspaceSnapshot } from './core/snapshot.js';
 import { Workspace } from './core/workspace.js';
 import { checkFixtures, readFixturesFile } from './fixtures/fixtures.load.js';
 import type { FixturesDocument } from './fixtures/fixtures.schema.js';
 import { populate } from './fixtures/fixtures.apply.js';
 import { TIMER_HANDLERS, WORKSPACE_HOOKS } from './timer-handlers.js';
 import { setScenario } from './scenarios/autopilot.js';
-import { checkScenario, mergeScenarios, readScenarioFile } from './scenarios/scenario.load.js';
+import { checkScenario, mergeScenarios, readScenarioFile, ScenarioError } from './scenarios/scenario.load.js';
 import type { ScenarioDocument } from './scenarios/scenario.schema.js';
 import { deliverySettings, type DeliverySettings } from './delivery/settings.js';
 
@@ -34,6 +36,29 @@ export interface WorkspaceInput {
   scenario?: unknown;
   seed?: string | number;
   clock?: ClockOptions;
+}
+
+/**
+ * Reads a snapshot document with every check there is, the core's and those needing what only
+ * this layer knows: the timer kinds there are and what a scenario may say. A refusal lists
+ * every mistake (422 snapshot_invalid) or names the version (snapshot_version_unsupported).
+ */
+export function checkSnapshot(document: unknown): WorkspaceSnapshot {
+  return readSnapshot(document, (s) => {
+    const mistakes: ErrorDetail[] = [];
+    s.timers.timers.forEach((t, i) => {
+      if (!(t.kind in TIMER_HANDLERS)) mistakes.push({ path: `timers.timers[${i}].kind`, message: `"${t.kind}" is not a timer kind of this emulator (${Object.keys(TIMER_HANDLERS).join(', ')})` });
+    });
+    if (s.scenario) {
+      try {
+        checkScenario(s.scenario.document);
+      } catch (err) {
+        if (!(err instanceof ScenarioError)) throw err;
+        for (const m of err.mistakes) mistakes.push({ path: ['scenario.document', m.path].filter(Boolean).join('.'), message: m.message });
+      }
+    }
+    return mistakes;
+  });
 }
 
 interface Entry {
@@ -66,6 +91,10 @@ export class Emulator {
   private readonly delivery: DeliverySettings;
   /** The scenario given at start; new workspaces play it unless they bring their own. */
   private readonly scenario: { document: ScenarioDocument; source: string } | null;
+  /** Told after every change that happens outside a request (timers, reset, restore): the state file. */
+  private readonly listeners = new Set<(ws: Workspace) => void>();
+  /** Every timer handler, followed by a change notice once its work (a delivery, say) is done. */
+  private readonly handlers: TimerHandlers;
 
   constructor(options: EmulatorOptions = {}) {
     this.seed = options.seed === undefined ? undefined : String(options.seed);
@@ -77,6 +106,17 @@ export class Emulator {
     this.clockDefaults = options.clock;
     this.delivery = deliverySettings(options.webhooks);
     this.scenario = scenarioOption(options.scenario);
+    this.handlers = Object.fromEntries(
+      Object.entries(TIMER_HANDLERS).map(([kind, handle]) => [
+        kind,
+        (w: Workspace, timer: Parameters<typeof handle>[1]) => {
+          const result = handle(w, timer);
+          if (result instanceof Promise) return result.finally(() => this.changed(w));
+          this.changed(w);
+          return result;
+        },
+      ]),
+    );
     const ws = this.add(DEFAULT_WORKSPACE, this.defaultFixtures, this.seed, options.clock, '');
     if (this.scenario) setScenario(ws, this.scenario.document, this.scenario.source);
   }
@@ -130,10 +170,49 @@ export class Emulator {
     ws.clear();
     populate(ws, entry.fixtures, ws.recipe.keySuffix);
     this.index(ws);
+    this.changed(ws);
+  }
+
+  /** The workspace's whole state as one plain JSON document (src/core/snapshot.ts). */
+  snapshot(ws: Workspace): WorkspaceSnapshot {
+    return takeSnapshot(ws);
+  }
+
+  /**
+   * Replaces a workspace's whole state with a snapshot. Everything is checked and the new state
+   * built before the workspace is touched, so a refusal changes nothing. Keys must not belong to
+   * another workspace (a /v1 request finds its workspace by its key): 409 snapshot_key_conflict.
+   * Work in flight (deliveries) must have settled first: it would write into the new state.
+   */
+  restore(ws: Workspace, document: unknown): void {
+    const snapshot = checkSnapshot(document);
+    for (const k of snapshot.store.keys) {
+      const owner = this.keyIndex.get(k.key);
+      if (owner && owner !== ws) {
+        throw fail('snapshot_key_conflict', `The key ${k.key} of the snapshot belongs to workspace ${owner.id}; keys are unique across workspaces. Delete or reset that workspace first. Nothing was changed.`, 'store.keys');
+      }
+    }
+    const state = buildState(snapshot, ws);
+    this.unindex(ws);
+    applyState(ws, state);
+    this.index(ws);
+    ws.scheduler.runDue(); // what fell due while stored runs now; a realtime clock re-arms its alarm
+    this.changed(ws);
+  }
+
+  /** Subscribes to change notices; returns the unsubscribe function. */
+  onChange(listener: (ws: Workspace) => void): () => void {
+    this.listeners.add(listener);
+    return () => void this.listeners.delete(listener);
+  }
+
+  /** Says that a workspace changed (the transports call it after their requests too). */
+  changed(ws: Workspace): void {
+    for (const listener of this.listeners) listener(ws);
   }
 
   private add(id: string, fixtures: FixturesDocument, seed: string | undefined, clock: ClockOptions | undefined, keySuffix: string): Workspace {
-    const ws = new Workspace({ id, seed, clock, keySuffix }, TIMER_HANDLERS, this.delivery, WORKSPACE_HOOKS);
+    const ws = new Workspace({ id, seed, clock, keySuffix }, this.handlers, this.delivery, WORKSPACE_HOOKS);
     populate(ws, fixtures, keySuffix);
     for (const k of ws.store.keys.values()) {
       if (this.keyIndex.has(k.key)) throw fail('fixtures_invalid', `The key ${k.key} is already used by another workspace.`, 'keys');

@@ -1,5 +1,7 @@
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type express from 'express';
 import type { Fault, FaultInput } from './core/faults.js';
+import type { WorkspaceSnapshot } from './core/snapshot.js';
 import type { OutboxMail, Workspace } from './core/workspace.js';
 import { check, compile } from './core/validation.js';
 import { DEFAULT_WORKSPACE, Emulator, type EmulatorOptions, type WorkspaceInput } from './emulator.js';
@@ -8,6 +10,8 @@ import { listen, type RunningServer } from './http/server.js';
 import { AdvanceBody, CreateFaultBody, CreateWorkspaceBody, SetClockBody } from './control/control.schemas.js';
 import { OutboxQuery } from './control/onboarding-actions.schemas.js';
 import * as control from './control/control.service.js';
+import { restoreWorkspace, snapshotWorkspace } from './control/snapshot.service.js';
+import { openStateFile, type StateFile } from './persistence/state-file.js';
 
 /**
  * The in-process transport of the control interface (design habit 8): each helper checks its
@@ -30,6 +34,8 @@ export type KeyInfo = ReturnType<typeof control.listKeys>['data'][number];
 export type CreatedWorkspace = ReturnType<typeof control.createWorkspace>;
 export type WorkspaceInfo = ReturnType<typeof control.describeWorkspace>;
 export type ResetWorkspace = ReturnType<typeof control.resetWorkspace>;
+export type RestoredWorkspace = Awaited<ReturnType<typeof restoreWorkspace>>;
+export type { WorkspaceSnapshot } from './core/snapshot.js';
 export type { Fault, FaultInput } from './core/faults.js';
 export type { OutboxMail } from './core/workspace.js';
 export type { OutboxFilter } from './control/control.service.js';
@@ -57,6 +63,13 @@ export interface ControlHelpers {
     /** Back to the fixtures, clock and random sequence this workspace started with. */
     reset(): Promise<ResetWorkspace>;
   };
+  /** The whole workspace as one JSON document (GET /_emulator/snapshot); waits for deliveries in flight. */
+  snapshot(): Promise<WorkspaceSnapshot>;
+  /**
+   * Replaces the workspace's whole state with a snapshot (PUT /_emulator/snapshot). A refused
+   * snapshot (snapshot_invalid, snapshot_version_unsupported, snapshot_key_conflict) changes nothing.
+   */
+  restore(snapshot: WorkspaceSnapshot): Promise<RestoredWorkspace>;
   faults: {
     add(input: FaultInput): Promise<Fault>;
     list(): Promise<Fault[]>;
@@ -66,10 +79,20 @@ export interface ControlHelpers {
   };
 }
 
-/** Runs fn on the workspace as it is now, so a deleted workspace answers workspace_not_found. */
+/**
+ * Runs fn on the workspace as it is now, so a deleted workspace answers workspace_not_found;
+ * then says the workspace may have changed (what the HTTP transport does after a request).
+ */
 function helpers(emulator: Emulator, workspaceId: string): ControlHelpers {
   const on = <T>(fn: (ws: Workspace) => T | Promise<T>): Promise<T> =>
-    Promise.resolve().then(() => fn(emulator.workspace(workspaceId)));
+    Promise.resolve().then(async () => {
+      const ws = emulator.workspace(workspaceId);
+      try {
+        return await fn(ws);
+      } finally {
+        emulator.changed(ws);
+      }
+    });
   return {
     workspaceId,
     clock: {
@@ -92,6 +115,8 @@ function helpers(emulator: Emulator, workspaceId: string): ControlHelpers {
       },
       reset: () => on((ws) => control.resetWorkspace(emulator, ws)),
     },
+    snapshot: () => on((ws) => snapshotWorkspace(emulator, ws)),
+    restore: (snapshot) => on((ws) => restoreWorkspace(emulator, ws, snapshot)),
     faults: {
       add: (input) => on((ws) => control.addFault(ws, check(valid.fault, input))),
       list: () => on(control.listFaults),
@@ -109,10 +134,36 @@ export interface InProcessEmulator extends ControlHelpers {
   listen(port?: number, host?: string): Promise<RunningServer>;
   /** Listens on 127.0.0.1 (port 0: a free port); a second call returns the running server's URL. */
   start(port?: number, host?: string): Promise<{ url: string }>;
-  /** Stops the server start() began; nothing to do if none runs. */
+  /** Stops the server start() began (nothing to do if none runs); with stateFile, writes the state. */
   close(): Promise<void>;
   /** The base URL while started, otherwise null. */
   readonly url: string | null;
+}
+
+export interface InProcessOptions extends EmulatorOptions, AppOptions {
+  /**
+   * Keeps the default workspace in this JSON file (a snapshot document), as `--state-file`
+   * does: restored now if the file exists (a bad file throws and is left untouched), created
+   * otherwise, written after every change, and written once more by close().
+   */
+  stateFile?: string | undefined;
+  /** With stateFile: start from the fixtures and overwrite the file whatever it holds. */
+  resetState?: boolean | undefined;
+}
+
+/** Every response that ends (served or aborted) may have changed the state: the state file hears of it. */
+function touchAfterRequests(server: Server, state: StateFile): void {
+  server.on('request', (_req: IncomingMessage, res: ServerResponse) => res.once('close', () => state.touch()));
+}
+
+/** The app for supertest, telling the state file after each response; everything else is the app's own. */
+function touchingApp(app: express.Express, state: StateFile): express.Express {
+  const wrapped = (req: IncomingMessage, res: ServerResponse) => {
+    res.once('close', () => state.touch());
+    return app(req, res);
+  };
+  Object.setPrototypeOf(wrapped, app); // app.listen, app.get, app.settings, ... reach the app itself
+  return wrapped as unknown as express.Express;
 }
 
 /**
@@ -120,17 +171,24 @@ export interface InProcessEmulator extends ControlHelpers {
  * server on 127.0.0.1 when a real port is wanted, and the control helpers on the default
  * workspace.
  */
-export function createEmulator(options: EmulatorOptions & AppOptions = {}): InProcessEmulator {
+export function createEmulator(options: InProcessOptions = {}): InProcessEmulator {
   const emulator = new Emulator(options);
+  const state = options.stateFile === undefined ? undefined : openStateFile(emulator, { path: options.stateFile, reset: options.resetState });
+  const app = createApp(emulator, options);
+  const serve = async (port: number, host: string) => {
+    const server = await listen(emulator, { ...options, port, host });
+    if (state) touchAfterRequests(server.server, state);
+    return server;
+  };
   let running: Promise<RunningServer> | null = null;
   let url: string | null = null;
   return {
     ...helpers(emulator, DEFAULT_WORKSPACE),
     emulator,
-    app: createApp(emulator, options),
-    listen: (port = 0, host = '127.0.0.1') => listen(emulator, { ...options, port, host }),
+    app: state ? touchingApp(app, state) : app,
+    listen: (port = 0, host = '127.0.0.1') => serve(port, host),
     async start(port = 0, host = '127.0.0.1') {
-      running ??= listen(emulator, { ...options, port, host }).catch((err: unknown) => {
+      running ??= serve(port, host).catch((err: unknown) => {
         running = null;
         throw err;
       });
@@ -142,6 +200,7 @@ export function createEmulator(options: EmulatorOptions & AppOptions = {}): InPr
       running = null;
       url = null;
       if (server) await (await server).close();
+      await state?.flush(true);
     },
     get url() {
       return url;

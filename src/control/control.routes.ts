@@ -1,16 +1,18 @@
 import type { FaultInput } from '../core/faults.js';
-import type { Emulator, WorkspaceInput } from '../emulator.js';
+import { SnapshotSchema } from '../core/snapshot.js';
+import { checkSnapshot, type Emulator, type WorkspaceInput } from '../emulator.js';
 import { ErrorSchema, IdParam } from '../resources/common.schemas.js';
 import { enableWebhook } from '../resources/webhooks/webhooks.service.js';
 import { ok, type ControlRoute } from '../resources/route.js';
 import {
   AdvanceBody, ClockInfo, CreateFaultBody, EnabledWebhook, FaultInfo, FaultList, FaultsCleared, SetClockBody,
-  CreatedWorkspace, CreateWorkspaceBody, Deleted, Health, KeyList, NoBody, WorkspaceInfo, WorkspaceList, WorkspaceParam,
+  CreatedWorkspace, CreateWorkspaceBody, Deleted, Health, KeyList, NoBody, RestoredWorkspace, WorkspaceInfo, WorkspaceList, WorkspaceParam,
 } from './control.schemas.js';
 import {
   addFault, advanceClock, clearFaults, clockState, createWorkspace, describeWorkspace, health, listFaults, listKeys, removeFault,
   resetWorkspace, setClock,
 } from './control.service.js';
+import { restoreWorkspace, snapshotWorkspace } from './snapshot.service.js';
 
 const errors = { description: 'Error', schema: ErrorSchema };
 const tag = 'Control';
@@ -34,6 +36,23 @@ export const controlRoutes: ControlRoute<Emulator>[] = [
     body: NoBody,
     responses: { 200: { description: 'Reset', schema: WorkspaceInfo } },
     handle: (ctx) => ok(resetWorkspace(ctx.emulator, ctx.workspace)),
+  },
+  {
+    kind: 'control', perWorkspace: true, tag, method: 'GET', path: '/_emulator/snapshot',
+    operationId: 'getSnapshot', summary: 'The whole workspace as one JSON document (store, clock, timers, random position, outbox, faults, scenario)',
+    description: 'Waits for webhook attempts in flight first. Give the document back with PUT /_emulator/snapshot.',
+    responses: { 200: { description: 'The snapshot', schema: SnapshotSchema } },
+    handle: async (ctx) => ok(await snapshotWorkspace(ctx.emulator, ctx.workspace)),
+  },
+  {
+    kind: 'control', perWorkspace: true, tag, method: 'PUT', path: '/_emulator/snapshot',
+    operationId: 'restoreSnapshot', summary: "Replace the workspace's whole state with a snapshot; a refused snapshot changes nothing",
+    description: 'Any workspace may take a snapshot, as long as none of its keys belongs to another workspace (409 snapshot_key_conflict).',
+    body: SnapshotSchema,
+    // Every mistake at once, with snapshot_invalid or snapshot_version_unsupported, before the schema's first-mistake check.
+    guard: (body) => void checkSnapshot(body),
+    responses: { 200: { description: 'The restored workspace', schema: RestoredWorkspace }, 409: errors, 422: errors },
+    handle: async (ctx) => ok(await restoreWorkspace(ctx.emulator, ctx.workspace, ctx.body)),
   },
   {
     kind: 'control', perWorkspace: true, tag, method: 'GET', path: '/_emulator/clock',

@@ -124,5 +124,17 @@ export const FaultInfo = Type.Object(
   { title: 'Fault' },
 );
 
+export const RestoredWorkspace = Type.Object(
+  {
+    id: Type.String(),
+    created_at: DateTime,
+    seeded: Type.Boolean(),
+    clock: ClockState,
+    counts: Type.Object({ keys: Type.Integer(), onboardings: Type.Integer(), employees: Type.Integer() }),
+    restored: Type.Literal(true),
+  },
+  { title: 'RestoredWorkspace' },
+);
+
 export const FaultList = Type.Object({ data: Type.Array(FaultInfo) }, { title: 'FaultList' });
 export const FaultsCleared = Type.Object({ deleted: Type.Integer() }, { title: 'FaultsCleared' });

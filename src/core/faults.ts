@@ -48,6 +48,13 @@ export function pathMatches(pattern: string, path: string): boolean {
 export class FaultList {
   private faults: Fault[] = [];
 
+  /** A list holding copies of these faults, in this order (src/core/snapshot.ts). */
+  static restore(faults: readonly Fault[]): FaultList {
+    const list = new FaultList();
+    list.faults = faults.map((f) => ({ ...f }));
+    return list;
+  }
+
   add(input: FaultInput, ids: IdFactory, now: string): Fault {
     const { kind } = input;
     if (kind === 'latency' && input.latency_ms === undefined) {

@@ -22,9 +22,41 @@ export type Reservation =
   | { kind: 'in_progress' }
   | { kind: 'done'; fingerprint: string; response: StoredResponse };
 
+/** One remembered response as plain data (src/core/snapshot.ts). */
+export interface IdempotencyRecord {
+  /** The API key the Idempotency-Key belongs to. */
+  scope: string;
+  key: string;
+  fingerprint: string;
+  response: StoredResponse;
+  expires_at: number;
+}
+
 export class IdempotencyStore {
   private readonly entries = new Map<string, Entry>();
   private sinceSweep = 0;
+
+  /**
+   * The remembered responses, oldest first. Reservations of requests still running are left
+   * out: they belong to those requests, and a restored workspace has none running.
+   */
+  records(): IdempotencyRecord[] {
+    const out: IdempotencyRecord[] = [];
+    for (const [id, e] of this.entries) {
+      if (e.state !== 'done') continue;
+      const at = id.indexOf('\u0000');
+      out.push({ scope: id.slice(0, at), key: id.slice(at + 1), fingerprint: e.fingerprint, response: structuredClone(e.response), expires_at: e.expiresAt });
+    }
+    return out;
+  }
+
+  static restore(records: readonly IdempotencyRecord[]): IdempotencyStore {
+    const store = new IdempotencyStore();
+    for (const r of records) {
+      store.entries.set(`${r.scope}\u0000${r.key}`, { state: 'done', fingerprint: r.fingerprint, response: structuredClone(r.response), expiresAt: r.expires_at });
+    }
+    return store;
+  }
 
   /** `scope` is the API key: keys of different API keys never meet. */
   reserve(scope: string, key: string, nowMs: number): Reservation {

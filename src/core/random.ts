@@ -9,10 +9,23 @@ export interface RandomSource {
   bytes(count: number): Uint8Array;
   /** Derives an independent source, so each workspace has its own sequence. */
   fork(label: string): RandomSource;
+  /** Where a seeded sequence stands, so a snapshot continues it; null for the OS source. */
+  state(): RandomState | null;
+}
+
+/** A seeded source's seed (for fork) and its four sfc32 words. */
+export interface RandomState {
+  seed: string;
+  words: [number, number, number, number];
 }
 
 export function createRandom(seed?: string | number): RandomSource {
   return seed === undefined || seed === '' ? osRandom() : seededRandom(String(seed));
+}
+
+/** The source a snapshot describes: the seeded sequence from where it stood, else the OS. */
+export function restoreRandom(state: RandomState | null): RandomSource {
+  return state === null ? osRandom() : seededRandom(state.seed, state.words);
 }
 
 /** Bytes are drawn from the OS in blocks: one system call per request id was measurable. */
@@ -33,12 +46,12 @@ function osRandom(): RandomSource {
       return out;
     },
     fork: () => osRandom(),
+    state: () => null,
   };
 }
 
-function seededRandom(seed: string): RandomSource {
-  const h = hash128(seed);
-  let [a, b, c, d] = h;
+function seededRandom(seed: string, words?: readonly [number, number, number, number]): RandomSource {
+  let [a, b, c, d] = words ?? hash128(seed);
   const next32 = (): number => {
     a >>>= 0; b >>>= 0; c >>>= 0; d >>>= 0;
     const t = (a + b) | 0;
@@ -50,7 +63,7 @@ function seededRandom(seed: string): RandomSource {
     c = (c + out) | 0;
     return out >>> 0;
   };
-  for (let i = 0; i < 16; i++) next32();
+  if (!words) for (let i = 0; i < 16; i++) next32();
   return {
     seeded: true,
     bytes(count) {
@@ -62,6 +75,7 @@ function seededRandom(seed: string): RandomSource {
       return out;
     },
     fork: (label) => seededRandom(`${seed}/${label}`),
+    state: () => ({ seed, words: [a >>> 0, b >>> 0, c >>> 0, d >>> 0] }),
   };
 }
 

@@ -14,10 +14,39 @@ export interface Timer {
 
 const before = (a: Timer, b: Timer) => a.due < b.due || (a.due === b.due && a.seq < b.seq);
 
+/** The whole queue as plain data (src/core/snapshot.ts): timers in firing order, cancelled ones included. */
+export interface TimerQueueState {
+  next_seq: number;
+  timers: Timer[];
+  /** Sequence numbers cancelled but not yet dropped from the queue. */
+  cancelled: number[];
+}
+
 export class TimerQueue {
   private heap: Timer[] = [];
   private nextSeq = 1;
   private readonly cancelled = new Set<number>();
+
+  /** Rebuilds a queue from entries(); the timers are copied, so the state can be reused. */
+  static restore(state: TimerQueueState): TimerQueue {
+    const q = new TimerQueue();
+    q.nextSeq = state.next_seq;
+    for (const t of state.timers) {
+      q.heap.push({ seq: t.seq, due: t.due, kind: t.kind, payload: structuredClone(t.payload) });
+      q.up(q.heap.length - 1);
+    }
+    for (const seq of state.cancelled) q.cancelled.add(seq);
+    return q;
+  }
+
+  /** A plain-data copy, in firing order whatever the heap's layout, so equal queues give equal snapshots. */
+  entries(): TimerQueueState {
+    return {
+      next_seq: this.nextSeq,
+      timers: [...this.heap].sort((a, b) => (before(a, b) ? -1 : 1)).map((t) => ({ ...t, payload: structuredClone(t.payload) })),
+      cancelled: [...this.cancelled].sort((a, b) => a - b),
+    };
+  }
 
   schedule(kind: string, due: number, payload: Record<string, unknown> = {}): Timer {
     const timer = { seq: this.nextSeq++, due, kind, payload };

@@ -1,0 +1,139 @@
+import type { ClockMode } from './clock.js';
+import { FAULT_KINDS, FAULT_METHODS, type Fault } from './faults.js';
+import type { IdempotencyRecord } from './idempotency.js';
+import type { RandomState } from './random.js';
+import { Type, type TSchema } from './schema.js';
+import { Collection, createStore, type Store } from './store.js';
+import type { TimerQueueState } from './timers.js';
+import type { AuditEntry, OutboxMail } from './workspace.js';
+import type { AutopilotProgress, LoadedScenario } from '../scenarios/scenario.model.js';
+
+/**
+ * The snapshot document (design section 3, `GET/PUT /_emulator/snapshot`, and the `--state-file`):
+ * one workspace's whole state as plain JSON. `format` and `version` come first, so a reader
+ * knows at once whether it can read the rest; a change of shape gets a new version.
+ */
+export const SNAPSHOT_FORMAT = 'onboarding-emulator-snapshot';
+export const SNAPSHOT_VERSION = 1;
+
+/** Every collection of the store, each as an array of its records, oldest first. */
+export type SnapshotStore = { [K in keyof Store]: Store[K] extends Collection<infer T> ? T[] : number };
+
+export interface WorkspaceSnapshot {
+  format: typeof SNAPSHOT_FORMAT;
+  version: typeof SNAPSHOT_VERSION;
+  /** Where the snapshot was taken; informative: it may be restored into another workspace. */
+  workspace: { id: string; created_at: string };
+  /**
+   * `now` is the emulated time when taken. A realtime clock is restored with its `offset_ms`
+   * (emulated minus wall time), so it keeps following the wall clock; a frozen one at `now`.
+   */
+  clock: { mode: ClockMode; now: string; offset_ms: number };
+  /** A seeded source's position, so ids after a restore continue the same sequence; null: OS random. */
+  random: RandomState | null;
+  store: SnapshotStore;
+  timers: TimerQueueState;
+  idempotency: IdempotencyRecord[];
+  outbox: OutboxMail[];
+  audit_log: AuditEntry[];
+  faults: Fault[];
+  scenario: LoadedScenario | null;
+  /** Per onboarding id, the autopilot's progress. */
+  autopilot: Record<string, AutopilotProgress>;
+}
+
+/** The store's collections, read from the store itself, so a new collection is never left out. */
+export const COLLECTIONS = Object.entries(createStore())
+  .filter(([, value]) => value instanceof Collection)
+  .map(([name]) => name as Exclude<keyof Store, 'sequence'>);
+
+/** The field a collection is indexed by (Collection's idOf in src/core/store.ts). */
+export const idFieldOf = (collection: string): string => (collection === 'keys' ? 'key' : 'id');
+
+const Str = Type.String({ minLength: 1 });
+const Instant = Type.String({ format: 'date-time' });
+const Nullable = <T>(schema: TSchema<T>) => Type.Union([schema, Type.Null()]);
+/** Records are the emulator's own plain JSON; only what indexes them is checked here. */
+const record = (idField: string, more: Record<string, TSchema> = {}) => Type.Object({ [idField]: Str, ...more });
+const Uint32 = Type.Integer({ minimum: 0, maximum: 4_294_967_295 });
+
+const StoreSchema = Type.Object(
+  {
+    ...Object.fromEntries(COLLECTIONS.map((name) => [name, Type.Array(name === 'keys' ? record('key', { organization_id: Str }) : record('id'))])),
+    sequence: Type.Integer({ minimum: 1, description: 'the next record position' }),
+  },
+  { additionalProperties: false },
+);
+
+const TimerSchema = Type.Object(
+  { seq: Type.Integer({ minimum: 1 }), due: Type.Number({ description: 'ms since the epoch on the workspace clock' }), kind: Str, payload: Type.Object({}) },
+  { additionalProperties: false },
+);
+
+const IdempotencySchema = Type.Object(
+  {
+    scope: Str,
+    key: Str,
+    fingerprint: Type.String(),
+    response: Type.Object(
+      { status: Type.Integer({ minimum: 100, maximum: 599 }), body: Type.String(), headers: Type.Unsafe<Record<string, string>>({ type: 'object', additionalProperties: { type: 'string' } }) },
+      { additionalProperties: false },
+    ),
+    expires_at: Type.Number(),
+  },
+  { additionalProperties: false },
+);
+
+const FaultSchema = Type.Object({
+  id: Str,
+  object: Type.Literal('fault'),
+  kind: Type.Unsafe<string>({ enum: [...FAULT_KINDS] }),
+  method: Type.Unsafe<string | null>({ enum: [...FAULT_METHODS, null] }),
+  path: Nullable(Type.String()),
+  count: Type.Integer({ minimum: 1 }),
+  remaining: Type.Integer({ minimum: 1 }),
+  latency_ms: Nullable(Type.Integer()),
+  retry_after_seconds: Nullable(Type.Integer()),
+  error_code: Nullable(Type.String()),
+  created_at: Instant,
+});
+
+const AutopilotSchema = Type.Object({
+  rule: Str,
+  step: Nullable(Type.String()),
+  timer: Nullable(Type.Integer()),
+  due_at: Nullable(Instant),
+  corrections: Type.Integer({ minimum: 0 }),
+  terms_changed: Type.Boolean(),
+});
+
+export const SnapshotSchema = Type.Unsafe<WorkspaceSnapshot>(
+  Type.Object(
+    {
+      format: Type.Literal(SNAPSHOT_FORMAT),
+      version: Type.Literal(SNAPSHOT_VERSION),
+      workspace: Type.Object({ id: Str, created_at: Instant }),
+      clock: Type.Object(
+        { mode: Type.Unsafe<ClockMode>({ enum: ['realtime', 'frozen'] }), now: Instant, offset_ms: Type.Number({ description: 'realtime: emulated minus wall time; frozen: 0' }) },
+        { additionalProperties: false },
+      ),
+      random: Nullable(Type.Object({ seed: Type.String(), words: Type.Array(Uint32, { minItems: 4, maxItems: 4 }) }, { additionalProperties: false })),
+      store: StoreSchema,
+      timers: Type.Object(
+        { next_seq: Type.Integer({ minimum: 1 }), timers: Type.Array(TimerSchema), cancelled: Type.Array(Type.Integer({ minimum: 1 })) },
+        { additionalProperties: false },
+      ),
+      idempotency: Type.Array(IdempotencySchema),
+      outbox: Type.Array(record('id', { to: Type.String(), onboarding_id: Str, sent_at: Instant })),
+      audit_log: Type.Array(Type.Object({ at: Instant, action: Str, document_id: Str })),
+      faults: Type.Array(FaultSchema),
+      scenario: Nullable(Type.Object({ document: Type.Object({}), source: Type.String(), loaded_at: Instant })),
+      autopilot: Type.Unsafe<Record<string, AutopilotProgress>>({ type: 'object', additionalProperties: AutopilotSchema }),
+    },
+    {
+      additionalProperties: false,
+      title: 'WorkspaceSnapshot',
+      description: 'A whole workspace as one JSON document: store, clock, timers, random position, idempotency records, outbox, audit log, faults and scenario state. Take it with GET, give it back with PUT.',
+    },
+  ),
+);
