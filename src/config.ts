@@ -18,6 +18,10 @@ export interface ServeOptions {
   webhookTimeoutMs: string;
   /** `N/s` or `N/m` per API key on /v1; off when left out. */
   rateLimit?: string | undefined;
+  /** Keeps the default workspace in this JSON file (a snapshot), read at start and written after each change. */
+  stateFile?: string | undefined;
+  /** With stateFile: start from the fixtures and overwrite the file. */
+  resetState?: boolean | undefined;
 }
 
 export interface OptionSpec {
@@ -46,6 +50,8 @@ export const SERVE_OPTIONS: OptionSpec[] = [
   { key: 'webhookUrlPolicy', flag: '--webhook-url-policy <policy>', env: 'EMULATOR_WEBHOOK_URL_POLICY', default: 'local', choices: ['local', 'strict'], description: 'local: http and https, loopback and private hosts allowed; strict: the production rules (https only, internal addresses refused)' },
   { key: 'signatureClock', flag: '--signature-clock <clock>', env: 'EMULATOR_SIGNATURE_CLOCK', default: 'wall', choices: ['wall', 'emulated'], description: 't of Service-Signature: wall time, or the workspace clock for receivers on a fake clock' },
   { key: 'webhookTimeoutMs', flag: '--webhook-timeout-ms <ms>', env: 'EMULATOR_WEBHOOK_TIMEOUT_MS', default: '10000', description: 'how long a webhook attempt waits for the answer' },
+  { key: 'stateFile', flag: '--state-file <file>', env: 'EMULATOR_STATE_FILE', description: 'keep the default workspace in this JSON file: read at start (a bad file stops the start), created when missing, written after every change' },
+  { key: 'resetState', flag: '--reset-state', env: 'EMULATOR_RESET_STATE', description: 'with --state-file: start from the fixtures and overwrite the file, whatever it holds (environment: any value)' },
   { key: 'rateLimit', flag: '--rate-limit <rate>', env: 'EMULATOR_RATE_LIMIT', description: 'per-key limit on /v1 requests, N/s or N/m (e.g. 10/s): over it, 429 rate_limited with Retry-After; default: off' },
 ];
 

@@ -7,12 +7,14 @@ import { Emulator } from '../emulator.js';
 import { FixturesError } from '../fixtures/fixtures.load.js';
 import { parseRateLimit } from '../http/rate-limit.js';
 import { listen } from '../http/server.js';
+import { openStateFile, StateFileError } from '../persistence/state-file.js';
 import { ScenarioError } from '../scenarios/scenario.load.js';
 import { registerClock } from './commands/clock.js';
 import { registerControl } from './commands/control.js';
 import { registerEvents } from './commands/events.js';
 import { registerOnboardings } from './commands/onboardings.js';
 import { registerOutbox } from './commands/outbox.js';
+import { registerSnapshot } from './commands/snapshot.js';
 import { registerWorkspace } from './commands/workspace.js';
 
 const program = new Command('onboarding-emulator')
@@ -35,6 +37,7 @@ serve.action(async (raw: Record<string, string | undefined>) => {
   const options = raw as unknown as ServeOptions & { port: string };
   const logger = pino({ level: options.logLevel, base: { service: 'onboarding-emulator' } });
   try {
+    if (options.resetState && !options.stateFile) throw new Error('--reset-state needs --state-file: it says what to do with that file');
     const startTime = parseStartTime(options.startTime);
     const emulator = new Emulator({
       ...(options.fixtures ? { fixtures: options.fixtures } : {}),
@@ -47,6 +50,10 @@ serve.action(async (raw: Record<string, string | undefined>) => {
         timeoutMs: parseTimeout(options.webhookTimeoutMs),
       },
     });
+    // Before the port opens: a bad state file stops the start and is left as it is.
+    const persisted = options.stateFile
+      ? openStateFile(emulator, { path: options.stateFile, reset: options.resetState, onError: (err) => logger.error({ err }, 'state file not written') })
+      : undefined;
     const running = await listen(emulator, {
       port: parsePort(options.port),
       host: options.host,
@@ -54,16 +61,33 @@ serve.action(async (raw: Record<string, string | undefined>) => {
       publicUrl: options.publicUrl,
       ...(options.rateLimit ? { rateLimit: parseRateLimit(options.rateLimit) } : {}),
     });
+    // Any request may change the default workspace (a GET runs due timers); unchanged states are not written.
+    if (persisted) running.server.on('request', (_req, res) => res.once('close', () => persisted.touch()));
     // The ready line is written at any level but silent: scripts and tests wait for it.
     if (options.logLevel !== 'silent') {
-      logger.child({}, { level: 'info' }).info({ url: running.url, seed: options.seed ?? null, clock: options.clock }, 'onboarding emulator listening');
+      const stateInfo = persisted ? { state_file: persisted.path, state: persisted.start } : {};
+      logger.child({}, { level: 'info' }).info({ url: running.url, seed: options.seed ?? null, clock: options.clock, ...stateInfo }, 'onboarding emulator listening');
     }
-    const stop = () => void running.close().then(() => process.exit(0));
+    // A clean stop writes the state file last, after the server stopped taking requests.
+    const stop = () =>
+      void running
+        .close()
+        .then(() => persisted?.close())
+        .then(
+          () => process.exit(0),
+          (err: unknown) => {
+            console.error(`onboarding-emulator: ${(err as Error).message}`);
+            process.exit(1);
+          },
+        );
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   } catch (err) {
     if (err instanceof FixturesError || err instanceof ScenarioError) console.error(err.message);
-    else console.error(`onboarding-emulator: ${(err as Error).message}`);
+    else if (err instanceof StateFileError) {
+      console.error(`onboarding-emulator: ${err.message}`);
+      console.error('The file was left as it is. Fix or remove it, or start with --reset-state to start from the fixtures and overwrite it.');
+    } else console.error(`onboarding-emulator: ${(err as Error).message}`);
     process.exit(1);
   }
 });
@@ -74,6 +98,7 @@ registerOnboardings(program);
 registerOutbox(program);
 registerEvents(program);
 registerWorkspace(program);
+registerSnapshot(program);
 registerControl(program);
 
 await program.parseAsync(process.argv);

@@ -1,0 +1,236 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import request from 'supertest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createEmulator } from '../../src/in-process.js';
+import { StateFileError } from '../../src/persistence/state-file.js';
+import { createBody, KEYS } from '../support/harness.js';
+
+/**
+ * `--state-file` (issue 5, item 7): the default workspace kept in a JSON file across restarts,
+ * written atomically (lowdb over steno: a temporary file renamed over the old one), refused
+ * loudly and left untouched when it cannot be read, overwritten only on --reset-state.
+ */
+const CLI = 'dist/cli/main.js';
+const children: ChildProcess[] = [];
+
+afterEach(() => {
+  for (const c of children.splice(0)) c.kill('SIGKILL');
+});
+
+const tempDir = () => mkdtempSync(join(tmpdir(), 'state-file-'));
+const auth = { Authorization: `Bearer ${KEYS.owner}`, 'Content-Type': 'application/json' };
+
+interface Started {
+  url: string;
+  child: ChildProcess;
+  ready: Record<string, unknown>;
+  exited: Promise<number | null>;
+}
+
+/** Starts `serve` on a free port; resolves with its URL and ready line, rejects with its output if it exits first. */
+function serve(args: string[], env: Record<string, string> = {}): Promise<Started> {
+  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--log-level', 'warn', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push(child);
+  let seen = '';
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return new Promise<Started>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no start: ${seen}`)), 10_000);
+    child.stdout!.on('data', (chunk: Buffer) => {
+      seen += chunk.toString();
+      for (const line of seen.split('\n').filter((l) => l.includes('"url"'))) {
+        const ready = JSON.parse(line) as Record<string, unknown>;
+        clearTimeout(timer);
+        resolve({ url: String(ready.url), child, ready, exited });
+      }
+    });
+    child.stderr!.on('data', (c: Buffer) => (seen += c.toString()));
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`exited ${code}: ${seen}`));
+    });
+  });
+}
+
+/** Runs `serve` expecting it to stop by itself; resolves with its exit code and output. */
+function serveFails(args: string[], env: Record<string, string> = {}) {
+  return new Promise<{ code: number | null; out: string }>((resolve) => {
+    const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--log-level', 'warn', ...args], { env: { ...process.env, ...env } });
+    children.push(child);
+    let out = '';
+    child.stdout.on('data', (c) => (out += c));
+    child.stderr.on('data', (c) => (out += c));
+    child.on('exit', (code) => resolve({ code, out }));
+  });
+}
+
+async function createOnboarding(url: string, reference = 'persisted'): Promise<string> {
+  const res = await fetch(`${url}/v1/onboardings`, { method: 'POST', headers: auth, body: JSON.stringify(createBody({ reference })) });
+  expect(res.status).toBe(201);
+  return ((await res.json()) as { id: string }).id;
+}
+
+const statusOf = async (url: string, id: string) => (await fetch(`${url}/v1/onboardings/${id}`, { headers: auth })).status;
+
+async function until(condition: () => boolean, what: string, ms = 5_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!condition()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+describe('serve --state-file', () => {
+  it('creates a missing file, writes changes, and after SIGTERM and a restart the onboarding is there', async () => {
+    const file = join(tempDir(), 'nested', 'state.json');
+    const first = await serve(['--state-file', file]);
+    expect(first.ready).toMatchObject({ state_file: file, state: 'created' });
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ format: 'onboarding-emulator-snapshot', version: 1 });
+    const id = await createOnboarding(first.url);
+    first.child.kill('SIGTERM');
+    expect(await first.exited).toBe(0);
+    expect(readFileSync(file, 'utf8')).toContain(id);
+
+    const second = await serve(['--state-file', file]);
+    expect(second.ready).toMatchObject({ state: 'restored' });
+    expect(await statusOf(second.url, id)).toBe(200);
+  });
+
+  it('keeps the clock: a frozen clock advanced before the stop reads the same after the restart, whatever --start-time says', async () => {
+    const file = join(tempDir(), 'state.json');
+    const args = ['--state-file', file, '--clock', 'frozen', '--start-time', '2026-10-05T09:00:00Z'];
+    const first = await serve(args);
+    const moved = await fetch(`${first.url}/_emulator/clock/advance`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"by":"1d"}' });
+    expect(moved.status).toBe(200);
+    first.child.kill('SIGTERM');
+    expect(await first.exited).toBe(0);
+    const second = await serve(args);
+    const clock = (await (await fetch(`${second.url}/_emulator/clock`)).json()) as { now: string };
+    expect(clock.now).toBe('2026-10-06T09:00:00.000Z');
+  });
+
+  it('takes the file from EMULATOR_STATE_FILE', async () => {
+    const file = join(tempDir(), 'env.json');
+    const started = await serve([], { EMULATOR_STATE_FILE: file });
+    expect(started.ready).toMatchObject({ state_file: file });
+    expect(existsSync(file)).toBe(true);
+  });
+
+  it('after kill -9 the file is whole JSON holding what was written, and the emulator starts on it', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'state.json');
+    const started = await serve(['--state-file', file]);
+    const id = await createOnboarding(started.url);
+    await until(() => readFileSync(file, 'utf8').includes(id), 'the onboarding in the file');
+    // More writes in flight while the process dies.
+    for (let i = 0; i < 5; i++) void createOnboarding(started.url, `late-${i}`).catch(() => undefined);
+    await new Promise((r) => setTimeout(r, 30));
+    started.child.kill('SIGKILL');
+    await started.exited;
+    const saved = JSON.parse(readFileSync(file, 'utf8')) as { store: { onboardings: { id: string }[] } };
+    expect(saved.store.onboardings.map((o) => o.id)).toContain(id);
+    const again = await serve(['--state-file', file]);
+    expect(await statusOf(again.url, id)).toBe(200);
+  });
+
+  it.each([
+    ['not JSON', '{"format": "onboarding-emulator-snapshot", "vers', 'is not valid JSON'],
+    ['empty', '', 'is not valid JSON'],
+    ['not a snapshot', '{"hello": "world"}', 'format: must be "onboarding-emulator-snapshot"'],
+    ['another version', '{"format": "onboarding-emulator-snapshot", "version": 99}', 'has version 99'],
+    ['JSON null', 'null', 'must be a JSON object'],
+  ])('refuses a file that is %s: exit 1, a message naming the file, the file untouched', async (_what, content, problem) => {
+    const dir = tempDir();
+    const file = join(dir, 'state.json');
+    writeFileSync(file, content);
+    const { code, out } = await serveFails(['--state-file', file]);
+    expect(code).toBe(1);
+    expect(out).toContain(`state file ${file}`);
+    expect(out).toContain(problem);
+    expect(out).toContain('--reset-state');
+    expect(out).not.toContain('listening');
+    expect(readFileSync(file, 'utf8')).toBe(content);
+    expect(readdirSync(dir)).toEqual(['state.json']);
+  });
+
+  it('refuses a file it cannot read (a directory), naming it', async () => {
+    const dir = tempDir();
+    const { code, out } = await serveFails(['--state-file', dir]);
+    expect(code).toBe(1);
+    expect(out).toContain(`state file ${dir} cannot be read`);
+  });
+
+  it('--reset-state starts from the fixtures on a corrupt file and overwrites it', async () => {
+    const file = join(tempDir(), 'state.json');
+    writeFileSync(file, '{ broken');
+    const started = await serve(['--state-file', file, '--reset-state']);
+    expect(started.ready).toMatchObject({ state: 'reset' });
+    expect(await statusOf(started.url, 'onb_demo_jansen')).toBe(200);
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ format: 'onboarding-emulator-snapshot' });
+  });
+
+  it('--reset-state drops what the file held', async () => {
+    const file = join(tempDir(), 'state.json');
+    const first = await serve(['--state-file', file]);
+    const id = await createOnboarding(first.url);
+    first.child.kill('SIGTERM');
+    await first.exited;
+    const second = await serve(['--state-file', file, '--reset-state']);
+    expect(await statusOf(second.url, id)).toBe(404);
+    await until(() => !readFileSync(file, 'utf8').includes(id), 'the file overwritten');
+  });
+
+  it('--reset-state without --state-file is a usage mistake', async () => {
+    const { code, out } = await serveFails(['--reset-state']);
+    expect(code).toBe(1);
+    expect(out).toContain('--reset-state needs --state-file');
+  });
+});
+
+describe('createEmulator({ stateFile })', () => {
+  it('writes requests through app, control helpers and close(), and a new emulator restores them', async () => {
+    const file = join(tempDir(), 'state.json');
+    const emu = createEmulator({ stateFile: file, clock: { mode: 'frozen', start: '2026-10-05T09:00:00Z' } });
+    const res = await request(emu.app).post('/v1/onboardings').set('Authorization', `Bearer ${KEYS.owner}`).send(createBody());
+    expect(res.status).toBe(201);
+    await until(() => readFileSync(file, 'utf8').includes(res.body.id), 'the request written');
+    await emu.clock.advance('2h');
+    await emu.close();
+    expect(JSON.parse(readFileSync(file, 'utf8')).clock.now).toBe('2026-10-05T11:00:00.000Z');
+
+    const again = createEmulator({ stateFile: file });
+    expect((await request(again.app).get(`/v1/onboardings/${res.body.id}`).set('Authorization', `Bearer ${KEYS.owner}`)).status).toBe(200);
+    expect(await again.clock.now()).toBe('2026-10-05T11:00:00.000Z');
+    await again.close();
+  });
+
+  it('writes what a started server served, and timers that fire', async () => {
+    const file = join(tempDir(), 'state.json');
+    const emu = createEmulator({ stateFile: file, clock: { mode: 'frozen', start: '2026-10-05T09:00:00Z' } });
+    const { url } = await emu.start();
+    const id = await createOnboarding(url);
+    await until(() => readFileSync(file, 'utf8').includes(id), 'the request written');
+    // A timer firing outside any request (scheduled here directly) is written too.
+    const ws = emu.emulator.defaultWorkspace;
+    const event = ws.store.events.values().at(-1)!;
+    ws.scheduler.schedule('event.purge', ws.clock.nowMs(), { event_id: event.id });
+    ws.scheduler.runDue();
+    const stored = () => (JSON.parse(readFileSync(file, 'utf8')) as { store: { events: { id: string }[] } }).store.events.map((e) => e.id);
+    expect(stored()).toContain(event.id);
+    await until(() => !stored().includes(event.id), 'the purge written');
+    await emu.close();
+  });
+
+  it('throws a StateFileError naming a bad file, and leaves it as it was', () => {
+    const file = join(tempDir(), 'state.json');
+    writeFileSync(file, '[1, 2');
+    expect(() => createEmulator({ stateFile: file })).toThrow(StateFileError);
+    expect(() => createEmulator({ stateFile: file })).toThrow(`state file ${file} is not valid JSON`);
+    expect(readFileSync(file, 'utf8')).toBe('[1, 2');
+    const fresh = createEmulator({ stateFile: file, resetState: true });
+    expect(fresh.emulator.defaultWorkspace.store.onboardings.size).toBeGreaterThan(0);
+    expect(JSON.parse(readFileSync(file, 'utf8')).format).toBe('onboarding-emulator-snapshot');
+  });
+});
