@@ -17,8 +17,9 @@ export { verifySignature, type VerifyOptions } from './delivery/signature.js';
 export { createEmulator } from './in-process.js';
 export type {
   InProcessEmulator, ControlHelpers, ClockState, ClockMove, KeyInfo, CreatedWorkspace, WorkspaceInfo, ResetWorkspace,
-  Fault, FaultInput, OutboxMail, OutboxFilter,
+  Fault, FaultInput, OutboxMail, OutboxFilter, InProcessOptions, WorkspaceSnapshot, RestoredWorkspace,
 } from './in-process.js';
+export { StateFileError } from './persistence/state-file.js';
 
 /** Resources as the API renders them (JSON bodies), for typing what fetch returns. */
 export type Onboarding = ReturnType<typeof renderOnboarding>;
