@@ -56,20 +56,24 @@ export class StateFile {
     if (found !== NO_FILE) {
       restoreFrom(emulator, found, this.path);
       this.start = 'restored';
+      // As the file holds it: timers that fell due at the restore changed the state, and that is written below.
+      this.last = comparable(found as WorkspaceSnapshot);
     } else {
       this.start = options.reset ? 'reset' : 'created';
+      const fresh = emulator.snapshot(emulator.defaultWorkspace);
       try {
         mkdirSync(dirname(this.path), { recursive: true });
-        new JSONFileSync<WorkspaceSnapshot>(this.path).write(emulator.snapshot(emulator.defaultWorkspace));
+        new JSONFileSync<WorkspaceSnapshot>(this.path).write(fresh);
       } catch (err) {
         throw new StateFileError(`state file ${this.path} cannot be written: ${(err as Error).message}`);
       }
+      this.last = comparable(fresh);
     }
-    this.last = comparable(emulator.snapshot(emulator.defaultWorkspace));
     this.db = new Low<WorkspaceSnapshot | null>(new JSONFile(this.path), null);
     this.unsubscribe = emulator.onChange((ws) => {
       if (ws === emulator.defaultWorkspace) this.touch();
     });
+    this.touch(); // written only if it differs from the file
   }
 
   /** Something may have changed: a write follows within delayMs, joined by further changes. */

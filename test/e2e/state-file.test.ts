@@ -223,6 +223,21 @@ describe('createEmulator({ stateFile })', () => {
     await emu.close();
   });
 
+  it('writes what the restore itself changed: a timer due in the file fires at start and the file follows', async () => {
+    const file = join(tempDir(), 'state.json');
+    const maker = createEmulator({ clock: { mode: 'frozen', start: '2026-10-05T09:00:00Z' } });
+    const snapshot = await maker.snapshot();
+    const event = snapshot.store.events[0]!;
+    snapshot.timers.timers.push({ seq: snapshot.timers.next_seq, due: Date.parse(snapshot.clock.now), kind: 'event.purge', payload: { event_id: event.id } });
+    snapshot.timers.next_seq += 1;
+    writeFileSync(file, JSON.stringify(snapshot));
+    const emu = createEmulator({ stateFile: file });
+    expect(emu.emulator.defaultWorkspace.store.events.has(event.id)).toBe(false);
+    const stored = () => (JSON.parse(readFileSync(file, 'utf8')) as { store: { events: { id: string }[] } }).store.events.map((e) => e.id);
+    await until(() => !stored().includes(event.id), 'the purge at start written');
+    await emu.close();
+  });
+
   it('throws a StateFileError naming a bad file, and leaves it as it was', () => {
     const file = join(tempDir(), 'state.json');
     writeFileSync(file, '[1, 2');
