@@ -91,7 +91,7 @@ export class Emulator {
   private readonly delivery: DeliverySettings;
   /** The scenario given at start; new workspaces play it unless they bring their own. */
   private readonly scenario: { document: ScenarioDocument; source: string } | null;
-  /** Told after every change that happens outside a request (timers, reset, restore): the state file. */
+  /** Told of changes outside the HTTP requests (timers, reset, restore, in-process helpers): the state file. */
   private readonly listeners = new Set<(ws: Workspace) => void>();
   /** Every timer handler, followed by a change notice once its work (a delivery, say) is done. */
   private readonly handlers: TimerHandlers;
@@ -189,7 +189,7 @@ export class Emulator {
     for (const k of snapshot.store.keys) {
       const owner = this.keyIndex.get(k.key);
       if (owner && owner !== ws) {
-        throw fail('snapshot_key_conflict', `The key ${k.key} of the snapshot belongs to workspace ${owner.id}; keys are unique across workspaces. Delete or reset that workspace first. Nothing was changed.`, 'store.keys');
+        throw fail('snapshot_key_conflict', `The key ${k.key} of the snapshot belongs to workspace ${owner.id}; keys are unique across workspaces: restore it there, or delete that workspace first. Nothing was changed.`, 'store.keys');
       }
     }
     const state = buildState(snapshot, ws);
@@ -206,7 +206,7 @@ export class Emulator {
     return () => void this.listeners.delete(listener);
   }
 
-  /** Says that a workspace changed (the transports call it after their requests too). */
+  /** Says that a workspace may have changed (the in-process helpers call it after each call). */
   changed(ws: Workspace): void {
     for (const listener of this.listeners) listener(ws);
   }
