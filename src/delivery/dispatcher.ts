@@ -114,20 +114,24 @@ export async function attempt(ws: Workspace, endpoint: WebhookEndpointRecord, de
       );
   const current = ws.store.deliveries.get(delivery.id)!;
   const outcome = { last_status_code: result.status, last_error: result.ok ? null : result.error ?? 'failed' };
+  const logged = (next: string | null) => ({
+    ...outcome,
+    attempt_log: [...(current.attempt_log ?? []), { at: new Date(startedAt).toISOString(), status_code: outcome.last_status_code, error: outcome.last_error, manual: !scheduled, next_attempt_at: next }],
+  });
   if (result.ok) {
     if (current.timer_seq !== null) ws.timers.cancel(current.timer_seq);
     resetDeadCount(ws, endpoint.id);
-    return ws.store.deliveries.put({ ...current, ...outcome, status: 'succeeded', delivered_at: ws.now(), next_attempt_at: null, timer_seq: null });
+    return ws.store.deliveries.put({ ...current, ...logged(null), status: 'succeeded', delivered_at: ws.now(), next_attempt_at: null, timer_seq: null });
   }
   if (!scheduled) {
     // A failed manual retry leaves the schedule as it was.
-    return ws.store.deliveries.put({ ...current, ...outcome, status: delivery.status === 'in_progress' ? 'failed' : delivery.status });
+    return ws.store.deliveries.put({ ...current, ...logged(current.next_attempt_at), status: delivery.status === 'in_progress' ? 'failed' : delivery.status });
   }
   const delay = retryDelayMs(current.attempts);
-  if (delay === null) return giveUp(ws, { ...current, ...outcome }, outcome.last_error);
+  if (delay === null) return giveUp(ws, { ...current, ...logged(null) }, outcome.last_error);
   const due = startedAt + delay;
   const timer = ws.scheduler.schedule('webhook.attempt', due, { delivery_id: delivery.id });
-  return ws.store.deliveries.put({ ...current, ...outcome, status: 'failed', next_attempt_at: new Date(due).toISOString(), timer_seq: timer.seq });
+  return ws.store.deliveries.put({ ...current, ...logged(new Date(due).toISOString()), status: 'failed', next_attempt_at: new Date(due).toISOString(), timer_seq: timer.seq });
 }
 
 function headersFor(ws: Workspace, endpoint: WebhookEndpointRecord, delivery: DeliveryRecord): Record<string, string> {

@@ -40,4 +40,18 @@ export interface DeliveryRecord {
   body: string;
   /** The pending attempt timer, to cancel it when the address goes away. */
   timer_seq: number | null;
+  /** Every attempt made, oldest first (the inspector shows them); absent in older snapshots. */
+  attempt_log?: AttemptRecord[];
 }
+
+/** One HTTP attempt of a delivery: when, what came back, and what was planned next. */
+export interface AttemptRecord {
+  at: string;
+  status_code: number | null;
+  error: string | null;
+  /** A manual retry (POST .../retry), outside the schedule. */
+  manual: boolean;
+  /** The next scheduled attempt after this one; null once succeeded or dead. */
+  next_attempt_at: string | null;
+}
+

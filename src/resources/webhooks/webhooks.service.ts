@@ -115,6 +115,11 @@ export async function retryDelivery(ws: Workspace, p: Principal, id: string, del
   const w = getWebhook(ws, p, id);
   const d = ws.store.deliveries.get(deliveryId);
   if (!d || d.endpoint_id !== id) throw fail('resource_not_found', `No delivery with id ${deliveryId} for this address.`, 'deliveryId');
+  return resend(ws, w, d);
+}
+
+/** The manual retry itself, shared by /v1 and the control API (POST /_emulator/deliveries/{id}/retry). */
+export async function resend(ws: Workspace, w: WebhookEndpointRecord, d: DeliveryRecord): Promise<DeliveryRecord> {
   if (d.status === 'in_progress') throw fail('delivery_in_progress', 'An attempt of this delivery is running; retry when it has finished.');
   if (w.status === 'disabled') throw fail('webhook_disabled', 'The address is disabled; re-enable it first.');
   return attempt(ws, w, d, false);

@@ -1,0 +1,60 @@
+import type { Emulator } from '../emulator.js';
+import { ErrorSchema } from '../resources/common.schemas.js';
+import { ok, type ControlRoute } from '../resources/route.js';
+import { NoBody } from './control.schemas.js';
+import {
+  DeliveryIdParam, InspectDelivery, InspectEventList, InspectEventsQuery, InspectListQuery, InspectOnboarding, InspectOnboardingList,
+  InspectWebhookList, InspectWebhooksQuery,
+} from './inspect.schemas.js';
+import { inspectOnboarding, listEvents, listOnboardings, listWebhooks, retryDelivery } from './inspect.service.js';
+import { OnboardingIdParam } from './onboarding-actions.schemas.js';
+
+/**
+ * What the inspector page reads (design section 10), as control endpoints any client may use:
+ * the whole workspace, whichever key or environment made each record. Per workspace, so also
+ * under /_emulator/workspaces/{id}/...
+ */
+const errors = { description: 'Error', schema: ErrorSchema };
+const tag = 'Inspect';
+
+export const inspectRoutes: ControlRoute<Emulator>[] = [
+  {
+    kind: 'control', perWorkspace: true, tag, method: 'GET', path: '/_emulator/onboardings',
+    operationId: 'inspectOnboardings',
+    summary: 'Every onboarding of the workspace (any key, any environment), newest first, with status, waiting_on, data_version and the allowed control actions',
+    query: InspectListQuery,
+    responses: { 200: { description: 'The onboardings', schema: InspectOnboardingList }, 422: errors },
+    handle: (ctx) => ok(listOnboardings(ctx.workspace, ctx.query as InspectListQuery)),
+  },
+  {
+    kind: 'control', perWorkspace: true, tag, method: 'GET', path: '/_emulator/onboardings/:id',
+    operationId: 'inspectOnboarding',
+    summary: "One onboarding in full, with its timeline (transitions and their events in order), approvals, the organization's people and the allowed control actions",
+    description: 'allowed_actions come from the state machine table for the current status; a service rule (four-eyes, a used code) may still refuse an action with a 409.',
+    params: OnboardingIdParam,
+    responses: { 200: { description: 'The onboarding and its timeline', schema: InspectOnboarding }, 404: errors },
+    handle: (ctx) => ok(inspectOnboarding(ctx.workspace, ctx.params.id!)),
+  },
+  {
+    kind: 'control', perWorkspace: true, tag, method: 'GET', path: '/_emulator/events',
+    operationId: 'inspectEvents', summary: 'Every event of the workspace (any environment, any organization), newest first, with how many deliveries each made',
+    query: InspectEventsQuery,
+    responses: { 200: { description: 'The events', schema: InspectEventList }, 422: errors },
+    handle: (ctx) => ok(listEvents(ctx.workspace, ctx.query as InspectEventsQuery)),
+  },
+  {
+    kind: 'control', perWorkspace: true, tag, method: 'GET', path: '/_emulator/webhooks',
+    operationId: 'inspectWebhooks', summary: 'Every webhook address of the workspace with its latest deliveries and each attempt (time, status code, error, next attempt)',
+    query: InspectWebhooksQuery,
+    responses: { 200: { description: 'The addresses', schema: InspectWebhookList }, 422: errors },
+    handle: (ctx) => ok(listWebhooks(ctx.workspace, ctx.query as InspectWebhooksQuery)),
+  },
+  {
+    kind: 'control', perWorkspace: true, tag, method: 'POST', path: '/_emulator/deliveries/:id/retry',
+    operationId: 'inspectRetryDelivery',
+    summary: 'Resend a delivery now with the same event id and bytes (as POST /v1/webhooks/{id}/deliveries/{deliveryId}/retry); answers after the attempt',
+    params: DeliveryIdParam, body: NoBody,
+    responses: { 200: { description: 'The delivery after this attempt', schema: InspectDelivery }, 404: errors, 409: errors },
+    handle: async (ctx) => ok(await retryDelivery(ctx.workspace, ctx.params.id!)),
+  },
+];

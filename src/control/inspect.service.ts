@@ -1,0 +1,253 @@
+import { fail } from '../core/errors.js';
+import type { Workspace } from '../core/workspace.js';
+import { OLDER_NAMES, type EventRecord, type EventType } from '../resources/events/events.model.js';
+import { decide, TRANSITIONS, type Trigger } from '../resources/onboardings/onboardings.machine.js';
+import type { OnboardingRecord, OnboardingStatus } from '../resources/onboardings/onboardings.model.js';
+import { waitingOn } from '../resources/onboardings/onboardings.view.js';
+import type { DeliveryRecord, WebhookEndpointRecord } from '../resources/webhooks/webhooks.model.js';
+import { resend } from '../resources/webhooks/webhooks.service.js';
+import type { ActionName, InspectEventsQuery, InspectListQuery, InspectWebhooksQuery } from './inspect.schemas.js';
+import { findOnboarding, renderFull } from './onboarding-actions.service.js';
+
+/**
+ * Reads of a whole workspace for the inspector page (design section 10), over the control API
+ * like everything else the page does. What an onboarding may do next is asked of the state
+ * machine's table, so the page holds no life-cycle rule of its own.
+ */
+
+interface ActionSpec {
+  trigger: Trigger;
+  body: 'none' | 'optional' | 'required';
+}
+
+/**
+ * Each control action and the trigger it fires (src/control/onboarding-actions.*). `return`
+ * fires return_to_employee or return_to_manager, which the table allows in the same statuses.
+ * A test holds this list to the action routes, so a new action cannot be left out.
+ */
+export const ACTIONS: Record<ActionName, ActionSpec> = {
+  'employee/open': { trigger: 'employee_open', body: 'optional' },
+  'employee/submit': { trigger: 'employee_submit', body: 'none' },
+  'verify-identity': { trigger: 'verify_identity', body: 'optional' },
+  approve: { trigger: 'approve', body: 'required' },
+  return: { trigger: 'return_to_employee', body: 'required' },
+  'manager/correct': { trigger: 'manager_correct', body: 'none' },
+  'change-terms': { trigger: 'change_terms', body: 'required' },
+  'send-contract': { trigger: 'send_contract', body: 'none' },
+  'employee/sign': { trigger: 'employee_sign', body: 'none' },
+  'employer-sign': { trigger: 'employer_sign', body: 'none' },
+  'payroll/complete': { trigger: 'payroll_succeed', body: 'none' },
+  'payroll/fail': { trigger: 'payroll_fail', body: 'optional' },
+  resolve: { trigger: 'resolve', body: 'none' },
+  'send-reminder': { trigger: 'send_reminder', body: 'none' },
+  cancel: { trigger: 'cancel', body: 'none' },
+};
+
+const ACTION_SUMMARIES: Record<ActionName, string> = {
+  'employee/open': 'The employee opens the link (optionally with the one-time code)',
+  'employee/submit': 'The employee submits the data',
+  'verify-identity': 'A manager confirms the identity check',
+  approve: 'A user approves in one role',
+  return: 'Return the data for correction to the employee or the manager',
+  'manager/correct': 'The manager corrects data returned to the manager',
+  'change-terms': 'Change employment terms (approvals lapse)',
+  'send-contract': 'Create and send the contract',
+  'employee/sign': 'The employee signs the contract',
+  'employer-sign': 'The employer signs the contract',
+  'payroll/complete': 'Payroll processing succeeds',
+  'payroll/fail': 'Payroll processing fails',
+  resolve: 'Resolve action_required',
+  'send-reminder': 'Send the employee a reminder',
+  cancel: 'Cancel the onboarding',
+};
+
+/** The actions the state machine allows in a status (service guards may still refuse one with a 409). */
+export function allowedActions(status: OnboardingStatus): ActionName[] {
+  return (Object.keys(ACTIONS) as ActionName[]).filter((a) => decide(status, ACTIONS[a].trigger).ok);
+}
+
+const newestFirst = <T>(items: T[]): T[] => [...items].reverse();
+const fullName = (r: OnboardingRecord) => ({ first_name: r.employee.first_name, last_name: r.employee.last_name });
+
+export function listOnboardings(ws: Workspace, q: InspectListQuery) {
+  const all = ws.store.onboardings.values();
+  const data = newestFirst(all).slice(0, q.limit ?? 100).map((r) => ({
+    id: r.id,
+    status: r.status,
+    waiting_on: waitingOn(r),
+    data_version: r.data_version,
+    environment: r.environment,
+    organization_id: r.organization_id,
+    partner_id: r.partner_id,
+    source: r.source,
+    reference: r.reference,
+    employee: fullName(r),
+    created_at: r.created_at,
+    updated_at: r.updated_at,
+    allowed_actions: allowedActions(r.status),
+  }));
+  return { data, total: all.length };
+}
+
+export function inspectOnboarding(ws: Workspace, id: string) {
+  ws.scheduler.runDue(); // a realtime clock may have passed timers since the last request
+  const r = findOnboarding(ws, id);
+  const userName = (userId: string) => ws.store.users.get(userId)?.name ?? null;
+  return {
+    onboarding: renderFull(r) as object, // the control API's full rendering (dashboard view)
+    environment: r.environment,
+    organization_id: r.organization_id,
+    partner_id: r.partner_id,
+    allowed_actions: allowedActions(r.status).map((action) => ({
+      action,
+      method: 'POST' as const,
+      path: `/_emulator/onboardings/${r.id}/${action}`,
+      trigger: ACTIONS[action].trigger,
+      body: ACTIONS[action].body,
+      summary: ACTION_SUMMARIES[action],
+    })),
+    timeline: timeline(r, ws.store.events.values().filter((e) => e.data.onboarding_id === r.id)),
+    approvals: r.approvals.map((a) => ({ ...a, user_name: userName(a.user_id), valid: a.data_version === r.data_version })),
+    people: ws.store.users
+      .values()
+      .filter((u) => u.organization_id === r.organization_id)
+      .map((u) => ({ id: u.id, name: u.name, roles: [...u.roles] })),
+  };
+}
+
+export interface TimelineEntry {
+  at: string;
+  trigger: Trigger | null;
+  from: OnboardingStatus | null;
+  to: OnboardingStatus;
+  data_version: number | null;
+  events: { id: string; type: EventType; data_version: number | null }[];
+  detail: string | null;
+}
+
+/** A rule's events as they are stored: each current name followed by its older name. */
+const stored = (types: readonly EventType[]): EventType[] => types.flatMap((t) => (OLDER_NAMES[t] ? [t, OLDER_NAMES[t]!] : [t]));
+
+function detailOf(e: EventRecord): string | null {
+  const d = e.data;
+  if (d.returned_to) return `returned to the ${d.returned_to}`;
+  if (d.role) return `role ${d.role}`;
+  if (d.error_code) return `error ${d.error_code}`;
+  if (d.kind) return `mail: ${d.kind}`;
+  return null;
+}
+
+/**
+ * The onboarding's transitions, rebuilt from its events in order: at each point, the rule
+ * allowed in the current status whose stored events come next (the longest such run; the data
+ * tells the two returns apart). Confirming the identity check makes no event; it is placed from
+ * its instant, before the approvals it opened.
+ */
+export function timeline(r: OnboardingRecord, events: EventRecord[]): TimelineEntry[] {
+  const entries: TimelineEntry[] = [];
+  let status: OnboardingStatus | null = null;
+  let i = 0;
+  while (i < events.length) {
+    const first = events[i]!;
+    let best: { trigger: Trigger; length: number } | null = null;
+    for (const trigger of Object.keys(TRANSITIONS) as Trigger[]) {
+      const rule = TRANSITIONS[trigger];
+      if (rule.events.length === 0 || !decide(status, trigger).ok) continue;
+      if (trigger === 'return_to_employee' && first.data.returned_to !== 'employee') continue;
+      if (trigger === 'return_to_manager' && first.data.returned_to !== 'manager') continue;
+      const run = stored(rule.events);
+      const matches = run.every((t, k) => events[i + k]?.type === t && events[i + k]!.created_at === first.created_at);
+      if (matches && (!best || run.length > best.length)) best = { trigger, length: run.length };
+    }
+    const group = events.slice(i, i + (best?.length ?? 1));
+    const to: OnboardingStatus = best ? (TRANSITIONS[best.trigger].to ?? status!) : (status ?? r.status);
+    entries.push({
+      at: first.created_at,
+      trigger: best?.trigger ?? null,
+      from: status,
+      to,
+      data_version: first.data.data_version,
+      events: group.map((e) => ({ id: e.id, type: e.type, data_version: e.data.data_version })),
+      detail: group.map(detailOf).find((d) => d !== null) ?? null,
+    });
+    status = to;
+    i += group.length;
+  }
+  if (r.identity_verified_at) placeIdentityCheck(entries, r.identity_verified_at, r.data_version);
+  return entries;
+}
+
+function placeIdentityCheck(entries: TimelineEntry[], at: string, dataVersion: number): void {
+  const t = Date.parse(at);
+  // The current check belongs to the latest submission or correction; approvals follow it.
+  const roundStart = entries.findLastIndex((e) => e.trigger === 'employee_submit' || e.trigger === 'manager_correct');
+  let index = entries.findIndex((e, k) => k > roundStart && (e.trigger === 'approve' || e.trigger === 'approve_last') && Date.parse(e.at) >= t);
+  if (index < 0) index = entries.findLastIndex((e) => Date.parse(e.at) <= t) + 1;
+  const status = entries[index - 1]?.to ?? 'in_review';
+  entries.splice(index, 0, { at, trigger: 'verify_identity', from: status, to: status, data_version: dataVersion, events: [], detail: 'identity check confirmed' });
+}
+
+export function listEvents(ws: Workspace, q: InspectEventsQuery) {
+  const all = ws.store.events.values().filter((e) => q.onboarding_id === undefined || e.data.onboarding_id === q.onboarding_id);
+  const counts = new Map<string, number>();
+  for (const d of ws.store.deliveries.values()) counts.set(d.event_id, (counts.get(d.event_id) ?? 0) + 1);
+  const data = newestFirst(all).slice(0, q.limit ?? 100).map((e) => ({
+    id: e.id,
+    type: e.type,
+    created_at: e.created_at,
+    environment: e.environment,
+    organization_id: e.organization_id,
+    partner_id: e.partner_id,
+    data: e.data,
+    deliveries: counts.get(e.id) ?? 0,
+  }));
+  return { data, total: all.length };
+}
+
+export function renderInspectDelivery(d: DeliveryRecord) {
+  return {
+    id: d.id,
+    endpoint_id: d.endpoint_id,
+    event_id: d.event_id,
+    event_type: d.event_type,
+    status: d.status,
+    attempts: d.attempts,
+    last_status_code: d.last_status_code,
+    last_error: d.last_error,
+    created_at: d.created_at,
+    delivered_at: d.delivered_at,
+    next_attempt_at: d.next_attempt_at,
+    attempt_log: d.attempt_log ?? [],
+  };
+}
+
+export function listWebhooks(ws: Workspace, q: InspectWebhooksQuery) {
+  const deliveries = ws.store.deliveries.values();
+  return {
+    data: ws.store.webhooks.values().map((w: WebhookEndpointRecord) => {
+      const mine = deliveries.filter((d) => d.endpoint_id === w.id);
+      return {
+        id: w.id,
+        url: w.url,
+        description: w.description,
+        organization_id: w.organization_id,
+        environment: w.environment,
+        status: w.status,
+        events: w.events.length ? [...w.events] : ['*'],
+        dead_in_a_row: w.dead_in_a_row,
+        created_at: w.created_at,
+        deliveries_total: mine.length,
+        deliveries: newestFirst(mine).slice(0, q.deliveries ?? 25).map(renderInspectDelivery),
+      };
+    }),
+  };
+}
+
+/** The dashboard's "resend": the same manual retry as POST /v1/webhooks/{id}/deliveries/{id}/retry. */
+export async function retryDelivery(ws: Workspace, id: string) {
+  const d = ws.store.deliveries.get(id);
+  if (!d) throw fail('resource_not_found', `No delivery with id ${id} in workspace ${ws.id}.`, 'id');
+  const w = ws.store.webhooks.get(d.endpoint_id);
+  if (!w) throw fail('resource_not_found', `The address of delivery ${id} was deleted.`, 'id');
+  return renderInspectDelivery(await resend(ws, w, d));
+}

@@ -1,0 +1,233 @@
+import { describe, expect, it } from 'vitest';
+import type { Transport } from '../../src/delivery/transport.js';
+import { ACTIONS, allowedActions } from '../../src/control/inspect.service.js';
+import { ACTION_NAMES } from '../../src/control/inspect.schemas.js';
+import { onboardingActionRoutes } from '../../src/control/onboarding-actions.routes.js';
+import { decide } from '../../src/resources/onboardings/onboardings.machine.js';
+import { ONBOARDING_STATUSES } from '../../src/resources/onboardings/onboardings.model.js';
+import { createBody, expectError, harness as baseHarness, KEYS } from '../support/harness.js';
+import { approved, payrollDone, payrollFailed, signed, submitted } from '../support/journey.js';
+
+/**
+ * The inspector's reads over the control API (issue 7 item 4): every onboarding with status,
+ * waiting_on and the actions the state machine allows; one onboarding's timeline; events;
+ * webhook addresses with deliveries and attempts; the manual retry. Then the inspector page's
+ * shell: its policy, the redirect from /, and --no-ui.
+ */
+
+/** A receiver that answers as told, without any network. */
+function switchable() {
+  const state = { ok: false, sent: 0 };
+  const transport: Transport = {
+    send: () => {
+      state.sent++;
+      return Promise.resolve(state.ok ? { ok: true, status: 204, error: null, durationMs: 1 } : { ok: false, status: 503, error: 'receiver answered 503', durationMs: 1 });
+    },
+  };
+  return { state, transport };
+}
+
+const harness = (transport?: Transport) => baseHarness(transport ? { webhooks: { transport } } : {});
+
+describe('GET /_emulator/onboardings', () => {
+  it('lists every onboarding of the workspace, newest first, whatever key or environment made it', async () => {
+    const h = harness();
+    const live = await h.as(KEYS.live).post('/v1/onboardings', createBody({ reference: 'LIVE-1' }));
+    expect(live.status).toBe(201);
+    const res = await h.http().get('/_emulator/onboardings');
+    expect(res.status).toBe(200);
+    expect(res.body.total).toBe(h.emulator.defaultWorkspace.store.onboardings.size);
+    const first = res.body.data[0];
+    expect(first).toEqual({
+      id: live.body.id,
+      status: 'pending_employee',
+      waiting_on: ['employee'],
+      data_version: 1,
+      environment: 'live',
+      organization_id: 'org_acme',
+      partner_id: null,
+      source: 'api',
+      reference: 'LIVE-1',
+      employee: { first_name: 'Lotte', last_name: 'de Boer' },
+      created_at: expect.any(String),
+      updated_at: expect.any(String),
+      allowed_actions: ['employee/open', 'employee/submit', 'send-reminder', 'cancel'],
+    });
+    expect(res.body.data.map((o: { id: string }) => o.id)).toContain('onb_demo_partner');
+  });
+
+  it('limit bounds the list; total still counts all; a bad limit is 422', async () => {
+    const h = harness();
+    const res = await h.http().get('/_emulator/onboardings?limit=1');
+    expect(res.body.data).toHaveLength(1);
+    expect(res.body.total).toBeGreaterThan(1);
+    expectError(await h.http().get('/_emulator/onboardings?limit=0'), 422, 'invalid_request', 'parameter_invalid');
+  });
+
+  it('works per workspace under /_emulator/workspaces/{id}/onboardings, and 404s for an unknown workspace', async () => {
+    const h = harness();
+    const ws = await h.http().post('/_emulator/workspaces').send({});
+    const res = await h.http().get(`/_emulator/workspaces/${ws.body.id}/onboardings`);
+    expect(res.status).toBe(200);
+    expect(res.body.total).toBe(h.emulator.workspace(ws.body.id).store.onboardings.size);
+    expect((await h.http().get('/_emulator/workspaces/nope/onboardings')).status).toBe(404);
+  });
+});
+
+describe('allowed_actions follow the state machine table', () => {
+  it('every control action route has a trigger, and no other', () => {
+    const suffixes = onboardingActionRoutes
+      .map((r) => /^\/_emulator\/onboardings\/:id\/(.+)$/.exec(r.path)?.[1])
+      .filter((s): s is string => s !== undefined);
+    expect([...suffixes].sort()).toEqual([...ACTION_NAMES].sort());
+    expect(Object.keys(ACTIONS).sort()).toEqual([...ACTION_NAMES].sort());
+  });
+
+  it.each(ONBOARDING_STATUSES)('in %s: exactly the actions whose trigger decide() admits', (status) => {
+    const expected = ACTION_NAMES.filter((a) => decide(status, ACTIONS[a].trigger).ok);
+    expect(allowedActions(status)).toEqual(expected);
+  });
+
+  it('over HTTP, for onboardings at each stage of the life cycle', async () => {
+    const h = harness();
+    const ws = h.emulator.defaultWorkspace;
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) ids.push((await h.as(KEYS.owner).post('/v1/onboardings', createBody({ reference: `S-${i}` }))).body.id);
+    submitted(ws, ids[0]!);
+    approved(ws, ids[1]!);
+    signed(ws, ids[2]!);
+    payrollFailed(ws, ids[3]!);
+    payrollDone(ws, ids[4]!);
+    const list = (await h.http().get('/_emulator/onboardings')).body.data as { id: string; status: (typeof ONBOARDING_STATUSES)[number]; allowed_actions: string[] }[];
+    for (const id of ids) {
+      const row = list.find((o) => o.id === id)!;
+      expect(row.allowed_actions, row.status).toEqual(ACTION_NAMES.filter((a) => decide(row.status, ACTIONS[a].trigger).ok));
+      const detail = await h.http().get(`/_emulator/onboardings/${id}`);
+      expect(detail.body.allowed_actions.map((a: { action: string }) => a.action)).toEqual(row.allowed_actions);
+    }
+    expect(list.find((o) => o.id === ids[4])!.allowed_actions).toEqual([]);
+    expect(list.find((o) => o.id === ids[3])!.allowed_actions).toEqual(['resolve', 'cancel']);
+  });
+});
+
+describe('GET /_emulator/onboardings/{id}', () => {
+  it('the full onboarding, the timeline of transitions with their events in order, approvals with names, the people', async () => {
+    const h = harness();
+    const created = await h.as(KEYS.owner).post('/v1/onboardings', createBody({ options: { send_invitation: true } }));
+    const id = created.body.id as string;
+    approved(h.emulator.defaultWorkspace, id);
+    const res = await h.http().get(`/_emulator/onboardings/${id}`);
+    expect(res.status).toBe(200);
+    const body = res.body;
+    expect(body.onboarding).toMatchObject({ id, status: 'contract_ready', data_version: 2, employee: { email: 'lotte@example.test' } });
+    expect(body.allowed_actions).toContainEqual({
+      action: 'send-contract', method: 'POST', path: `/_emulator/onboardings/${id}/send-contract`, trigger: 'send_contract', body: 'none', summary: expect.any(String),
+    });
+    const steps = body.timeline.map((e: { trigger: string; from: string | null; to: string }) => [e.trigger, e.from, e.to]);
+    expect(steps[0]).toEqual(['create_and_invite', null, 'pending_employee']);
+    expect(steps).toContainEqual(['employee_open', 'pending_employee', 'pending_employee']);
+    expect(steps).toContainEqual(['employee_submit', 'pending_employee', 'in_review']);
+    const verify = steps.findIndex((s: string[]) => s[0] === 'verify_identity');
+    const firstApproval = steps.findIndex((s: string[]) => s[0] === 'approve' || s[0] === 'approve_last');
+    expect(verify).toBeGreaterThan(0);
+    expect(verify).toBeLessThan(firstApproval);
+    expect(steps.at(-1)).toEqual(['approve_last', 'in_review', 'contract_ready']);
+    // Every event of the onboarding appears once, in the order it was made.
+    const eventIds = body.timeline.flatMap((e: { events: { id: string }[] }) => e.events.map((x) => x.id));
+    const stored = h.emulator.defaultWorkspace.store.events.values().filter((e) => e.data.onboarding_id === id).map((e) => e.id);
+    expect(eventIds).toEqual(stored);
+    const submit = body.timeline.find((e: { trigger: string }) => e.trigger === 'employee_submit');
+    expect(submit.events.map((e: { type: string }) => e.type)).toEqual(['onboarding.employee_submitted', 'onboarding.submitted', 'onboarding.approval_required']);
+    expect(submit.data_version).toBe(2);
+    expect(body.approvals[0]).toMatchObject({ role: 'manager', user_id: 'usr_acme_mark', user_name: expect.any(String), data_version: 2, valid: true });
+    expect(body.people.map((p: { id: string }) => p.id)).toContain('usr_acme_paula');
+  });
+
+  it('tells the two returns apart and follows the status through them', async () => {
+    const h = harness();
+    const ws = h.emulator.defaultWorkspace;
+    submitted(ws, 'onb_demo_jansen');
+    expect((await h.http().post('/_emulator/onboardings/onb_demo_jansen/return').send({ to: 'manager' })).status).toBe(200);
+    expect((await h.http().post('/_emulator/onboardings/onb_demo_jansen/manager/correct').send({})).status).toBe(200);
+    expect((await h.http().post('/_emulator/onboardings/onb_demo_jansen/return').send({ to: 'employee' })).status).toBe(200);
+    const res = await h.http().get('/_emulator/onboardings/onb_demo_jansen');
+    const tail = res.body.timeline.slice(-3).map((e: { trigger: string; to: string; detail: string | null }) => [e.trigger, e.to, e.detail]);
+    expect(tail).toEqual([
+      ['return_to_manager', 'in_review', 'returned to the manager'],
+      ['manager_correct', 'in_review', null],
+      ['return_to_employee', 'pending_employee', 'returned to the employee'],
+    ]);
+  });
+
+  it('404 for an unknown onboarding, also in another workspace', async () => {
+    const h = harness();
+    expectError(await h.http().get('/_emulator/onboardings/onb_nope'), 404, 'not_found', 'resource_not_found');
+    const ws = await h.http().post('/_emulator/workspaces').send({});
+    const created = await h.as(KEYS.owner).post('/v1/onboardings', createBody());
+    expectError(await h.http().get(`/_emulator/workspaces/${ws.body.id}/onboardings/${created.body.id}`), 404, 'not_found', 'resource_not_found');
+  });
+});
+
+describe('GET /_emulator/events', () => {
+  it('every event, newest first, with its environment and how many deliveries it made; filter by onboarding', async () => {
+    const h = harness();
+    const created = await h.as(KEYS.owner).post('/v1/onboardings', createBody());
+    const res = await h.http().get('/_emulator/events');
+    expect(res.status).toBe(200);
+    expect(res.body.data[0]).toMatchObject({
+      type: 'onboarding.created', environment: 'test', organization_id: 'org_acme', partner_id: null, deliveries: 0,
+      data: { onboarding_id: created.body.id, data_version: 1 },
+    });
+    const one = await h.http().get(`/_emulator/events?onboarding_id=${created.body.id}&limit=5`);
+    expect(one.body.total).toBe(1);
+    expectError(await h.http().get('/_emulator/events?type=x'), 422, 'invalid_request', 'parameter_unknown');
+  });
+});
+
+describe('GET /_emulator/webhooks and POST /_emulator/deliveries/{id}/retry', () => {
+  async function deadDelivery() {
+    const receiver = switchable();
+    const h = harness(receiver.transport);
+    const hook = await h.as(KEYS.owner).post('/v1/webhooks', { url: 'http://127.0.0.1:9/hook', events: ['onboarding.created'] });
+    expect(hook.status).toBe(201);
+    await h.as(KEYS.owner).post('/v1/onboardings', createBody());
+    await h.http().post('/_emulator/clock/advance').send({ by: '3d' }); // the schedule ends after about 44 hours
+    return { h, receiver, hookId: hook.body.id as string };
+  }
+
+  it('each address with its deliveries and every attempt: time, status code, error, next attempt', async () => {
+    const { h, hookId } = await deadDelivery();
+    const res = await h.http().get('/_emulator/webhooks');
+    expect(res.status).toBe(200);
+    const [hook] = res.body.data;
+    expect(hook).toMatchObject({ id: hookId, url: 'http://127.0.0.1:9/hook', status: 'enabled', environment: 'test', organization_id: 'org_acme', dead_in_a_row: 1, deliveries_total: 1 });
+    const [delivery] = hook.deliveries;
+    expect(delivery).toMatchObject({ status: 'dead', attempts: 8, event_type: 'onboarding.created', last_status_code: 503, next_attempt_at: null });
+    expect(delivery.attempt_log).toHaveLength(8);
+    expect(delivery.attempt_log[0]).toEqual({ at: delivery.created_at, status_code: 503, error: 'receiver answered 503', manual: false, next_attempt_at: delivery.attempt_log[1].at });
+    expect(delivery.attempt_log.at(-1).next_attempt_at).toBeNull();
+  });
+
+  it('a retry of a dead delivery sends it again now: a new manual attempt; success ends it succeeded', async () => {
+    const { h, receiver } = await deadDelivery();
+    const id = (await h.http().get('/_emulator/webhooks')).body.data[0].deliveries[0].id as string;
+    const failed = await h.http().post(`/_emulator/deliveries/${id}/retry`);
+    expect(failed.status, JSON.stringify(failed.body)).toBe(200);
+    expect(failed.body).toMatchObject({ id, status: 'dead', attempts: 9 });
+    expect(failed.body.attempt_log.at(-1)).toMatchObject({ manual: true, status_code: 503 });
+    receiver.state.ok = true;
+    const sent = receiver.state.sent;
+    const done = await h.http().post(`/_emulator/workspaces/default/deliveries/${id}/retry`);
+    expect(done.body).toMatchObject({ id, status: 'succeeded', attempts: 10, last_status_code: 204 });
+    expect(receiver.state.sent).toBe(sent + 1);
+  });
+
+  it('404 for an unknown delivery; 409 when its address is disabled', async () => {
+    const { h, hookId } = await deadDelivery();
+    expectError(await h.http().post('/_emulator/deliveries/whd_nope/retry'), 404, 'not_found', 'resource_not_found');
+    const id = h.emulator.defaultWorkspace.store.deliveries.values()[0]!.id;
+    const ws = h.emulator.defaultWorkspace;
+    ws.store.webhooks.put({ ...ws.store.webhooks.get(hookId)!, status: 'disabled' });
+    expectError(await h.http().post(`/_emulator/deliveries/${id}/retry`), 409, 'conflict', 'webhook_disabled');
+  });
+});
