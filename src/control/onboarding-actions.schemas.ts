@@ -54,7 +54,13 @@ export const TermsBody = Type.Object(
 );
 export type TermsBody = Static<typeof TermsBody>;
 
-export const ReturnBody = Type.Object({ to: Literals(['employee', 'manager']) }, { ...Strict, title: 'ReturnForCorrectionRequest' });
+export const ReturnBody = Type.Object(
+  {
+    to: Literals(['employee', 'manager']),
+    reason: Type.Optional(Type.String({ minLength: 1, maxLength: 1000, description: "the reviewer's reason, shown to the employee on the hosted form" })),
+  },
+  { ...Strict, title: 'ReturnForCorrectionRequest' },
+);
 export type ReturnBody = Static<typeof ReturnBody>;
 
 export const VerifyBody = Type.Object(
@@ -94,7 +100,7 @@ const Mail = Type.Object(
   {
     id: Type.String(),
     to: Type.String(),
-    kind: Literals(['invitation', 'new_link', 'reminder', 'contract']),
+    kind: Literals(['invitation', 'new_link', 'reminder', 'contract', 'one_time_code']),
     subject: Type.String(),
     link: Type.Union([Type.String(), Type.Null()]),
     code: Type.Union([Type.String(), Type.Null()], { description: 'the one-time code; null in contract mails' }),

@@ -68,7 +68,7 @@ export const employeeSubmit: Action<unknown> = (ws, r) => life.employeeSubmit(ws
 export const sendContract: Action<unknown> = (ws, r, _body, baseUrl) => life.sendContract(ws, r, baseUrl);
 export const employeeSign: Action<unknown> = (ws, r) => life.employeeSign(ws, r);
 export const managerCorrect: Action<unknown> = (ws, r) => life.managerCorrect(ws, r);
-export const returnForCorrection: Action<ReturnBody> = (ws, r, body) => life.returnForCorrection(ws, r, body.to);
+export const returnForCorrection: Action<ReturnBody> = (ws, r, body) => life.returnForCorrection(ws, r, body.to, body.reason);
 export const employerSign: Action<unknown> = (ws, r) => life.employerSign(ws, r);
 export const resolveAction: Action<unknown> = (ws, r) => life.resolveAction(ws, r);
 export const sendReminder: Action<unknown> = (ws, r, _body, baseUrl) => life.sendReminder(ws, r, baseUrl);

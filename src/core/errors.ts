@@ -104,6 +104,7 @@ export const ERROR_CODES = {
   sandbox_finished: def(409, 'conflict'),
   approval_not_required: def(422, 'invalid_request'),
   one_time_code_invalid: def(422, 'invalid_request'),
+  one_time_code_void: def(422, 'invalid_request'),
   onboarding_not_in_review: def(409, 'conflict'),
   // Rate limit and server (429, 500)
   rate_limited: def(429, 'rate_limited'),

@@ -13,7 +13,7 @@ import type { AutopilotProgress, LoadedScenario } from '../scenarios/scenario.mo
 export interface OutboxMail {
   id: string;
   to: string;
-  kind: 'invitation' | 'new_link' | 'reminder' | 'contract';
+  kind: 'invitation' | 'new_link' | 'reminder' | 'contract' | 'one_time_code';
   subject: string;
   link: string | null;
   code: string | null;

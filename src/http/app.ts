@@ -16,6 +16,8 @@ export interface AppOptions extends Omit<MountOptions, 'limiter'> {
   logger?: Logger | undefined;
   /** Per-key rate limiting of /v1 requests, `"10/s"` or `{requests, per, now?}`; off when left out. */
   rateLimit?: RateLimitOptions | string | undefined;
+  /** The inspector at /_emulator/ui (and the redirect from /); false (--no-ui): 404. Default on. */
+  ui?: boolean | undefined;
 }
 
 /** createApp(emulator): the thin HTTP adapter over the emulator. Express stays in src/http. */
@@ -49,7 +51,7 @@ export function createApp(emulator: Emulator, options: AppOptions = {}): express
   app.use((req: Request, res: Response, next: NextFunction) => (req.method === 'OPTIONS' ? next() : router(req, res, next)));
 
   // Pages answer in HTML; before the fallback, so their paths are known (405 for other methods).
-  mountPages(app, emulator);
+  mountPages(app, emulator, options);
 
   const matcher = pathMatcher(extra);
   app.use((req: Request, res: Response) => {

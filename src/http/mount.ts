@@ -34,9 +34,17 @@ function compileRoute(route: ApiRoute | ControlRoute<never>): Compiled {
   };
 }
 
+/**
+ * The base of every link handed out (hosted_url, review_url, links in mails): --public-url
+ * when set (Docker, proxies), else the scheme and Host the caller used. The hosted pages use it too.
+ */
+export function baseUrlOf(req: Request, publicUrl: string | undefined): string {
+  if (publicUrl) return publicUrl.replace(/\/+$/, '');
+  return `${req.protocol}://${req.get('host') ?? '127.0.0.1'}`;
+}
+
 function infoOf(req: Request, options: MountOptions): RequestInfo {
-  const host = req.get('host') ?? '127.0.0.1';
-  return { requestId: requestIdOf(req), baseUrl: options.publicUrl ?? `${req.protocol}://${host}`, head: req.method === 'HEAD' };
+  return { requestId: requestIdOf(req), baseUrl: baseUrlOf(req, options.publicUrl), head: req.method === 'HEAD' };
 }
 
 function bearer(req: Request): string | undefined {

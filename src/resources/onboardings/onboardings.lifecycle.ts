@@ -1,7 +1,7 @@
 import { fail } from '../../core/errors.js';
 import type { Workspace } from '../../core/workspace.js';
 import type { ContractType, Role, User } from '../organizations/organizations.model.js';
-import type { DocumentRecord, OnboardingRecord } from './onboardings.model.js';
+import type { DocumentRecord, EmployeeDetails, OnboardingRecord } from './onboardings.model.js';
 import { DEFAULT_BASE_URL } from './onboardings.service.js';
 import { transition } from './onboardings.transitions.js';
 import { sendMail } from './outbox.js';
@@ -32,12 +32,18 @@ function attach(ws: Workspace, r: OnboardingRecord, kinds: DocumentKind[]): Docu
   return [...r.documents, ...added];
 }
 
+/** Wrong one-time codes a link takes before its code is void and a new one must be sent. */
+export const MAX_CODE_ATTEMPTS = 5;
+
 /** The employee opens the hosted link and confirms the one-time code (when one is given). */
 export function employeeOpen(ws: Workspace, r: OnboardingRecord, code?: string): OnboardingRecord {
   const link = r.hosted_link;
   if (r.status === 'pending_employee') {
     if (!link || link.revoked_at) throw fail('hosted_link_revoked', 'The hosted link was replaced or revoked; use the newest link.');
     if (Date.parse(link.expires_at) <= ws.clock.nowMs()) throw fail('hosted_link_expired', `The hosted link expired at ${link.expires_at}.`);
+    if (code !== undefined && (link.code_attempts ?? 0) >= MAX_CODE_ATTEMPTS) {
+      throw fail('one_time_code_void', `The one-time code was entered wrongly ${MAX_CODE_ATTEMPTS} times and no longer works; send a new code.`, 'code');
+    }
     if (code !== undefined && code !== link.code) throw fail('one_time_code_invalid', 'The one-time code does not match.', 'code');
     if (link.activated_at) return r; // opened again: nothing new happens
   }
@@ -49,8 +55,17 @@ export function employeeOpen(ws: Workspace, r: OnboardingRecord, code?: string):
   }));
 }
 
-/** The employee sends the data: a new data version, review starts (again). */
-export function employeeSubmit(ws: Workspace, r: OnboardingRecord): OnboardingRecord {
+/**
+ * The employee sends the data: a new data version, review starts (again). The hosted form
+ * passes what was filled in; a new upload replaces the identity document of an earlier round.
+ */
+export interface EmployeeSubmission {
+  details: EmployeeDetails;
+  /** A new identity document was uploaded: it replaces the one of an earlier round. */
+  newDocument: boolean;
+}
+
+export function employeeSubmit(ws: Workspace, r: OnboardingRecord, submission?: EmployeeSubmission): OnboardingRecord {
   if (r.status === 'pending_employee' && !r.started_at) {
     throw fail('employee_not_started', 'The employee has not opened the hosted link yet.');
   }
@@ -59,11 +74,15 @@ export function employeeSubmit(ws: Workspace, r: OnboardingRecord): OnboardingRe
     submitted_at: ws.now(),
     data_version: r.data_version + 1,
     returned_to: null,
+    return_reason: null,
     // New data means a new identity check.
     identity_verified_at: null,
-    documents: attach(ws, r, ['identity_document', 'photo', 'payroll_tax_form']),
+    ...(submission ? { employee_details: submission.details } : {}),
+    documents: attach(ws, submission?.newDocument ? withoutKind(r, 'identity_document') : r, ['identity_document', 'photo', 'payroll_tax_form']),
   }));
 }
+
+const withoutKind = (r: OnboardingRecord, kind: DocumentKind): OnboardingRecord => ({ ...r, documents: r.documents.filter((d) => d.kind !== kind) });
 
 function requireReviewing(r: OnboardingRecord): void {
   if (r.status === 'in_review' && r.returned_to === 'manager') {
@@ -96,15 +115,18 @@ export function approve(ws: Workspace, r: OnboardingRecord, user: User, role: Ro
   return transition(ws, r, done ? 'approve_last' : 'approve', () => ({ ...r, approvals }), { role });
 }
 
-export function returnForCorrection(ws: Workspace, r: OnboardingRecord, to: 'employee' | 'manager'): OnboardingRecord {
+/** `reason` (optional) is shown to the employee on the hosted form; it is no part of any event. */
+export function returnForCorrection(ws: Workspace, r: OnboardingRecord, to: 'employee' | 'manager', reason?: string): OnboardingRecord {
   requireReviewing(r);
-  return transition(ws, r, to === 'employee' ? 'return_to_employee' : 'return_to_manager', () => ({ ...r, returned_to: to }), { returned_to: to });
+  return transition(ws, r, to === 'employee' ? 'return_to_employee' : 'return_to_manager', () => ({ ...r, returned_to: to, return_reason: reason ?? null }), {
+    returned_to: to,
+  });
 }
 
 /** The manager corrects data returned to the manager: a new data version to review. */
 export function managerCorrect(ws: Workspace, r: OnboardingRecord): OnboardingRecord {
   if (r.status === 'in_review' && r.returned_to !== 'manager') throw fail('not_returned_to_manager', 'Nothing was returned to the manager.');
-  return transition(ws, r, 'manager_correct', () => ({ ...r, returned_to: null, data_version: r.data_version + 1 }));
+  return transition(ws, r, 'manager_correct', () => ({ ...r, returned_to: null, return_reason: null, data_version: r.data_version + 1 }));
 }
 
 export interface TermsChange {

@@ -31,6 +31,27 @@ export interface HostedLinkRecord {
   expires_at: string;
   activated_at: string | null;
   revoked_at: string | null;
+  /**
+   * The hosted pages' bookkeeping of the one-time code (docs/decisions.md "Hosted pages"),
+   * absent until the page is first opened: when the current code was mailed by the page, the
+   * wrong attempts at it (void at 5), and the page sessions a correct code started.
+   */
+  code_sent_at?: string | null;
+  code_attempts?: number;
+  sessions?: string[];
+}
+
+/** What the employee fills in on the hosted form (fictitious data); never in the API's rendering. */
+export interface EmployeeDetails {
+  street: string;
+  house_number: string;
+  postcode: string;
+  city: string;
+  birth_date: string;
+  iban: string;
+  bsn: string;
+  /** The upload as received: only its metadata is kept; the document serves the bundled sample file. */
+  identity_document: { file_name: string; content_type: string; size: number } | null;
 }
 
 export interface ApprovalRecord {
@@ -88,6 +109,12 @@ export interface OnboardingRecord {
     error_code: string | null;
   } | null;
   hosted_link: HostedLinkRecord | null;
+  /** Tokens of links replaced by a newer one, so the hosted page can say "replaced" (410), not "unknown". */
+  replaced_link_tokens?: string[];
+  /** The employee's data from the hosted form (absent when submitted otherwise: sandbox, control API). */
+  employee_details?: EmployeeDetails | null;
+  /** The reviewer's reason when the data was returned for correction; cleared by the next submission. */
+  return_reason?: string | null;
   invitation_sent: boolean;
   reference: string | null;
   metadata: Metadata;

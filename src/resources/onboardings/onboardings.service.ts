@@ -189,6 +189,7 @@ export function renewHostedLink(ws: Workspace, p: Principal, id: string, body: H
   const next = transition(ws, r, send ? 'new_hosted_link_sent' : 'new_hosted_link', () => ({
     ...r,
     hosted_link: newHostedLink(ws, body.expires_in_hours),
+    ...(r.hosted_link ? { replaced_link_tokens: [...(r.replaced_link_tokens ?? []), r.hosted_link.token] } : {}),
     invitation_sent: r.invitation_sent || send,
   }), { kind: 'new_link' });
   if (send) sendMail(ws, next, 'new_link', baseUrl);

@@ -6,6 +6,7 @@ const SUBJECTS: Record<OutboxMail['kind'], string> = {
   new_link: 'Your new onboarding link',
   reminder: 'Reminder: please complete your onboarding',
   contract: 'Your employment contract is ready to sign',
+  one_time_code: 'Your one-time code',
 };
 
 /**
