@@ -45,7 +45,7 @@ export const onboardingRoutes: ApiRoute[] = [
     operationId: 'createOnboarding', summary: 'Create a hosted onboarding',
     body: CreateOnboardingBody,
     responses: { 201: { description: 'Created', schema: CreatedOnboardingSchema }, 403: errors, 422: errors },
-    handle: (ctx) => ok(renderCreated(createOnboarding(ctx.workspace, ctx.principal, ctx.body as CreateOnboardingBody), ctx.info.baseUrl), 201),
+    handle: (ctx) => ok(renderCreated(createOnboarding(ctx.workspace, ctx.principal, ctx.body as CreateOnboardingBody, { baseUrl: ctx.info.baseUrl }), ctx.info.baseUrl), 201),
   },
   {
     kind: 'api', method: 'GET', path: '/v1/onboardings/:id', tag: 'Onboardings', scope: 'onboardings:read',
@@ -68,7 +68,7 @@ export const onboardingRoutes: ApiRoute[] = [
     responses: { 201: { description: 'The new link', schema: HostedLinkSchema }, 404: errors, 409: errors },
     handle: (ctx) => {
       const body = ctx.body as HostedLinkBody;
-      const r = renewHostedLink(ctx.workspace, ctx.principal, id(ctx), body);
+      const r = renewHostedLink(ctx.workspace, ctx.principal, id(ctx), body, ctx.info.baseUrl);
       return ok(renderHostedLink(r, ctx.info.baseUrl, body.send_invitation === true), 201);
     },
   },
