@@ -59,6 +59,7 @@ serve.action(async (raw: Record<string, string | undefined>) => {
       host: options.host,
       logger,
       publicUrl: options.publicUrl,
+      ui: options.ui !== false,
       ...(options.rateLimit ? { rateLimit: parseRateLimit(options.rateLimit) } : {}),
     });
     // Any request may change the default workspace (a GET runs due timers); unchanged states are not written.

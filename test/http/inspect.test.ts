@@ -231,3 +231,47 @@ describe('GET /_emulator/webhooks and POST /_emulator/deliveries/{id}/retry', ()
     expectError(await h.http().post(`/_emulator/deliveries/${id}/retry`), 409, 'conflict', 'webhook_disabled');
   });
 });
+
+describe('the inspector page at /_emulator/ui', () => {
+  const POLICY = "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
+  it('serves the HTML shell with a strict Content-Security-Policy, its script and style from the emulator itself', async () => {
+    const h = harness();
+    const res = await h.http().get('/_emulator/ui');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(res.headers['content-security-policy']).toBe(POLICY);
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.text).toContain('<script src="/_emulator/ui/inspector.js" defer></script>');
+    expect(res.text).toContain('<link rel="stylesheet" href="/_emulator/ui/inspector.css">');
+    // No inline script or style, and nothing from elsewhere.
+    expect(res.text).not.toMatch(/<script>|<style|style="|https?:\/\/(?!localhost)/);
+    for (const [path, type] of [['/_emulator/ui/inspector.js', 'text/javascript'], ['/_emulator/ui/inspector.css', 'text/css']] as const) {
+      const file = await h.http().get(path);
+      expect(file.status).toBe(200);
+      expect(file.headers['content-type']).toBe(`${type}; charset=utf-8`);
+      expect(file.headers['content-security-policy']).toBe(POLICY);
+    }
+  });
+
+  it('the script renders through DOM text only: no innerHTML, outerHTML, insertAdjacentHTML, document.write or eval', async () => {
+    const js = (await harness().http().get('/_emulator/ui/inspector.js')).text;
+    expect(js).not.toMatch(/innerHTML|outerHTML|insertAdjacentHTML|document\.write|eval\(|new Function/);
+    expect(js).toContain('textContent');
+  });
+
+  it('/ redirects to the inspector', async () => {
+    const res = await harness().http().get('/');
+    expect(res.status).toBe(302);
+    expect(res.headers.location).toBe('/_emulator/ui');
+    expect((await harness().http().post('/').send({})).status).toBe(405);
+  });
+
+  it('with ui: false (--no-ui) the page, its files and the redirect are 404 in the envelope; the control API stays', async () => {
+    const h = baseHarness({}, { ui: false });
+    for (const path of ['/', '/_emulator/ui', '/_emulator/ui/inspector.js', '/_emulator/ui/inspector.css']) {
+      expectError(await h.http().get(path), 404, 'not_found', 'route_not_found');
+    }
+    expect((await h.http().get('/_emulator/onboardings')).status).toBe(200);
+  });
+});

@@ -1,0 +1,421 @@
+/**
+ * The inspector's script and style sheet, kept as string constants so `tsc` ships them in dist
+ * with the rest (no copy step, no front-end build, nothing fetched at run time).
+ *
+ * The script is one more client of the control API: it polls the workspace's reads every
+ * POLL_MS and posts the same control actions a test would. Every value is put on the page as
+ * DOM text (textContent, createElement, setAttribute for plain attributes); there is no
+ * innerHTML anywhere, so no value can become markup, and the page's policy admits no inline
+ * script should one try.
+ */
+export const POLL_MS = 1500;
+
+export const INSPECTOR_JS = String.raw`/* onboarding-emulator inspector: a client of /_emulator, rendering through DOM text only. */
+(function () {
+  'use strict';
+  var POLL_MS = ${POLL_MS};
+  var query = new URLSearchParams(location.search);
+  var state = {
+    workspace: query.get('workspace') || 'default',
+    onboarding: query.get('onboarding') || null,
+    shown: {},
+    busy: false,
+    current: Promise.resolve(),
+    live: true
+  };
+
+  // ----- DOM helpers: every value becomes a text node or a plain attribute, never markup.
+  function h(tag, attrs) {
+    var el = document.createElement(tag);
+    if (attrs) {
+      Object.keys(attrs).forEach(function (k) {
+        var v = attrs[k];
+        if (v === null || v === undefined || v === false) return;
+        if (k.slice(0, 2) === 'on') el.addEventListener(k.slice(2), v);
+        else if (k === 'text') el.textContent = String(v);
+        else el.setAttribute(k, v === true ? '' : String(v));
+      });
+    }
+    for (var i = 2; i < arguments.length; i++) add(el, arguments[i]);
+    return el;
+  }
+  function add(el, child) {
+    if (child === null || child === undefined || child === false) return;
+    if (Array.isArray(child)) { child.forEach(function (c) { add(el, c); }); return; }
+    el.appendChild(typeof child === 'object' ? child : document.createTextNode(String(child)));
+  }
+  function $(id) { return document.getElementById(id); }
+  function time(iso) { return iso ? String(iso).replace('T', ' ').replace(/\.\d+Z$/, 'Z') : '—'; }
+  function list(values) { return values && values.length ? values.join(', ') : '—'; }
+  function table(headers, rows, caption) {
+    return h('table', null,
+      caption ? h('caption', { class: 'visually-hidden', text: caption }) : null,
+      h('thead', null, h('tr', null, headers.map(function (t) { return h('th', { scope: 'col', text: t }); }))),
+      h('tbody', null, rows));
+  }
+  function empty(text) { return h('p', { class: 'muted', text: text }); }
+  function badge(value) { return h('span', { class: 'badge s-' + String(value).replace(/[^a-z_]/g, ''), text: value }); }
+
+  // ----- The control API.
+  function base() {
+    return state.workspace === 'default' ? '/_emulator' : '/_emulator/workspaces/' + encodeURIComponent(state.workspace);
+  }
+  function api(method, path, body) {
+    var init = { method: method, headers: { Accept: 'application/json' } };
+    if (body !== undefined) { init.headers['Content-Type'] = 'application/json'; init.body = JSON.stringify(body); }
+    return fetch(path, init).then(function (res) {
+      return res.text().then(function (text) {
+        var data = null;
+        try { data = text ? JSON.parse(text) : null; } catch (e) { data = null; }
+        if (!res.ok) {
+          var err = new Error(data && data.error ? data.error.code + ': ' + data.error.message : 'HTTP ' + res.status);
+          err.status = res.status;
+          throw err;
+        }
+        return data;
+      });
+    });
+  }
+
+  function say(text, isError) {
+    var m = $('message');
+    m.textContent = text;
+    m.className = 'message' + (isError ? ' error' : '');
+    m.hidden = false;
+  }
+  function act(method, path, body, done) {
+    return api(method, path, body).then(function (result) {
+      say(done(result), false);
+    }, function (err) {
+      say('Refused: ' + err.message, true);
+    }).then(poll);
+  }
+
+  function remember() {
+    var q = new URLSearchParams();
+    if (state.workspace !== 'default') q.set('workspace', state.workspace);
+    if (state.onboarding) q.set('onboarding', state.onboarding);
+    var s = q.toString();
+    history.replaceState(null, '', location.pathname + (s ? '?' + s : ''));
+  }
+  function select(id) {
+    state.onboarding = id;
+    remember();
+    poll().then(function () { var t = $('onboarding-heading'); if (t) t.focus(); });
+  }
+
+  // ----- Sections. Each is redrawn only when its data changed, so focus survives an update.
+  function fill(id, data, draw) {
+    var key = JSON.stringify(data);
+    if (state.shown[id] === key) return;
+    state.shown[id] = key;
+    var box = $(id + '-content');
+    box.replaceChildren(draw(data));
+    box.setAttribute('aria-busy', 'false');
+  }
+
+  function drawWorkspaces(ws) {
+    var sel = $('workspace');
+    var ids = ws.data.map(function (w) { return w.id; });
+    if (ids.indexOf(state.workspace) < 0) ids.push(state.workspace);
+    var key = ids.join('\n');
+    if (sel.dataset.ids === key) return;
+    sel.dataset.ids = key;
+    sel.replaceChildren.apply(sel, ids.map(function (id) { return h('option', { value: id, text: id }); }));
+    sel.value = state.workspace;
+  }
+
+  function drawClock(c) {
+    return h('dl', { class: 'facts' },
+      h('dt', { text: 'Now' }), h('dd', { id: 'clock-now', text: time(c.now) }),
+      h('dt', { text: 'Mode' }), h('dd', { id: 'clock-mode', text: c.mode }),
+      h('dt', { text: 'Pending timers' }), h('dd', { text: c.pending_timers }),
+      h('dt', { text: 'Next due' }), h('dd', { id: 'clock-next', text: time(c.next_due_at) }));
+  }
+
+  function drawOnboardings(o) {
+    if (!o.data.length) return empty('No onboardings in this workspace yet.');
+    return h('div', null,
+      table(['Onboarding', 'Employee', 'Status', 'Waiting on', 'Version', 'Env'], o.data.map(function (r) {
+        return h('tr', { class: r.id === state.onboarding ? 'selected' : null, 'aria-current': r.id === state.onboarding ? 'true' : null },
+          h('td', null, h('button', { type: 'button', class: 'link', onclick: function () { select(r.id); }, 'aria-label': 'Show onboarding ' + r.id, text: r.id })),
+          h('td', { text: r.employee.first_name + ' ' + r.employee.last_name }),
+          h('td', null, badge(r.status)),
+          h('td', { text: list(r.waiting_on) }),
+          h('td', { text: r.data_version }),
+          h('td', { text: r.environment }));
+      }), 'Onboardings'),
+      o.total > o.data.length ? h('p', { class: 'muted', text: 'Showing ' + o.data.length + ' of ' + o.total + '.' }) : null);
+  }
+
+  // One form per allowed action; the body fields come from the action's shape.
+  function actionForm(d, a) {
+    var o = d.onboarding;
+    var fields = [];
+    var body = function () { return {}; };
+    var uid = 'act-' + a.action.replace(/[^a-z]/g, '-');
+    if (a.action === 'employee/open') {
+      fields.push(h('label', { for: uid + '-code', text: 'Code (optional)' }), h('input', { id: uid + '-code', name: 'code', size: 8, autocomplete: 'off' }));
+      body = function (f) { return f.code.value ? { code: f.code.value } : {}; };
+    } else if (a.action === 'approve') {
+      var roles = o.approvals.required.length ? o.approvals.required : ['manager'];
+      fields.push(h('label', { for: uid + '-role', text: 'Role' }),
+        h('select', { id: uid + '-role', name: 'role' }, roles.map(function (r) { return h('option', { value: r, text: r, selected: o.waiting_on[0] === r }); })),
+        h('label', { for: uid + '-user', text: 'User' }),
+        h('select', { id: uid + '-user', name: 'user_id' }, d.people.map(function (p) { return h('option', { value: p.id, text: p.name + ' (' + list(p.roles) + ')' }); })));
+      body = function (f) { return { role: f.role.value, user_id: f.user_id.value }; };
+    } else if (a.action === 'return') {
+      fields.push(h('label', { for: uid + '-to', text: 'To' }),
+        h('select', { id: uid + '-to', name: 'to' }, h('option', { value: 'employee', text: 'employee' }), h('option', { value: 'manager', text: 'manager' })));
+      body = function (f) { return { to: f.to.value }; };
+    } else if (a.action === 'change-terms') {
+      fields.push(h('label', { for: uid + '-wage', text: 'Hourly wage (cents)' }),
+        h('input', { id: uid + '-wage', name: 'hourly_wage_cents', type: 'number', min: 1, required: true, size: 6, value: o.employment.hourly_wage_cents }));
+      body = function (f) { return { hourly_wage_cents: Number(f.hourly_wage_cents.value) }; };
+    } else if (a.action === 'payroll/fail') {
+      fields.push(h('label', { for: uid + '-code', text: 'Error code (optional)' }), h('input', { id: uid + '-code', name: 'error_code', size: 14, autocomplete: 'off' }));
+      body = function (f) { return f.error_code.value ? { error_code: f.error_code.value } : {}; };
+    }
+    return h('form', {
+      class: 'action',
+      onsubmit: function (e) {
+        e.preventDefault();
+        act('POST', base() + a.path.replace(/^\/_emulator/, ''), body(e.target), function (r) {
+          return a.action + ': ' + r.onboarding.id + ' is now ' + r.onboarding.status + '.';
+        });
+      }
+    }, fields, h('button', { type: 'submit', title: a.summary, text: a.action }));
+  }
+
+  function drawOnboarding(d) {
+    if (!d) return empty(state.onboarding ? 'No onboarding ' + state.onboarding + ' in this workspace.' : 'Choose an onboarding in the list to see its timeline and actions.');
+    var o = d.onboarding;
+    return h('div', null,
+      h('h3', { id: 'onboarding-heading', tabindex: '-1', text: o.id + ' · ' + o.employee.first_name + ' ' + o.employee.last_name }),
+      h('dl', { class: 'facts' },
+        h('dt', { text: 'Status' }), h('dd', null, badge(o.status)),
+        h('dt', { text: 'Waiting on' }), h('dd', { text: list(o.waiting_on) }),
+        h('dt', { text: 'data_version' }), h('dd', { text: o.data_version }),
+        h('dt', { text: 'Reference' }), h('dd', { text: o.reference === null ? '—' : o.reference }),
+        h('dt', { text: 'Organization' }), h('dd', { text: d.organization_id + (d.partner_id ? ' (via ' + d.partner_id + ')' : '') }),
+        h('dt', { text: 'Environment' }), h('dd', { text: d.environment + ' · ' + o.source }),
+        h('dt', { text: 'Hosted link' }), h('dd', { text: o.hosted_link ? o.hosted_link.status + ', expires ' + time(o.hosted_link.expires_at) : '—' })),
+      h('h4', { text: 'Allowed actions' }),
+      d.allowed_actions.length
+        ? h('div', { class: 'actions' }, d.allowed_actions.map(function (a) { return actionForm(d, a); }))
+        : empty('None: the onboarding is ' + o.status + '.'),
+      h('h4', { text: 'Timeline' }),
+      h('ol', { class: 'timeline' }, d.timeline.map(function (t) {
+        return h('li', null,
+          h('span', { class: 'when', text: time(t.at) }), ' ',
+          h('strong', { text: t.trigger || 'event' }), ' ',
+          h('span', { text: (t.from || 'new') + ' → ' + t.to }),
+          t.data_version !== null ? h('span', { class: 'muted', text: ' · v' + t.data_version }) : null,
+          t.detail ? h('span', { class: 'muted', text: ' · ' + t.detail }) : null,
+          t.events.length ? h('ul', { class: 'events' }, t.events.map(function (e) { return h('li', null, h('code', { text: e.type }), ' ', h('span', { class: 'muted', text: e.id })); })) : null);
+      })),
+      h('h4', { text: 'Approvals' }),
+      d.approvals.length
+        ? table(['Role', 'User', 'Version', 'Valid', 'At'], d.approvals.map(function (a) {
+            return h('tr', null, h('td', { text: a.role }), h('td', { text: a.user_name || a.user_id }), h('td', { text: a.data_version }), h('td', { text: a.valid ? 'yes' : 'no (lapsed)' }), h('td', { text: time(a.at) }));
+          }), 'Approvals')
+        : empty('Required: ' + list(o.approvals.required) + '; none given yet.'));
+  }
+
+  function drawEvents(e) {
+    if (!e.data.length) return empty('No events yet.');
+    return table(['Time', 'Type', 'Onboarding', 'Version', 'Env', 'Deliveries'], e.data.map(function (ev) {
+      return h('tr', null,
+        h('td', { class: 'when', text: time(ev.created_at) }),
+        h('td', null, h('code', { text: ev.type })),
+        h('td', null, h('button', { type: 'button', class: 'link', onclick: function () { select(ev.data.onboarding_id); }, 'aria-label': 'Show onboarding ' + ev.data.onboarding_id, text: ev.data.onboarding_id })),
+        h('td', { text: ev.data.data_version === null ? '—' : ev.data.data_version }),
+        h('td', { text: ev.environment }),
+        h('td', { text: ev.deliveries }));
+    }), 'Events');
+  }
+
+  function attempts(d) {
+    if (!d.attempt_log.length) return empty('No attempt yet; next at ' + time(d.next_attempt_at) + '.');
+    return h('ol', { class: 'attempts' }, d.attempt_log.map(function (a) {
+      return h('li', null,
+        h('span', { class: 'when', text: time(a.at) }), ' ',
+        h('strong', { text: a.status_code === null ? 'no answer' : 'HTTP ' + a.status_code }),
+        a.error ? h('span', { text: ' · ' + a.error }) : null,
+        a.manual ? h('span', { class: 'muted', text: ' · manual retry' }) : null,
+        h('span', { class: 'muted', text: ' · next: ' + (a.next_attempt_at ? time(a.next_attempt_at) : 'none') }));
+    }));
+  }
+
+  function drawWebhooks(w) {
+    if (!w.data.length) return empty('No webhook addresses. Register one with POST /v1/webhooks.');
+    return h('div', null, w.data.map(function (hook) {
+      return h('article', { class: 'hook' },
+        h('h3', null, h('code', { text: hook.url })),
+        h('p', { class: 'muted' }, badge(hook.status), ' ' + hook.id + ' · ' + hook.organization_id + ' · ' + hook.environment + ' · events ' + list(hook.events) +
+          ' · dead in a row ' + hook.dead_in_a_row + ' · ' + hook.deliveries_total + ' deliveries'),
+        hook.deliveries.length
+          ? table(['Event', 'Status', 'Attempts', 'Next attempt', ''], hook.deliveries.map(function (d) {
+              return [
+                h('tr', { 'data-delivery': d.id },
+                  h('td', null, h('code', { text: d.event_type }), h('div', { class: 'muted', text: d.id })),
+                  h('td', null, badge(d.status)),
+                  h('td', { class: 'attempt-count', text: d.attempts }),
+                  h('td', { class: 'when', text: time(d.next_attempt_at) }),
+                  h('td', null, h('button', {
+                    type: 'button', 'aria-label': 'Retry delivery ' + d.id, text: 'Retry',
+                    disabled: d.status === 'in_progress' || hook.status === 'disabled',
+                    onclick: function () {
+                      act('POST', base() + '/deliveries/' + encodeURIComponent(d.id) + '/retry', {}, function (r) {
+                        return 'Retried ' + r.id + ': ' + (r.last_status_code === null ? 'no answer' : 'HTTP ' + r.last_status_code) + ', now ' + r.status + '.';
+                      });
+                    }
+                  }))),
+                h('tr', { class: 'sub' }, h('td', { colspan: 5 }, attempts(d)))
+              ];
+            }), 'Deliveries to ' + hook.url)
+          : empty('No deliveries yet.'));
+    }));
+  }
+
+  function drawOutbox(o) {
+    if (!o.data.length) return empty('No mails yet.');
+    return table(['Sent', 'To', 'Kind', 'Code', 'Link'], o.data.slice().reverse().slice(0, 50).map(function (m) {
+      var safe = typeof m.link === 'string' && /^https?:\/\//.test(m.link);
+      return h('tr', null,
+        h('td', { class: 'when', text: time(m.sent_at) }),
+        h('td', null, h('div', { text: m.to }), h('div', { class: 'muted', text: m.subject })),
+        h('td', { text: m.kind }),
+        h('td', null, m.code ? h('code', { text: m.code }) : '—'),
+        h('td', null, safe ? h('a', { href: m.link, rel: 'noreferrer', target: '_blank', text: m.link.replace(/^https?:\/\/[^/]+/, '') }) : (m.link || '—')));
+    }), 'Outbox');
+  }
+
+  function drawScenario(s) {
+    if (!s.loaded) return empty('No scenario loaded. Onboardings of the magic e-mail addresses still play by themselves (' + s.magic_addresses.length + ' addresses).');
+    return h('div', null,
+      h('dl', { class: 'facts' },
+        h('dt', { text: 'Name' }), h('dd', { text: s.name || '(unnamed)' }),
+        h('dt', { text: 'Source' }), h('dd', { text: s.source }),
+        h('dt', { text: 'Loaded' }), h('dd', { text: time(s.loaded_at) }),
+        h('dt', { text: 'Rules' }), h('dd', { text: s.document && s.document.rules ? s.document.rules.length : 0 })),
+      s.planned.length
+        ? table(['Onboarding', 'Next step', 'Due'], s.planned.map(function (p) {
+            return h('tr', null, h('td', { text: p.onboarding_id }), h('td', { text: p.step }), h('td', { class: 'when', text: time(p.due_at) }));
+          }), 'Planned steps')
+        : empty('Nothing planned.'));
+  }
+
+  // ----- Polling: every read at once; one poll at a time.
+  function poll() {
+    // One poll at a time; a call meanwhile (after an action) runs once the current one ends.
+    if (state.busy) return state.current.then(function () { return state.busy ? state.current : poll(); });
+    state.busy = true;
+    var b = base();
+    var detail = state.onboarding
+      ? api('GET', b + '/onboardings/' + encodeURIComponent(state.onboarding)).catch(function (e) { if (e.status === 404) return null; throw e; })
+      : Promise.resolve(null);
+    var reads = [api('GET', '/_emulator/workspaces'), api('GET', b + '/clock'), api('GET', b + '/onboardings?limit=200'), detail,
+      api('GET', b + '/events?limit=100'), api('GET', b + '/webhooks'), api('GET', b + '/outbox'), api('GET', b + '/scenario')];
+    state.current = Promise.all(reads).then(function (r) {
+      drawWorkspaces(r[0]);
+      fill('clock', r[1], drawClock);
+      fill('onboardings', { o: r[2], selected: state.onboarding }, function (x) { return drawOnboardings(x.o); });
+      fill('onboarding', { d: r[3], selected: state.onboarding }, function (x) { return drawOnboarding(x.d); });
+      fill('events', r[4], drawEvents);
+      fill('webhooks', r[5], drawWebhooks);
+      fill('outbox', r[6], drawOutbox);
+      fill('scenario', r[7], drawScenario);
+      $('status').textContent = 'Updated ' + new Date().toLocaleTimeString();
+      document.body.setAttribute('data-polls', String(Number(document.body.getAttribute('data-polls') || 0) + 1));
+    }, function (err) {
+      $('status').textContent = 'Cannot read the emulator: ' + err.message;
+    }).then(function () { state.busy = false; });
+    return state.current;
+  }
+
+  function advance(by) {
+    act('POST', base() + '/clock/advance', { by: by }, function (r) {
+      return 'Clock at ' + time(r.now) + '; ' + r.fired.length + ' timer' + (r.fired.length === 1 ? '' : 's') + ' fired.';
+    });
+  }
+
+  document.addEventListener('DOMContentLoaded', function () {
+    Array.prototype.forEach.call(document.querySelectorAll('[data-advance]'), function (button) {
+      button.addEventListener('click', function () {
+        var by = button.getAttribute('data-advance');
+        advance(by === '0' ? 0 : by);
+      });
+    });
+    $('advance-form').addEventListener('submit', function (e) {
+      e.preventDefault();
+      var value = $('advance-by').value.trim();
+      advance(/^\d+$/.test(value) ? Number(value) : value);
+    });
+    $('workspace').addEventListener('change', function (e) {
+      state.workspace = e.target.value;
+      state.onboarding = null;
+      state.shown = {};
+      remember();
+      poll();
+    });
+    $('live').addEventListener('change', function (e) { state.live = e.target.checked; if (state.live) poll(); });
+    setInterval(function () { if (state.live && !document.hidden) poll(); }, POLL_MS);
+    document.addEventListener('visibilitychange', function () { if (!document.hidden && state.live) poll(); });
+    poll();
+  });
+})();
+`;
+
+export const INSPECTOR_CSS = `/* onboarding-emulator inspector */
+:root{--accent:#1f4e79;--ink:#1b1b1b;--muted:#5a5a5a;--line:#d5d5d5;--bg:#f4f4f2;--error:#b00020;--ok:#1e6b34}
+*{box-sizing:border-box}
+body{margin:0;font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--ink);background:var(--bg)}
+.bar{display:flex;flex-wrap:wrap;align-items:center;gap:1rem 2rem;background:var(--accent);color:#fff;padding:.6rem 1rem}
+.bar h1{font-size:1.1rem;margin:0;flex:1 1 auto}
+.bar label{font-weight:600;margin-right:.4rem}
+.bar select{font:inherit;padding:.2rem}
+.bar .muted{color:#dfe8f0;margin-left:.5rem}
+.grid{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:1rem;padding:1rem}
+@media (max-width:900px){.grid{grid-template-columns:minmax(0,1fr)}}
+.column{display:flex;flex-direction:column;gap:1rem;min-width:0}
+.panel{background:#fff;border:1px solid var(--line);border-radius:6px;padding:.6rem .9rem;min-width:0}
+.panel h2{font-size:1rem;margin:0 0 .4rem}
+.panel h3{font-size:.95rem;margin:.6rem 0 .3rem;word-break:break-all}
+.panel h4{font-size:.9rem;margin:.8rem 0 .3rem}
+.content{overflow-x:auto}
+table{border-collapse:collapse;width:100%}
+th,td{text-align:left;padding:.2rem .4rem;border-bottom:1px solid var(--line);vertical-align:top}
+th{font-size:.8rem;color:var(--muted);font-weight:600}
+tr.selected td{background:#eef3f7}
+tr.sub td{border-bottom:2px solid var(--line);padding-top:0}
+.muted{color:var(--muted)}
+.when{white-space:nowrap;font-variant-numeric:tabular-nums}
+code{font:12px/1.3 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
+.facts{display:grid;grid-template-columns:max-content 1fr;gap:.1rem .8rem;margin:.2rem 0}
+.facts dt{font-weight:600;color:var(--muted)}
+.facts dd{margin:0}
+.badge{display:inline-block;padding:0 .45rem;border-radius:999px;background:#e6e6e6;font-size:.8rem;white-space:nowrap}
+.s-completed,.s-succeeded,.s-enabled{background:#dcefe1;color:var(--ok)}
+.s-dead,.s-cancelled,.s-disabled,.s-action_required,.s-failed{background:#fbe3e6;color:var(--error)}
+.s-in_review,.s-pending_employee,.s-pending,.s-in_progress{background:#e3ecf5;color:var(--accent)}
+button{font:inherit;font-weight:600;padding:.25rem .7rem;color:#fff;background:var(--accent);border:1px solid var(--accent);border-radius:4px;cursor:pointer}
+button[disabled]{opacity:.5;cursor:not-allowed}
+button.link{background:none;border:0;color:var(--accent);padding:0;text-decoration:underline;font-weight:400;font-family:ui-monospace,Menlo,Consolas,monospace;font-size:12px}
+button:focus-visible,input:focus-visible,select:focus-visible,a:focus-visible,[tabindex]:focus-visible{outline:3px solid #ffbf47;outline-offset:2px}
+input,select{font:inherit;padding:.2rem .3rem;border:1px solid #767676;border-radius:3px}
+.controls{display:flex;flex-wrap:wrap;align-items:center;gap:.5rem;margin-bottom:.4rem}
+form.inline{display:flex;align-items:center;gap:.3rem}
+form.inline label{font-weight:600}
+.actions{display:flex;flex-wrap:wrap;gap:.4rem}
+form.action{display:flex;flex-wrap:wrap;align-items:center;gap:.3rem;padding:.25rem .4rem;border:1px solid var(--line);border-radius:4px}
+form.action label{font-size:.8rem;color:var(--muted)}
+ol.timeline,ol.attempts{margin:.2rem 0;padding-left:1.4rem}
+ol.timeline>li{margin:.15rem 0}
+ul.events{margin:0;padding-left:1rem;list-style:circle}
+.message{margin:.6rem 1rem 0;padding:.4rem .8rem;border-left:5px solid var(--ok);background:#eaf5ec}
+.message.error{border-color:var(--error);background:#fdecee}
+.notice{margin:1rem;padding:.6rem;background:#fff3cd}
+footer{padding:0 1rem 1rem;font-size:.8rem}
+.visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
+`;

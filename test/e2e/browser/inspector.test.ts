@@ -1,0 +1,141 @@
+import { createServer } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { Emulator } from '../../../src/emulator.js';
+import { listen, type RunningServer } from '../../../src/http/server.js';
+import { openBrowser } from '../../support/browser.js';
+import { createBody, FROZEN_START, KEYS } from '../../support/harness.js';
+
+/**
+ * The inspector in headless Chromium against a real emulator on 127.0.0.1 (issue 7 items 4
+ * and 6): it moves the clock with its buttons, retries a dead delivery, shows a new event
+ * without a reload, and renders an employee named like markup as text.
+ */
+let browser: { context: BrowserContext; close: () => Promise<void> };
+let emulator: Emulator;
+let server: RunningServer;
+
+async function api(method: string, path: string, body?: unknown, key?: string): Promise<{ status: number; body: Record<string, unknown> }> {
+  const res = await fetch(`${server.url}${path}`, {
+    method,
+    headers: { 'Content-Type': 'application/json', ...(key ? { Authorization: `Bearer ${key}` } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}
+
+/** A 127.0.0.1 port nothing listens on: attempts there are refused at once. */
+async function closedPort(): Promise<number> {
+  const s = createServer();
+  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
+  const { port } = s.address() as { port: number };
+  await new Promise<void>((resolve) => s.close(() => resolve()));
+  return port;
+}
+
+async function open(path = '/'): Promise<{ page: Page; dialogs: string[]; errors: string[] }> {
+  const page = await browser.context.newPage();
+  const dialogs: string[] = [];
+  const errors: string[] = [];
+  page.on('dialog', (d) => {
+    dialogs.push(d.message());
+    void d.dismiss();
+  });
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  await page.goto(`${server.url}${path}`);
+  await page.locator('#clock-now').waitFor();
+  return { page, dialogs, errors };
+}
+
+const text = (page: Page, selector: string) => page.locator(selector).innerText();
+
+beforeAll(async () => {
+  emulator = new Emulator({ clock: { mode: 'frozen', start: FROZEN_START } });
+  server = await listen(emulator, { port: 0 });
+  browser = await openBrowser();
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+describe('the inspector in a browser', () => {
+  it('/ opens the inspector; the +1 hour button moves the clock it shows; custom and settle work too', async () => {
+    const { page, errors } = await open('/');
+    expect(new URL(page.url()).pathname).toBe('/_emulator/ui');
+    const before = Date.parse((await text(page, '#clock-now')).replace(' ', 'T'));
+    await page.getByRole('button', { name: '+1 hour' }).click();
+    await page.waitForFunction((t) => Date.parse(document.getElementById('clock-now')!.textContent!.replace(' ', 'T')) === t, before + 3_600_000);
+    await expect(page.getByRole('alert').innerText()).resolves.toMatch(/^Clock at /);
+    // Custom amount, by keyboard only: type and press Enter.
+    await page.getByLabel('Advance by').fill('90m');
+    await page.getByLabel('Advance by').press('Enter');
+    await page.waitForFunction((t) => Date.parse(document.getElementById('clock-now')!.textContent!.replace(' ', 'T')) === t, before + 3_600_000 + 5_400_000);
+    await page.getByRole('button', { name: 'Settle (by 0)' }).click();
+    await page.getByRole('alert').filter({ hasText: '0 timers fired' }).waitFor();
+    expect(await text(page, '#clock-mode')).toBe('frozen');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('retries a dead delivery: the delivery shows a new attempt', async () => {
+    const port = await closedPort();
+    const hook = await api('POST', '/v1/webhooks', { url: `http://127.0.0.1:${port}/hook`, events: ['onboarding.created'] }, KEYS.owner);
+    expect(hook.status).toBe(201);
+    const created = await api('POST', '/v1/onboardings', createBody({ reference: 'DEAD-1' }), KEYS.owner);
+    expect(created.status).toBe(201);
+    const { page, errors } = await open();
+    // Advance through the whole retry schedule (about 44 hours) with the inspector's own control.
+    await page.getByLabel('Advance by').fill('3d');
+    await page.getByRole('button', { name: 'Advance', exact: true }).click();
+    const delivery = emulator.defaultWorkspace.store.deliveries.values().find((d) => d.endpoint_id === hook.body.id)!;
+    const row = page.locator(`tr[data-delivery="${delivery.id}"]`);
+    await row.locator('.badge', { hasText: 'dead' }).waitFor();
+    expect(await row.locator('.attempt-count').innerText()).toBe('8');
+    await page.getByRole('button', { name: `Retry delivery ${delivery.id}` }).click();
+    await row.locator('.attempt-count', { hasText: '9' }).waitFor();
+    const attempts = row.locator('xpath=following-sibling::tr[1]').locator('ol.attempts > li');
+    expect(await attempts.count()).toBe(9);
+    expect(await attempts.last().innerText()).toContain('manual retry');
+    await expect(page.getByRole('alert').innerText()).resolves.toContain(`Retried ${delivery.id}`);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('shows a new event without a reload', async () => {
+    const { page, errors } = await open();
+    await page.evaluate(() => ((window as unknown as { marker: number }).marker = 42));
+    const polls = Number(await page.locator('body').getAttribute('data-polls'));
+    const created = await api('POST', '/v1/onboardings', createBody({ reference: 'LIVE-EVENT' }), KEYS.owner);
+    expect(created.status).toBe(201);
+    await page.locator('#events-content').getByRole('button', { name: `Show onboarding ${created.body.id as string}` }).waitFor({ timeout: 10_000 });
+    expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(42);
+    expect(Number(await page.locator('body').getAttribute('data-polls'))).toBeGreaterThan(polls);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('renders an employee named <img src=x onerror=alert(1)> as text: no dialog, no image, the literal name visible', async () => {
+    const name = '<img src=x onerror=alert(1)>';
+    const created = await api('POST', '/v1/onboardings', createBody({ employee: { first_name: name, last_name: '<script>alert(2)</script>', email: 'x@example.test' } }), KEYS.owner);
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const id = created.body.id as string;
+    const { page, dialogs } = await open(`/_emulator/ui?onboarding=${id}`);
+    const heading = page.locator('#onboarding-heading');
+    await heading.waitFor();
+    expect(await heading.innerText()).toBe(`${id} · ${name} <script>alert(2)</script>`);
+    await page.locator('#onboardings-content td', { hasText: name }).first().waitFor();
+    // Use the actions too: the name stays text after a redraw.
+    await page.getByRole('button', { name: 'cancel' }).click();
+    await page.locator('#onboarding-content .badge', { hasText: 'cancelled' }).waitFor();
+    expect(await heading.innerText()).toContain(name);
+    expect(await page.locator('img').count()).toBe(0);
+    expect(await page.locator('main script').count()).toBe(0);
+    expect(dialogs).toEqual([]);
+    await page.close();
+  });
+});
