@@ -52,6 +52,14 @@ async function open(path = '/'): Promise<{ page: Page; dialogs: string[]; errors
 
 const text = (page: Page, selector: string) => page.locator(selector).innerText();
 
+/** Waits until the clock the page shows reads `ms` (the callback runs in the page). */
+const clockShows = (page: Page, ms: number) =>
+  page.waitForFunction((t) => {
+    const doc = (globalThis as unknown as { document: { getElementById(id: string): { textContent: string } | null } }).document;
+    return Date.parse((doc.getElementById('clock-now')?.textContent ?? '').replace(' ', 'T')) === t;
+  }, ms);
+type Marked = { marker?: number };
+
 beforeAll(async () => {
   emulator = new Emulator({ clock: { mode: 'frozen', start: FROZEN_START } });
   server = await listen(emulator, { port: 0 });
@@ -69,12 +77,12 @@ describe('the inspector in a browser', () => {
     expect(new URL(page.url()).pathname).toBe('/_emulator/ui');
     const before = Date.parse((await text(page, '#clock-now')).replace(' ', 'T'));
     await page.getByRole('button', { name: '+1 hour' }).click();
-    await page.waitForFunction((t) => Date.parse(document.getElementById('clock-now')!.textContent!.replace(' ', 'T')) === t, before + 3_600_000);
+    await clockShows(page, before + 3_600_000);
     await expect(page.getByRole('alert').innerText()).resolves.toMatch(/^Clock at /);
     // Custom amount, by keyboard only: type and press Enter.
     await page.getByLabel('Advance by').fill('90m');
     await page.getByLabel('Advance by').press('Enter');
-    await page.waitForFunction((t) => Date.parse(document.getElementById('clock-now')!.textContent!.replace(' ', 'T')) === t, before + 3_600_000 + 5_400_000);
+    await clockShows(page, before + 3_600_000 + 5_400_000);
     await page.getByRole('button', { name: 'Settle (by 0)' }).click();
     await page.getByRole('alert').filter({ hasText: '0 timers fired' }).waitFor();
     expect(await text(page, '#clock-mode')).toBe('frozen');
@@ -108,12 +116,12 @@ describe('the inspector in a browser', () => {
 
   it('shows a new event without a reload', async () => {
     const { page, errors } = await open();
-    await page.evaluate(() => ((window as unknown as { marker: number }).marker = 42));
+    await page.evaluate(() => ((globalThis as Marked).marker = 42));
     const polls = Number(await page.locator('body').getAttribute('data-polls'));
     const created = await api('POST', '/v1/onboardings', createBody({ reference: 'LIVE-EVENT' }), KEYS.owner);
     expect(created.status).toBe(201);
     await page.locator('#events-content').getByRole('button', { name: `Show onboarding ${created.body.id as string}` }).waitFor({ timeout: 10_000 });
-    expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(42);
+    expect(await page.evaluate(() => (globalThis as Marked).marker)).toBe(42);
     expect(Number(await page.locator('body').getAttribute('data-polls'))).toBeGreaterThan(polls);
     expect(errors).toEqual([]);
     await page.close();
