@@ -159,10 +159,14 @@ export const INSPECTOR_JS = String.raw`/* onboarding-emulator inspector: a clien
       body = function (f) { return f.code.value ? { code: f.code.value } : {}; };
     } else if (a.action === 'approve') {
       var roles = o.approvals.required.length ? o.approvals.required : ['manager'];
+      var role = roles.indexOf(o.waiting_on[0]) >= 0 ? o.waiting_on[0] : roles[0];
+      var holder = d.people.filter(function (p) { return p.roles.indexOf(role) >= 0; })[0];
       fields.push(h('label', { for: uid + '-role', text: 'Role' }),
-        h('select', { id: uid + '-role', name: 'role' }, roles.map(function (r) { return h('option', { value: r, text: r, selected: o.waiting_on[0] === r }); })),
+        h('select', { id: uid + '-role', name: 'role' }, roles.map(function (r) { return h('option', { value: r, text: r, selected: r === role }); })),
         h('label', { for: uid + '-user', text: 'User' }),
-        h('select', { id: uid + '-user', name: 'user_id' }, d.people.map(function (p) { return h('option', { value: p.id, text: p.name + ' (' + list(p.roles) + ')' }); })));
+        h('select', { id: uid + '-user', name: 'user_id' }, d.people.map(function (p) {
+          return h('option', { value: p.id, text: p.name + ' (' + list(p.roles) + ')', selected: holder && p.id === holder.id });
+        })));
       body = function (f) { return { role: f.role.value, user_id: f.user_id.value }; };
     } else if (a.action === 'return') {
       fields.push(h('label', { for: uid + '-to', text: 'To' }),
@@ -253,7 +257,8 @@ export const INSPECTOR_JS = String.raw`/* onboarding-emulator inspector: a clien
       return h('article', { class: 'hook' },
         h('h3', null, h('code', { text: hook.url })),
         h('p', { class: 'muted' }, badge(hook.status), ' ' + hook.id + ' · ' + hook.organization_id + ' · ' + hook.environment + ' · events ' + list(hook.events) +
-          ' · dead in a row ' + hook.dead_in_a_row + ' · ' + hook.deliveries_total + ' deliveries'),
+          ' · dead in a row ' + hook.dead_in_a_row + ' · ' + hook.deliveries_total + ' deliveries' +
+          (hook.deliveries_total > hook.deliveries.length ? ', the latest ' + hook.deliveries.length + ' below' : '')),
         hook.deliveries.length
           ? table(['Event', 'Status', 'Attempts', 'Next attempt', ''], hook.deliveries.map(function (d) {
               return [
@@ -316,7 +321,7 @@ export const INSPECTOR_JS = String.raw`/* onboarding-emulator inspector: a clien
       ? api('GET', b + '/onboardings/' + encodeURIComponent(state.onboarding)).catch(function (e) { if (e.status === 404) return null; throw e; })
       : Promise.resolve(null);
     var reads = [api('GET', '/_emulator/workspaces'), api('GET', b + '/clock'), api('GET', b + '/onboardings?limit=200'), detail,
-      api('GET', b + '/events?limit=100'), api('GET', b + '/webhooks'), api('GET', b + '/outbox'), api('GET', b + '/scenario')];
+      api('GET', b + '/events?limit=100'), api('GET', b + '/webhooks?deliveries=5'), api('GET', b + '/outbox'), api('GET', b + '/scenario')];
     state.current = Promise.all(reads).then(function (r) {
       drawWorkspaces(r[0]);
       fill('clock', r[1], drawClock);
@@ -384,7 +389,7 @@ body{margin:0;font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-seri
 .panel h3{font-size:.95rem;margin:.6rem 0 .3rem;word-break:break-all}
 .panel h4{font-size:.9rem;margin:.8rem 0 .3rem}
 .content{overflow-x:auto}
-table{border-collapse:collapse;width:100%}
+table{border-collapse:collapse;width:100%;font-size:13px}
 th,td{text-align:left;padding:.2rem .4rem;border-bottom:1px solid var(--line);vertical-align:top}
 th{font-size:.8rem;color:var(--muted);font-weight:600}
 tr.selected td{background:#eef3f7}
@@ -401,7 +406,7 @@ code{font:12px/1.3 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
 .s-in_review,.s-pending_employee,.s-pending,.s-in_progress{background:#e3ecf5;color:var(--accent)}
 button{font:inherit;font-weight:600;padding:.25rem .7rem;color:#fff;background:var(--accent);border:1px solid var(--accent);border-radius:4px;cursor:pointer}
 button[disabled]{opacity:.5;cursor:not-allowed}
-button.link{background:none;border:0;color:var(--accent);padding:0;text-decoration:underline;font-weight:400;font-family:ui-monospace,Menlo,Consolas,monospace;font-size:12px}
+button.link{background:none;border:0;color:var(--accent);padding:0;text-decoration:underline;font-weight:400;word-break:break-all;text-align:left;font-family:ui-monospace,Menlo,Consolas,monospace;font-size:12px}
 button:focus-visible,input:focus-visible,select:focus-visible,a:focus-visible,[tabindex]:focus-visible{outline:3px solid #ffbf47;outline-offset:2px}
 input,select{font:inherit;padding:.2rem .3rem;border:1px solid #767676;border-radius:3px}
 .controls{display:flex;flex-wrap:wrap;align-items:center;gap:.5rem;margin-bottom:.4rem}
