@@ -89,7 +89,7 @@ describe('the employee in a browser', () => {
     expect(await page.locator('h1').textContent()).toBe('Welcome to your onboarding at Acme Retail B.V.');
     expect(await page.locator('header.brand').textContent()).toBe('Acme Retail B.V.');
     // The brand colour comes through the hash-admitted style block.
-    expect(await page.locator('header.brand').evaluate((e) => getComputedStyle(e as never).backgroundColor)).toBe('rgb(11, 110, 79)');
+    expect(await page.locator('header.brand').evaluate((e) => (globalThis as unknown as { getComputedStyle: (el: unknown) => { backgroundColor: string } }).getComputedStyle(e).backgroundColor)).toBe('rgb(11, 110, 79)');
 
     const good = codeOf(id);
     await page.getByLabel('One-time code').fill(good === '000000' ? '111111' : '000000');
