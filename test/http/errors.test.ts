@@ -151,7 +151,7 @@ describe('routing', () => {
     ['/v2/onboardings'],
     ['/v1/onboardings/onb_demo_jansen/unknown-action'],
     ['/_emulator/nothing-here'],
-    ['/'],
+    ['/nothing-here'], // `/` itself redirects to the inspector (test/http/inspect.test.ts)
   ])('answers GET %s with 404 route_not_found, with or without a key', async (path) => {
     const h = harness();
     for (const res of [await h.http().get(path), await h.as(KEYS.owner).get(path), await h.as('hrs_test_invalid_key').get(path)]) {
