@@ -9,10 +9,11 @@ import {
 } from '../resources/onboardings/onboardings.lifecycle.js';
 import { TERMINAL_STATUSES, type OnboardingRecord } from '../resources/onboardings/onboardings.model.js';
 import { DEFAULT_BASE_URL } from '../resources/onboardings/onboardings.service.js';
+import { payrollOutcome } from '../resources/onboardings/payroll-outcome.js';
 import type { Role } from '../resources/organizations/organizations.model.js';
 import { testUser } from '../resources/sandbox/sandbox.service.js';
 import type { AutopilotProgress } from './scenario.model.js';
-import { DEFAULT_PAYROLL_ERROR, driverFor, type Driver } from './scenario.rules.js';
+import { driverFor, type Driver } from './scenario.rules.js';
 import type { DelayValue, ScenarioDocument, ScenarioRule } from './scenario.schema.js';
 
 /**
@@ -98,9 +99,16 @@ export function nextScripted(ws: Workspace, r: OnboardingRecord, rule: ScenarioR
     case 'awaiting_employer_signature':
       return { step: 'employer_signed', delay: delayOf(contract?.employer_signs), run: () => employerSign(ws, r) };
     case 'processing':
-      return payroll?.outcome === 'failure'
-        ? { step: 'payroll_failed', delay: delayOf(payroll.after), run: () => payrollFail(ws, r, payroll.error_code ?? DEFAULT_PAYROLL_ERROR) }
-        : { step: 'payroll_completed', delay: delayOf(payroll?.after), run: () => payrollSucceed(ws, r) };
+      // Named by the script; the outcome is decided when the run happens, so a payroll_down
+      // fault set in the meantime fails it as it fails every other run.
+      return {
+        step: payroll?.outcome === 'failure' ? 'payroll_failed' : 'payroll_completed',
+        delay: delayOf(payroll?.after),
+        run: () => {
+          const outcome = payrollOutcome(ws, r);
+          return outcome.fail ? payrollFail(ws, r, outcome.error_code) : payrollSucceed(ws, r);
+        },
+      };
     case 'action_required':
       return { step: 'payroll_resolved', delay: delayOf(payroll?.resolved), run: () => resolveAction(ws, r) };
     case 'completed':

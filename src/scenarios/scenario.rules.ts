@@ -44,12 +44,20 @@ export function driverFor(ws: Workspace, r: OnboardingRecord): Driver | null {
 
 export const DEFAULT_PAYROLL_ERROR = 'payroll_rejected';
 
-/** The scripted payroll outcome for an onboarding a scenario drives (the sandbox honours it too). */
-export function scriptedPayroll(ws: Workspace, r: OnboardingRecord): { connector?: string; failure?: string } | null {
+export type ScriptedPayroll = {
+  connector?: string;
+  /** Absent when the rule names no outcome: the organization's switch decides then. */
+  outcome?: 'success' | 'failure';
+  error_code: string;
+};
+
+/** The scripted payroll of an onboarding a scenario (or magic address) drives, else null. */
+export function scriptedPayroll(ws: Workspace, r: OnboardingRecord): ScriptedPayroll | null {
   const payroll = driverFor(ws, r)?.rule.payroll;
   if (!payroll) return null;
   return {
     ...(payroll.connector ? { connector: payroll.connector } : {}),
-    ...(payroll.outcome === 'failure' ? { failure: payroll.error_code ?? DEFAULT_PAYROLL_ERROR } : {}),
+    ...(payroll.outcome ? { outcome: payroll.outcome } : {}),
+    error_code: payroll.error_code ?? DEFAULT_PAYROLL_ERROR,
   };
 }

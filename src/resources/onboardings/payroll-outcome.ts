@@ -1,11 +1,12 @@
 import type { Workspace } from '../../core/workspace.js';
+import { scriptedPayroll } from '../../scenarios/scenario.rules.js';
 import type { OnboardingRecord } from './onboardings.model.js';
 
 export type PayrollOutcome = { fail: false } | { fail: true; error_code: string };
 
 /**
- * Who runs payroll: `automatic` for the runs the emulator plays (the sandbox advance),
- * `requested` for the control action payroll/complete, where the test asked for success.
+ * Who runs payroll: `automatic` for the runs the emulator plays (the sandbox advance, the
+ * autopilot), `requested` for the control action payroll/complete, where the test asked for success.
  */
 export type PayrollRun = 'automatic' | 'requested';
 
@@ -14,13 +15,17 @@ export type PayrollRun = 'automatic' | 'requested';
  * injection"). Checked in order, the first that applies wins:
  * 1. an active `payroll_down` fault of the workspace: the connector itself is down, so every
  *    run fails, however it was started; the fault is consumed (one run per `count`);
- * 2. the organization's `payroll_failure` switch: a setting that steers the automatic runs
- *    only; payroll/complete completes whatever it says.
+ * 2. the scenario rule (or magic address) driving the onboarding, when it scripts an outcome;
+ * 3. the organization's `payroll_failure` switch.
+ * 2 and 3 steer the automatic runs only; payroll/complete completes whatever they say.
  */
 export function payrollOutcome(ws: Workspace, r: OnboardingRecord, run: PayrollRun = 'automatic'): PayrollOutcome {
   const down = ws.faults.takePayrollDown();
   if (down) return { fail: true, error_code: down.error_code! };
   if (run === 'requested') return { fail: false };
+  const scripted = scriptedPayroll(ws, r);
+  if (scripted?.outcome === 'failure') return { fail: true, error_code: scripted.error_code };
+  if (scripted?.outcome === 'success') return { fail: false };
   const failure = ws.store.organizations.get(r.organization_id)?.payroll_failure;
   if (failure?.enabled) return { fail: true, error_code: failure.error_code };
   return { fail: false };
