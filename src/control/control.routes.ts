@@ -86,7 +86,7 @@ export const controlRoutes: ControlRoute<Emulator>[] = [
   },
   {
     kind: 'control', perWorkspace: true, tag, method: 'POST', path: '/_emulator/faults',
-    operationId: 'createFault', summary: 'Inject a fault: the next N matching /v1 requests get latency, a 429 or a 500',
+    operationId: 'createFault', summary: 'Inject a fault: the next N matching /v1 requests get latency, a 429 or a 500, or the next N payroll runs fail (payroll_down)',
     body: CreateFaultBody,
     responses: { 201: { description: 'The fault, with its id and remaining count', schema: FaultInfo }, 422: errors },
     handle: (ctx) => ok(addFault(ctx.workspace, ctx.body as FaultInput), 201),
