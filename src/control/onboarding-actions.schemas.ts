@@ -1,6 +1,7 @@
 import { Type, type Static, type TSchema } from '../core/schema.js';
 import { DateOnly, Literals } from '../resources/common.schemas.js';
 import { CONTRACT_TYPES, ROLES } from '../resources/organizations/organizations.model.js';
+import { RETURN_REASON_MAX } from '../resources/onboardings/onboardings.model.js';
 import { CreateOnboardingBody, OnboardingSchema } from '../resources/onboardings/onboardings.schemas.js';
 
 /** Request and response shapes of the dashboard, employee and back-office actions (control API). */
@@ -57,7 +58,7 @@ export type TermsBody = Static<typeof TermsBody>;
 export const ReturnBody = Type.Object(
   {
     to: Literals(['employee', 'manager']),
-    reason: Type.Optional(Type.String({ minLength: 1, maxLength: 1000, description: "the reviewer's reason, shown to the employee on the hosted form" })),
+    reason: Type.Optional(Type.String({ minLength: 1, maxLength: RETURN_REASON_MAX, description: "the reviewer's reason, shown to the employee on the hosted form" })),
   },
   { ...Strict, title: 'ReturnForCorrectionRequest' },
 );

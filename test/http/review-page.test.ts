@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createBody, FROZEN_START, harness, KEYS } from '../support/harness.js';
 import { submitted } from '../support/journey.js';
-import { verifyIdentity } from '../../src/resources/onboardings/onboardings.lifecycle.js';
+import { employeeOpen, employeeSubmit, verifyIdentity } from '../../src/resources/onboardings/onboardings.lifecycle.js';
 
 /**
  * The embedded review page behind review_url: the sign-in the first time, the linked user
@@ -255,6 +255,40 @@ describe('the actions, through the same life cycle as the API', () => {
     expect(res.text).not.toContain('action="/review/');
     const again = await mark.post('return', { to });
     expect(again.status).toBe(409);
+  });
+
+  it("keeps the reviewer's reason for the employee's form; an empty one is none; a too long one is refused and nothing changes", async () => {
+    const h = inReview();
+    const mark = await signedIn(h, 'usr_acme_mark');
+    expect(mark.signIn.text).toContain('name="reason"');
+    const tooLong = await mark.post('return', { to: 'employee', reason: 'x'.repeat(1001) });
+    expect(tooLong.status).toBe(422);
+    expect(tooLong.text).toContain('Keep the reason to 1000 characters');
+    expect(record(h)).toMatchObject({ status: 'in_review', returned_to: null });
+    const res = await mark.post('return', { to: 'employee', reason: '  The postcode is <not> Dutch.  ' });
+    expect(res.status).toBe(200);
+    expect(res.text).toContain('Returned to the employee for correction.');
+    expect(res.text).toContain('Reason given: The postcode is &lt;not&gt; Dutch.');
+    expect(record(h)).toMatchObject({ status: 'pending_employee', return_reason: 'The postcode is <not> Dutch.' });
+
+    const h2 = inReview();
+    await (await signedIn(h2, 'usr_acme_mark')).post('return', { to: 'manager', reason: '   ' });
+    expect(h2.emulator.defaultWorkspace.store.onboardings.get(ONB)).toMatchObject({ returned_to: 'manager', return_reason: null });
+  });
+
+  it('shows what the employee filled in on the hosted form, but not the BSN', async () => {
+    const h = harness();
+    const ws = h.emulator.defaultWorkspace;
+    const details = {
+      street: 'Keizersgracht', house_number: '12a', postcode: '1015 CX', city: 'Amsterdam',
+      birth_date: '1990-04-01', iban: 'NL91ABNA0417164300', bsn: '111222333', identity_document: null,
+    };
+    employeeSubmit(ws, employeeOpen(ws, record(h)), { details, newDocument: false });
+    const mark = await signedIn(h, 'usr_acme_mark');
+    expect(mark.signIn.text).toContain('Keizersgracht 12a, 1015 CX Amsterdam');
+    expect(mark.signIn.text).toContain('1990-04-01');
+    expect(mark.signIn.text).toContain('NL91ABNA0417164300');
+    expect(mark.signIn.text).not.toContain('111222333');
   });
 
   it('refuses a return without a destination (422)', async () => {

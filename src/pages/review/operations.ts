@@ -1,4 +1,5 @@
 import { ErrorSchema } from '../../resources/common.schemas.js';
+import { RETURN_REASON_MAX } from '../../resources/onboardings/onboardings.model.js';
 
 /**
  * The review pages in the OpenAPI document: the same routes as REVIEW_PAGE_ROUTES, answering
@@ -63,7 +64,10 @@ export const REVIEW_PAGE_OPERATIONS = {
   '/review/{token}/approvals': formOperation('approveReviewPage', 'Approve in a role the reviewer holds; four-eyes as for the API', {
     role: ROLE, data_version: { type: 'string', pattern: '^[0-9]+$' },
   }, ['role', 'data_version']),
-  '/review/{token}/return': formOperation('returnReviewPage', 'Return the data for correction', { to: { type: 'string', enum: ['employee', 'manager'] } }, ['to']),
+  '/review/{token}/return': formOperation('returnReviewPage', 'Return the data for correction', {
+    to: { type: 'string', enum: ['employee', 'manager'] },
+    reason: { type: 'string', maxLength: RETURN_REASON_MAX, description: 'optional; shown to the employee on the hosted form' },
+  }, ['to']),
   '/embed.js': script('embedScript', 'embed.js: OnboardingReview.mount(target, reviewUrl, {onMessage}) mounts the review in an iframe', 'text/javascript'),
   '/embed/review-page.js': script('reviewPageScript', "The review page's own script: posts outcomes to the admitted framing origin", 'text/javascript'),
   '/embed/review-page.css': script('reviewPageStyle', "The review page's style sheet", 'text/css'),

@@ -14,6 +14,7 @@ import { frameAncestors, reviewPolicy } from './frame.js';
 import {
   document, goneBodies, notFoundBody, reviewView, signInView, type Notice, type Page, type ReviewMessage, type ReviewModel,
 } from './views.js';
+import { RETURN_REASON_MAX } from '../../resources/onboardings/onboardings.model.js';
 
 /**
  * The embedded review (spec: POST .../review-sessions, "embed.js with review_url"): the page
@@ -141,7 +142,11 @@ const act: Record<'sign-in' | 'identity-verification' | 'approvals' | 'return', 
   return: (ws, c, form) => {
     const to = field(form, 'to');
     if (to !== 'employee' && to !== 'manager') throw fail('parameter_invalid', 'Choose whether the data goes back to the employee or to the manager.', 'to');
-    return returnData(ws, c, to);
+    const reason = field(form, 'reason')?.trim() || undefined;
+    if (reason !== undefined && reason.length > RETURN_REASON_MAX) {
+      throw fail('parameter_invalid', `Keep the reason to ${RETURN_REASON_MAX} characters.`, 'reason');
+    }
+    return returnData(ws, c, to, reason);
   },
 };
 

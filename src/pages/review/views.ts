@@ -2,6 +2,7 @@ import type { Role, User } from '../../resources/organizations/organizations.mod
 import type { ReviewContext } from '../../resources/reviews/reviews.page.js';
 import { html, jsonForScript, trusted, type Html } from '../html.js';
 import { MESSAGE_TYPE } from './assets.js';
+import { RETURN_REASON_MAX, type EmployeeDetails } from '../../resources/onboardings/onboardings.model.js';
 
 /**
  * The review pages, every value through the auto-escaping `html` template. No inline script:
@@ -103,17 +104,28 @@ ${e.phone === null ? '' : html`<dt>Phone</dt><dd>${e.phone}</dd>`}
 <dt>Start date</dt><dd>${r.employment.start_date}</dd>
 <dt>Contract</dt><dd>${r.employment.contract_type.replace('_', ' ')}, ${r.employment.hours_per_week} hours a week, ${euros(r.employment.hourly_wage_cents)} an hour</dd>
 <dt>Submitted</dt><dd>${r.submitted_at ?? 'not yet'}</dd>
+${details(r.employee_details)}
 <dt>Documents</dt><dd>${documents.join(', ') || 'none'}</dd>
 </dl>
 <p class="note">The national ID number and the identity document stay with the service; they are not shown here.</p>`;
 }
 
+/** What the employee filled in on the hosted form, without the BSN (the national ID number). */
+function details(d: EmployeeDetails | null | undefined): Html | string {
+  if (!d) return '';
+  return html`<dt>Address</dt><dd>${d.street} ${d.house_number}, ${d.postcode} ${d.city}</dd>
+<dt>Birth date</dt><dd>${d.birth_date}</dd>
+<dt>IBAN</dt><dd>${d.iban}</dd>`;
+}
+
+const reasonOf = (r: ReviewModel['context']['onboarding']) => (r.return_reason ? html` Reason given: ${r.return_reason}` : '');
+
 /** The state after the review: what happened, and that nothing is left to do here. */
 function over(m: ReviewModel): Html | null {
   const r = m.context.onboarding;
-  if (r.status === 'in_review' && r.returned_to === 'manager') return html`<p>The data was returned to the manager for correction; the review continues once it is corrected.</p>`;
+  if (r.status === 'in_review' && r.returned_to === 'manager') return html`<p>The data was returned to the manager for correction; the review continues once it is corrected.${reasonOf(r)}</p>`;
   if (r.status === 'in_review') return null;
-  if (r.status === 'pending_employee' && r.returned_to === 'employee') return html`<p>The data was returned to the employee for correction.</p>`;
+  if (r.status === 'pending_employee' && r.returned_to === 'employee') return html`<p>The data was returned to the employee for correction.${reasonOf(r)}</p>`;
   if (r.status === 'contract_ready') return html`<p>Every approval is given: the onboarding is approved and the contract can be sent.</p>`;
   return html`<p>This onboarding is <code>${r.status}</code>; there is nothing left to review here.</p>`;
 }
@@ -153,6 +165,8 @@ function actions(m: ReviewModel, user: User): Html {
 <fieldset><legend>Return the data to</legend>
 <label><input type="radio" name="to" value="employee" checked> the employee</label>
 <label><input type="radio" name="to" value="manager"> the manager</label></fieldset>
+<label for="return-reason">Reason (optional; the employee sees it above the form)</label>
+<textarea id="return-reason" name="reason" maxlength="${RETURN_REASON_MAX}" rows="3"></textarea>
 <button type="submit" class="secondary">Return for correction</button></form>`;
 }
 

@@ -125,3 +125,6 @@ export interface OnboardingRecord {
   created_at: string;
   updated_at: string;
 }
+
+/** Longest reason a reviewer can give when returning data for correction (control API and review page). */
+export const RETURN_REASON_MAX = 1000;

@@ -207,9 +207,9 @@ export function approveAs(ws: Workspace, c: ReviewContext, role: Role, dataVersi
 }
 
 /** Return for correction, to the employee or to the manager; any reviewing role may. */
-export function returnData(ws: Workspace, c: ReviewContext, to: 'employee' | 'manager'): ReviewOutcome {
+export function returnData(ws: Workspace, c: ReviewContext, to: 'employee' | 'manager', reason?: string): ReviewOutcome {
   signedIn(c);
-  life.returnForCorrection(ws, c.onboarding, to);
+  life.returnForCorrection(ws, c.onboarding, to, reason);
   return { outcome: 'returned', returned_to: to };
 }
 
