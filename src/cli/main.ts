@@ -14,6 +14,7 @@ import { registerControl } from './commands/control.js';
 import { registerEvents } from './commands/events.js';
 import { registerOnboardings } from './commands/onboardings.js';
 import { registerOutbox } from './commands/outbox.js';
+import { registerScenario } from './commands/scenario.js';
 import { registerSnapshot } from './commands/snapshot.js';
 import { registerWorkspace } from './commands/workspace.js';
 
@@ -100,6 +101,7 @@ registerOutbox(program);
 registerEvents(program);
 registerWorkspace(program);
 registerSnapshot(program);
+registerScenario(program);
 registerControl(program);
 
 await program.parseAsync(process.argv);

@@ -1,0 +1,175 @@
+import { readFileSync } from 'node:fs';
+import type { Command } from 'commander';
+import { mergeScenarios, parseScenario, ScenarioError, type ScenarioMistake } from '../../scenarios/scenario.load.js';
+import type { ScenarioDocument } from '../../scenarios/scenario.schema.js';
+import { action, ApiError, clientCommand, commandGroup, optionsOf, printFields, printJson, printTable, request, UsageError } from '../client.js';
+
+/** The answer of GET, PUT and DELETE /_emulator/scenario. */
+interface ScenarioState {
+  loaded: boolean;
+  name: string | null;
+  source: string | null;
+  loaded_at: string | null;
+  document: ScenarioDocument | null;
+  planned: { onboarding_id: string; rule: string; step: string; due_at: string }[];
+  magic_addresses: { address: string; summary: string }[];
+}
+
+/** One file read and checked the way the emulator reads `--scenario` files. */
+type FileCheck = { file: string; document: ScenarioDocument; mistakes?: undefined } | { file: string; document?: undefined; mistakes: ScenarioMistake[] };
+
+/** /_emulator/scenario, or the one of the workspace named by --workspace (else the key picks it). */
+const scenarioPath = (workspace: string | undefined) =>
+  workspace === undefined ? '/_emulator/scenario' : `/_emulator/workspaces/${encodeURIComponent(workspace)}/scenario`;
+
+/**
+ * A file that cannot be read is a command-line problem (exit 2, as for `snapshot load`); what
+ * it holds (not JSON or YAML, not a valid scenario) is a mistake of the document (exit 1).
+ */
+function checkFile(file: string): FileCheck {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new UsageError(`cannot read ${file}: ${(err as Error).message}`);
+  }
+  try {
+    return { file, document: parseScenario(text, file) };
+  } catch (err) {
+    if (err instanceof ScenarioError) return { file, mistakes: err.mistakes };
+    throw err;
+  }
+}
+
+const mistakePath = (path: string) => path || '(document)';
+const mistakeLine = (file: string | undefined, m: ScenarioMistake) =>
+  `${file === undefined ? '' : `${file}: `}${mistakePath(m.path)} ${m.message}${m.hint ? ` (${m.hint})` : ''}`;
+
+function printMistakes(checks: FileCheck[]): void {
+  for (const c of checks) for (const m of c.mistakes ?? []) process.stderr.write(`${mistakeLine(c.file, m)}\n`);
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** The scenario state as fields, its rules, and each driven onboarding's next step. */
+function printState(state: ScenarioState, extra: [string, string][] = []): void {
+  const rules = state.document?.rules ?? [];
+  printFields([
+    ['scenario', state.loaded ? (state.name ?? '(unnamed)') : 'none'],
+    ...extra,
+    ['source', state.source],
+    ['loaded at', state.loaded_at],
+    ['rules', state.loaded ? rules.length : null],
+    ['planned', plural(state.planned.length, 'onboarding')],
+  ]);
+  if (rules.length > 0) {
+    process.stdout.write('\nrules:\n');
+    printTable(['rule', 'name', 'match'], rules.map((r, i) => [`rules[${i}]`, r.name, JSON.stringify(r.match)]));
+  }
+  if (state.planned.length > 0) {
+    process.stdout.write('\nnext steps:\n');
+    printTable(['onboarding', 'rule', 'step', 'due at'], state.planned.map((p) => [p.onboarding_id, p.rule, p.step, p.due_at]));
+  }
+}
+
+export function registerScenario(program: Command): void {
+  const scenario = commandGroup(program, 'scenario', 'Check scenario files offline, or load, show and clear the scenario of a running emulator (/_emulator/scenario)');
+
+  // Offline: no --url or --key, nothing is sent.
+  commandGroup(scenario, 'validate', 'Check scenario files (JSON or YAML) offline, with the checks the emulator applies; nothing is loaded')
+    .argument('<file...>', 'scenario files; each is checked on its own')
+    .option('--json', 'print one result per file as JSON ({file, valid, name, rules, mistakes})')
+    .addHelpText('after', [
+      '',
+      'Exit status: 0 every file is a valid scenario, 1 a file has mistakes (each printed as',
+      '"file: path message (hint)" on stderr), 2 a file cannot be read.',
+      '',
+      'Examples:',
+      '  onboarding-emulator scenario validate scenarios/happy-path.yaml',
+      '  onboarding-emulator scenario validate my-scenario.yaml --json',
+    ].join('\n'))
+    .action(action(async (files: string[], opts: { json?: boolean }) => {
+      const checks: FileCheck[] = [];
+      let unreadable = false;
+      for (const file of files) {
+        try {
+          checks.push(checkFile(file));
+        } catch (err) {
+          if (!(err instanceof UsageError)) throw err;
+          process.stderr.write(`onboarding-emulator: ${err.message}\n`);
+          unreadable = true;
+        }
+      }
+      if (opts.json) {
+        printJson(checks.map((c) => ({
+          file: c.file,
+          valid: c.document !== undefined,
+          name: c.document?.name ?? null,
+          rules: c.document?.rules.length ?? 0,
+          mistakes: (c.mistakes ?? []).map((m) => ({ ...m, path: mistakePath(m.path) })),
+        })));
+      } else if (checks.length > 0) {
+        printTable(['file', 'result', 'name', 'rules'], checks.map((c) =>
+          c.document ? [c.file, 'valid', c.document.name, c.document.rules.length] : [c.file, plural(c.mistakes.length, 'mistake'), null, null]));
+      }
+      printMistakes(checks);
+      if (unreadable) process.exitCode = 2;
+      else if (checks.some((c) => c.mistakes)) process.exitCode = 1;
+    }));
+
+  clientCommand(scenario, 'load', "Check scenario files locally, then load them into the workspace (PUT /_emulator/scenario), replacing its scenario")
+    .argument('<file...>', 'scenario files (JSON or YAML); several play as one, their rules in the order given, as repeated --scenario does')
+    .option('--workspace <id>', 'the workspace to load it into (default: the one --key belongs to, else default)')
+    .addHelpText('after', [
+      '',
+      'Every onboarding of the workspace is planned again from now. A file with mistakes is not sent:',
+      'each mistake is printed as "file: path message (hint)" and the exit status is 1.',
+      '',
+      'Examples:',
+      '  onboarding-emulator scenario load scenarios/happy-path.yaml',
+      '  onboarding-emulator scenario load slow.yaml happy.yaml --workspace ws_123',
+    ].join('\n'))
+    .action(action(async (files: string[], opts: { workspace?: string }, cmd: Command) => {
+      const o = optionsOf(cmd);
+      const checks = files.map(checkFile);
+      if (checks.some((c) => c.mistakes)) {
+        printMistakes(checks);
+        process.stderr.write('onboarding-emulator: nothing was loaded\n');
+        process.exitCode = 1;
+        return;
+      }
+      const document = mergeScenarios(checks.map((c) => c.document!));
+      let state: ScenarioState;
+      try {
+        state = await request<ScenarioState>(o, 'PUT', scenarioPath(opts.workspace), document);
+      } catch (err) {
+        // The emulator's own check refused it: every mistake, with its hint.
+        if (!(err instanceof ApiError) || err.details.length === 0) throw err;
+        process.stderr.write(`error ${err.status} ${err.code ?? 'unknown'}: ${err.message}\n`);
+        for (const m of err.details as ScenarioMistake[]) process.stderr.write(`  ${mistakeLine(undefined, m)}\n`);
+        process.exitCode = 1;
+        return;
+      }
+      if (o.json) return printJson(state);
+      printState(state, [['from', files.join(', ')]]);
+    }));
+
+  clientCommand(scenario, 'show', "Show the workspace's scenario, its rules and the next planned step of every driven onboarding (GET /_emulator/scenario)")
+    .option('--workspace <id>', 'the workspace to show (default: the one --key belongs to, else default)')
+    .addHelpText('after', '\n--json prints the whole answer, with the document and the magic e-mail addresses.')
+    .action(action(async (opts: { workspace?: string }, cmd: Command) => {
+      const o = optionsOf(cmd);
+      const state = await request<ScenarioState>(o, 'GET', scenarioPath(opts.workspace));
+      if (o.json) return printJson(state);
+      printState(state);
+    }));
+
+  clientCommand(scenario, 'clear', "Remove the workspace's scenario; its planned steps are cancelled, magic e-mail addresses still play (DELETE /_emulator/scenario)")
+    .option('--workspace <id>', 'the workspace to clear (default: the one --key belongs to, else default)')
+    .action(action(async (opts: { workspace?: string }, cmd: Command) => {
+      const o = optionsOf(cmd);
+      const state = await request<ScenarioState>(o, 'DELETE', scenarioPath(opts.workspace));
+      if (o.json) return printJson(state);
+      printState(state);
+    }));
+}
