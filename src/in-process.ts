@@ -1,9 +1,11 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { basename } from 'node:path';
 import type express from 'express';
 import type { Fault, FaultInput } from './core/faults.js';
 import type { WorkspaceSnapshot } from './core/snapshot.js';
 import type { OutboxMail, Workspace } from './core/workspace.js';
 import { check, compile } from './core/validation.js';
+import { ApiError, type ErrorDetail } from './core/errors.js';
 import { DEFAULT_WORKSPACE, Emulator, type EmulatorOptions, type WorkspaceInput } from './emulator.js';
 import { createApp, type AppOptions } from './http/app.js';
 import { listen, type RunningServer } from './http/server.js';
@@ -11,6 +13,9 @@ import { AdvanceBody, CreateFaultBody, CreateWorkspaceBody, SetClockBody } from 
 import { OutboxQuery } from './control/onboarding-actions.schemas.js';
 import * as control from './control/control.service.js';
 import { restoreWorkspace, snapshotWorkspace } from './control/snapshot.service.js';
+import { checkedScenario, describeScenario, loadScenario, scenarioRefusal, validateScenario } from './control/scenario.service.js';
+import { mergeScenarios, readScenarioFile, ScenarioError } from './scenarios/scenario.load.js';
+import type { ScenarioDocument } from './scenarios/scenario.schema.js';
 import { openStateFile, type StateFile } from './persistence/state-file.js';
 
 /**
@@ -39,6 +44,19 @@ export type { WorkspaceSnapshot } from './core/snapshot.js';
 export type { Fault, FaultInput } from './core/faults.js';
 export type { OutboxMail } from './core/workspace.js';
 export type { OutboxFilter } from './control/control.service.js';
+export type { ScenarioDocument, ScenarioRule, ScenarioMatch } from './scenarios/scenario.schema.js';
+
+/** What GET, PUT and DELETE /_emulator/scenario answer: the loaded scenario and the next planned step of each driven onboarding. */
+export type ScenarioState = ReturnType<typeof describeScenario>;
+/** What POST /_emulator/scenarios/validate answers: every mistake with its path and, where it helps, a hint. */
+export interface ScenarioValidation {
+  valid: boolean;
+  name: string | null;
+  rules: number;
+  mistakes: ErrorDetail[];
+}
+/** A scenario document, a JSON or YAML file, or several files played as one (their rules in the order given). */
+export type ScenarioInput = ScenarioDocument | string | readonly string[];
 
 /** The control helpers, acting on one workspace. */
 export interface ControlHelpers {
@@ -70,6 +88,19 @@ export interface ControlHelpers {
    * snapshot (snapshot_invalid, snapshot_version_unsupported, snapshot_key_conflict) changes nothing.
    */
   restore(snapshot: WorkspaceSnapshot): Promise<RestoredWorkspace>;
+  /** The workspace's scenario (PUT, GET and DELETE /_emulator/scenario; docs/scenarios.md). */
+  scenario: {
+    /**
+     * Replaces the workspace's scenario and plans every onboarding again from now. A document
+     * or file with mistakes throws ApiError scenario_invalid with every mistake in `details`.
+     */
+    load(input: ScenarioInput): Promise<ScenarioState>;
+    get(): Promise<ScenarioState>;
+    /** Removes it; planned steps are cancelled (magic e-mail addresses still play). */
+    clear(): Promise<ScenarioState>;
+    /** Checks a document (or one file, given its path) without loading it; never throws for mistakes. */
+    validate(input: unknown): Promise<ScenarioValidation>;
+  };
   faults: {
     add(input: FaultInput): Promise<Fault>;
     list(): Promise<Fault[]>;
@@ -77,6 +108,36 @@ export interface ControlHelpers {
     /** Removes every fault; says how many there were. */
     clear(): Promise<{ deleted: number }>;
   };
+}
+
+/** A refusal naming the file the mistakes are in (the details hold the paths inside it). */
+function fileRefusal(err: ScenarioError): ApiError {
+  const refusal = scenarioRefusal(err);
+  const e = new ApiError('scenario_invalid', `${err.source} is not a valid scenario: ${err.mistakes.length} mistake(s); see details.`);
+  e.details = refusal.details;
+  return e;
+}
+
+/** A document is checked as PUT /_emulator/scenario checks it; files are read as `--scenario` reads them. */
+function scenarioInput(input: ScenarioInput): { document: ScenarioDocument; source: string } {
+  if (typeof input === 'object' && !Array.isArray(input)) return { document: checkedScenario(input), source: 'api' };
+  const files: readonly string[] = typeof input === 'string' ? [input] : input;
+  if (files.length === 0) throw fileRefusal(new ScenarioError([{ path: '', message: 'no scenario file given' }], 'an empty list'));
+  try {
+    return { document: mergeScenarios(files.map((f) => readScenarioFile(f))), source: files.map((f) => basename(f)).join(', ') };
+  } catch (err) {
+    throw err instanceof ScenarioError ? fileRefusal(err) : err;
+  }
+}
+
+function scenarioValidation(input: unknown): ScenarioValidation {
+  if (typeof input !== 'string') return validateScenario(input);
+  try {
+    return validateScenario(readScenarioFile(input));
+  } catch (err) {
+    if (!(err instanceof ScenarioError)) throw err;
+    return { valid: false, name: null, rules: 0, mistakes: scenarioRefusal(err).details ?? [] };
+  }
 }
 
 /**
@@ -117,6 +178,15 @@ function helpers(emulator: Emulator, workspaceId: string): ControlHelpers {
     },
     snapshot: () => on((ws) => snapshotWorkspace(emulator, ws)),
     restore: (snapshot) => on((ws) => restoreWorkspace(emulator, ws, snapshot)),
+    scenario: {
+      load: (input) => on((ws) => {
+        const { document, source } = scenarioInput(input);
+        return loadScenario(ws, document, source);
+      }),
+      get: () => on(describeScenario),
+      clear: () => on((ws) => loadScenario(ws, null, 'api')),
+      validate: (input) => Promise.resolve().then(() => scenarioValidation(input)),
+    },
     faults: {
       add: (input) => on((ws) => control.addFault(ws, check(valid.fault, input))),
       list: () => on(control.listFaults),

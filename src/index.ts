@@ -10,6 +10,7 @@ export { listen, type RunningServer } from './http/server.js';
 export { buildOpenApi } from './http/openapi.js';
 export { parseFixtures, readFixturesFile, FixturesError } from './fixtures/fixtures.load.js';
 export type { FixturesDocument } from './fixtures/fixtures.schema.js';
+export { parseScenario, readScenarioFile, ScenarioError, type ScenarioMistake } from './scenarios/scenario.load.js';
 export { ApiError, ERROR_CODES, type ErrorCode } from './core/errors.js';
 export { verifySignature, type VerifyOptions } from './delivery/signature.js';
 
@@ -18,6 +19,7 @@ export { createEmulator } from './in-process.js';
 export type {
   InProcessEmulator, ControlHelpers, ClockState, ClockMove, KeyInfo, CreatedWorkspace, WorkspaceInfo, ResetWorkspace,
   Fault, FaultInput, OutboxMail, OutboxFilter, InProcessOptions, WorkspaceSnapshot, RestoredWorkspace,
+  ScenarioDocument, ScenarioRule, ScenarioMatch, ScenarioState, ScenarioValidation, ScenarioInput,
 } from './in-process.js';
 export { StateFileError } from './persistence/state-file.js';
 
