@@ -70,8 +70,8 @@ export class Scheduler {
     while (this.inFlight.size) await Promise.all([...this.inFlight]);
   }
 
-  schedule(kind: string, dueMs: number, payload: Record<string, unknown> = {}): Timer {
-    const timer = this.ws.timers.schedule(kind, dueMs, payload);
+  schedule(kind: string, dueMs: number, payload: Record<string, unknown> = {}, seq?: number): Timer {
+    const timer = this.ws.timers.schedule(kind, dueMs, payload, seq);
     this.rearm();
     return timer;
   }

@@ -48,8 +48,17 @@ export class TimerQueue {
     };
   }
 
-  schedule(kind: string, due: number, payload: Record<string, unknown> = {}): Timer {
-    const timer = { seq: this.nextSeq++, due, kind, payload };
+  /**
+   * A sequence number taken now for a timer scheduled later, so that timers scheduled after
+   * concurrent work keep the order in which that work started, not the order it finished.
+   */
+  reserve(): number {
+    return this.nextSeq++;
+  }
+
+  /** `seq`: one given by reserve(); a new one otherwise. */
+  schedule(kind: string, due: number, payload: Record<string, unknown> = {}, seq = this.nextSeq++): Timer {
+    const timer = { seq, due, kind, payload };
     this.heap.push(timer);
     this.up(this.heap.length - 1);
     return timer;

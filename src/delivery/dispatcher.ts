@@ -105,6 +105,9 @@ export async function attemptTimer(ws: Workspace, timer: Timer): Promise<Facts> 
 export async function attempt(ws: Workspace, endpoint: WebhookEndpointRecord, delivery: DeliveryRecord, scheduled: boolean): Promise<DeliveryRecord> {
   const settings = settingsOf(ws);
   const startedAt = ws.clock.nowMs();
+  // Attempts due together start in queue order but end in the receivers' order; the retry's
+  // place in the queue is taken now, so retries due at one instant run in a repeatable order.
+  const retrySeq = scheduled ? ws.timers.reserve() : undefined;
   ws.store.deliveries.put({ ...delivery, status: 'in_progress', attempts: delivery.attempts + 1, timer_seq: scheduled ? null : delivery.timer_seq });
   const refused = await checkDeliveryTarget(endpoint.url, settings.urlPolicy, settings.resolver);
   const result = refused
@@ -130,7 +133,7 @@ export async function attempt(ws: Workspace, endpoint: WebhookEndpointRecord, de
   const delay = retryDelayMs(current.attempts);
   if (delay === null) return giveUp(ws, { ...current, ...logged(null) }, outcome.last_error);
   const due = startedAt + delay;
-  const timer = ws.scheduler.schedule('webhook.attempt', due, { delivery_id: delivery.id });
+  const timer = ws.scheduler.schedule('webhook.attempt', due, { delivery_id: delivery.id }, retrySeq);
   return ws.store.deliveries.put({ ...current, ...logged(new Date(due).toISOString()), status: 'failed', next_attempt_at: new Date(due).toISOString(), timer_seq: timer.seq });
 }
 

@@ -47,6 +47,18 @@ describe('TimerQueue', () => {
     expect(q.takeDue(15)).toBeUndefined();
     expect(q.takeDue(20)?.kind).toBe('b');
   });
+
+  it('places a timer scheduled with a reserved sequence where it was reserved, among timers due with it', () => {
+    const q = new TimerQueue();
+    const first = q.reserve();
+    const second = q.reserve();
+    q.schedule('made between', 10);
+    // Scheduled in the opposite order of their reservations, they still fire in that order.
+    q.schedule('second', 10, {}, second);
+    q.schedule('first', 10, {}, first);
+    expect([q.takeDue(10), q.takeDue(10), q.takeDue(10)].map((t) => t?.kind)).toEqual(['first', 'second', 'made between']);
+    expect(q.schedule('after', 10).seq).toBeGreaterThan(second);
+  });
 });
 
 describe('Scheduler', () => {
