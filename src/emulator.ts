@@ -28,6 +28,8 @@ export interface EmulatorOptions {
   clock?: ClockOptions;
   /** Scenario files (their rules in the order given) or a document, for the default and new workspaces. */
   scenario?: ScenarioDocument | string | string[];
+  /** The base URL of hosted links (`--public-url`); the HTTP adapter uses it unless given its own. */
+  publicUrl?: string | undefined;
 }
 
 export interface WorkspaceInput {
@@ -89,6 +91,7 @@ export class Emulator {
   /** New workspaces keep the emulator's clock mode and start unless they ask otherwise. */
   private readonly clockDefaults: ClockOptions | undefined;
   private readonly delivery: DeliverySettings;
+  readonly publicUrl: string | undefined;
   /** The scenario given at start; new workspaces play it unless they bring their own. */
   private readonly scenario: { document: ScenarioDocument; source: string } | null;
   /** Told of changes outside the HTTP requests (timers, reset, restore, in-process helpers): the state file. */
@@ -105,6 +108,7 @@ export class Emulator {
     this.defaultFixtures = typeof fx === 'string' ? readFixturesFile(fx) : checkFixtures(fx);
     this.clockDefaults = options.clock;
     this.delivery = deliverySettings(options.webhooks);
+    this.publicUrl = options.publicUrl?.replace(/\/+$/, '') || undefined;
     this.scenario = scenarioOption(options.scenario);
     this.handlers = Object.fromEntries(
       Object.entries(TIMER_HANDLERS).map(([kind, handle]) => [
@@ -212,7 +216,7 @@ export class Emulator {
   }
 
   private add(id: string, fixtures: FixturesDocument, seed: string | undefined, clock: ClockOptions | undefined, keySuffix: string): Workspace {
-    const ws = new Workspace({ id, seed, clock, keySuffix }, this.handlers, this.delivery, WORKSPACE_HOOKS);
+    const ws = new Workspace({ id, seed, clock, keySuffix, publicUrl: this.publicUrl }, this.handlers, this.delivery, WORKSPACE_HOOKS);
     populate(ws, fixtures, keySuffix);
     for (const k of ws.store.keys.values()) {
       if (this.keyIndex.has(k.key)) throw fail('fixtures_invalid', `The key ${k.key} is already used by another workspace.`, 'keys');

@@ -44,6 +44,7 @@ serve.action(async (raw: Record<string, string | undefined>) => {
       ...(options.fixtures ? { fixtures: options.fixtures } : {}),
       ...(scenarioFiles(options.scenario).length ? { scenario: scenarioFiles(options.scenario) } : {}),
       ...(options.seed !== undefined ? { seed: options.seed } : {}),
+      publicUrl: options.publicUrl,
       clock: { mode: options.clock, ...(startTime ? { start: startTime } : {}) },
       webhooks: {
         urlPolicy: options.webhookUrlPolicy,

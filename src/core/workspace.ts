@@ -40,6 +40,8 @@ export interface WorkspaceRecipe {
   clock?: ClockOptions | undefined;
   /** Appended to every fixture key, so keys stay unique across workspaces. */
   keySuffix: string;
+  /** --public-url: the base of links made with no request to take one from (scenario steps). */
+  publicUrl?: string | undefined;
 }
 
 /** Reactions the composition root wires in, so the core needs no import of what reacts. */

@@ -22,6 +22,7 @@ export interface AppOptions extends Omit<MountOptions, 'limiter'> {
 
 /** createApp(emulator): the thin HTTP adapter over the emulator. Express stays in src/http. */
 export function createApp(emulator: Emulator, options: AppOptions = {}): express.Express {
+  options = { ...options, publicUrl: options.publicUrl ?? emulator.publicUrl };
   const app = express();
   app.disable('x-powered-by');
   app.disable('etag');

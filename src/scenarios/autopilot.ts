@@ -57,11 +57,16 @@ function approvalDelay(approvals: NonNullable<ScenarioRule['review']>['approvals
   return delayOf(approvals[role]);
 }
 
-/** Where the employee's mails point: the origin of the onboarding's last mail with a link. */
+/**
+ * Where the employee's mails point when no request gives a base: --public-url, else the base of
+ * the onboarding's last mail with a link (path prefix included), else the default address.
+ */
 function baseUrlOf(ws: Workspace, r: OnboardingRecord): string {
+  if (ws.recipe.publicUrl) return ws.recipe.publicUrl;
   for (let i = ws.outbox.length - 1; i >= 0; i--) {
     const m = ws.outbox[i]!;
-    if (m.onboarding_id === r.id && m.link) return new URL(m.link).origin;
+    const base = m.onboarding_id === r.id && m.link ? /^(.*)\/hosted\/[^/]+$/.exec(m.link)?.[1] : undefined;
+    if (base) return base;
   }
   return DEFAULT_BASE_URL;
 }
