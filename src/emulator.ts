@@ -177,6 +177,18 @@ export class Emulator {
     this.changed(ws);
   }
 
+  /**
+   * After a restore at start (--state-file): a scenario given at this start replaces another one
+   * the stored state plays; the same scenario keeps its stored plan, so a restart changes nothing.
+   * Says whether it replaced one.
+   */
+  adoptStartScenario(ws: Workspace): boolean {
+    if (!this.scenario || JSON.stringify(ws.scenario?.document ?? null) === JSON.stringify(this.scenario.document)) return false;
+    setScenario(ws, this.scenario.document, this.scenario.source);
+    this.changed(ws);
+    return true;
+  }
+
   /** The workspace's whole state as one plain JSON document (src/core/snapshot.ts). */
   snapshot(ws: Workspace): WorkspaceSnapshot {
     return takeSnapshot(ws);

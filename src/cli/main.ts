@@ -68,7 +68,7 @@ serve.action(async (raw: Record<string, string | undefined>) => {
     if (persisted) running.server.on('request', (_req, res) => res.once('close', () => persisted.touch()));
     // The ready line is written at any level but silent: scripts and tests wait for it.
     if (options.logLevel !== 'silent') {
-      const stateInfo = persisted ? { state_file: persisted.path, state: persisted.start } : {};
+      const stateInfo = persisted ? { state_file: persisted.path, state: persisted.start, ...(persisted.scenarioReplaced ? { state_scenario: 'replaced by --scenario' } : {}) } : {};
       logger.child({}, { level: 'info' }).info({ url: running.url, seed: options.seed ?? null, clock: options.clock, ...stateInfo }, 'onboarding emulator listening');
     }
     // A clean stop writes the state file last, after the server stopped taking requests.

@@ -39,6 +39,8 @@ function comparable(s: WorkspaceSnapshot): string {
 export class StateFile {
   readonly path: string;
   readonly start: StateFileStart;
+  /** The stored state played another scenario than the one given at start, which replaced it. */
+  readonly scenarioReplaced: boolean = false;
   private readonly db: Low<WorkspaceSnapshot | null>;
   private readonly delayMs: number;
   private last: string;
@@ -56,8 +58,9 @@ export class StateFile {
     if (found !== NO_FILE) {
       restoreFrom(emulator, found, this.path);
       this.start = 'restored';
-      // As the file holds it: timers that fell due at the restore changed the state, and that is written below.
+      // As the file holds it: timers that fell due at the restore, or a replaced scenario, changed the state, and that is written below.
       this.last = comparable(found as WorkspaceSnapshot);
+      this.scenarioReplaced = emulator.adoptStartScenario(emulator.defaultWorkspace);
     } else {
       this.start = options.reset ? 'reset' : 'created';
       const fresh = emulator.snapshot(emulator.defaultWorkspace);

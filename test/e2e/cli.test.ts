@@ -114,6 +114,54 @@ describe('onboarding-emulator serve', () => {
   });
 });
 
+describe('onboarding-emulator serve --scenario', () => {
+  const json = { Authorization: 'Bearer hrs_test_acme_owner', 'Content-Type': 'application/json' };
+
+  it('plays the files given (repeated flag, rules in order) in the default workspace and in new ones', async () => {
+    const { url } = await serve(['--scenario', 'scenarios/payroll-failure-then-recovery.yaml', '--scenario', 'scenarios/happy-path.yaml', '--clock', 'frozen', '--log-level', 'warn']);
+    const shown = (await (await fetch(`${url}/_emulator/scenario`)).json()) as { loaded: boolean; source: string; document: { rules: { name: string }[] } };
+    expect(shown.loaded).toBe(true);
+    expect(shown.source).toBe('payroll-failure-then-recovery.yaml, happy-path.yaml');
+    expect(shown.document.rules.map((r) => r.name)).toHaveLength(2);
+    const ws = (await (await fetch(`${url}/_emulator/workspaces`, { method: 'POST', headers: json, body: '{}' })).json()) as { id: string };
+    const inNew = (await (await fetch(`${url}/_emulator/workspaces/${ws.id}/scenario`)).json()) as { source: string };
+    expect(inNew.source).toBe(shown.source);
+  });
+
+  it('takes comma-separated files from EMULATOR_SCENARIO; an onboarding plays by the first matching rule when the clock moves', async () => {
+    const { url } = await serve(['--clock', 'frozen', '--log-level', 'warn'], { EMULATOR_SCENARIO: 'scenarios/slow-employer-signature.yaml,scenarios/happy-path.yaml' });
+    const created = await fetch(`${url}/v1/onboardings`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ reference: 'env-scenario', employee: { first_name: 'Ada', last_name: 'Smit', email: 'ada@example.test' }, employment: { position: 'Cook', start_date: '2026-12-01', location_id: 'loc_acme_amsterdam', template_id: 'tpl_acme_standard', hours_per_week: 20, hourly_wage_cents: 1500 } }),
+    });
+    expect(created.status).toBe(201);
+    const { id } = (await created.json()) as { id: string };
+    const statusAfter = async (by: string) => {
+      const moved = await fetch(`${url}/_emulator/clock/advance`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ by }) });
+      expect(moved.status).toBe(200);
+      return ((await (await fetch(`${url}/v1/onboardings/${id}`, { headers: json })).json()) as { status: string }).status;
+    };
+    // The slow employer's rule comes first: the happy path would have completed within a day.
+    expect(await statusAfter('2d')).toBe('awaiting_employer_signature');
+    expect(await statusAfter('5d')).toBe('completed');
+  });
+
+  it('stops with exit 1 naming the file and every mistake of a bad scenario; a missing file too', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'scenario-'));
+    const bad = join(dir, 'bad.yaml');
+    writeFileSync(bad, 'version: 1\nrules:\n  - match: { colour: blue }\n    employee: { opens: soon }\n');
+    const refused = await run(['serve', '--port', '0', '--scenario', bad]);
+    expect(refused.code).toBe(1);
+    expect(refused.out).toContain('bad.yaml');
+    expect(refused.out).toContain('rules[0].match');
+    expect(refused.out).toContain('rules[0].employee.opens');
+    const missing = await run(['serve', '--port', '0', '--scenario', join(dir, 'nothing.yaml')]);
+    expect(missing.code).toBe(1);
+    expect(missing.out).toContain('nothing.yaml');
+  });
+});
+
 describe('onboarding-emulator serve: webhook options', () => {
   it('refuses an invalid webhook timeout and URL policy with a clear message', async () => {
     const bad = await run(['serve', '--port', '0', '--webhook-timeout-ms', 'soon']);

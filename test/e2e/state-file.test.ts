@@ -189,6 +189,54 @@ describe('serve --state-file', () => {
   });
 });
 
+describe('serve --state-file with --scenario', () => {
+  const advance = async (url: string, by: string) => {
+    const res = await fetch(`${url}/_emulator/clock/advance`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ by }) });
+    expect(res.status).toBe(200);
+  };
+  const scenarioOf = async (url: string) => ((await (await fetch(`${url}/_emulator/scenario`)).json()) as { source: string | null }).source;
+  const read = async (url: string, id: string) => ((await (await fetch(`${url}/v1/onboardings/${id}`, { headers: auth })).json()) as { status: string }).status;
+  const restart = async (s: Started, args: string[]) => {
+    s.child.kill('SIGTERM');
+    expect(await s.exited).toBe(0);
+    return serve(args);
+  };
+
+  it('the same scenario plays on where it was; another one given at start replaces the stored one; none given keeps it', async () => {
+    const file = join(tempDir(), 'state.json');
+    const base = ['--state-file', file, '--clock', 'frozen', '--start-time', '2026-10-05T09:00:00Z'];
+    const slow = [...base, '--scenario', 'scenarios/slow-employer-signature.yaml'];
+    let s = await serve(slow);
+    const id = await createOnboarding(s.url);
+    await advance(s.url, '1d');
+    expect(await read(s.url, id)).toBe('awaiting_employer_signature'); // the employer signs 5 days after the employee
+
+    // Same command line: nothing replanned, the stored step still waits.
+    s = await restart(s, slow);
+    expect(s.ready).toMatchObject({ state: 'restored' });
+    expect(s.ready.state_scenario).toBeUndefined();
+    expect(await scenarioOf(s.url)).toBe('slow-employer-signature.yaml');
+    await advance(s.url, '1d');
+    expect(await read(s.url, id)).toBe('awaiting_employer_signature');
+
+    // No --scenario: the stored one plays on.
+    s = await restart(s, base);
+    expect(s.ready.state_scenario).toBeUndefined();
+    expect(await scenarioOf(s.url)).toBe('slow-employer-signature.yaml');
+
+    // Another scenario: it replaces the stored one and plans from now (the employer signs within the hour).
+    s = await restart(s, [...base, '--scenario', 'scenarios/happy-path.yaml']);
+    expect(s.ready).toMatchObject({ state: 'restored', state_scenario: 'replaced by --scenario' });
+    expect(await scenarioOf(s.url)).toBe('happy-path.yaml');
+    await advance(s.url, '2h');
+    expect(await read(s.url, id)).toBe('completed');
+    // And the file holds the replacement.
+    s.child.kill('SIGTERM');
+    expect(await s.exited).toBe(0);
+    expect((JSON.parse(readFileSync(file, 'utf8')) as { scenario: { source: string } }).scenario.source).toBe('happy-path.yaml');
+  });
+});
+
 describe('createEmulator({ stateFile })', () => {
   it('writes requests through app, control helpers and close(), and a new emulator restores them', async () => {
     const file = join(tempDir(), 'state.json');
