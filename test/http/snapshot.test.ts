@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { WorkspaceSnapshot } from '../../src/core/snapshot.js';
 import type { Transport, TransportRequest, TransportResult } from '../../src/delivery/transport.js';
@@ -171,6 +172,32 @@ describe('PUT /_emulator/snapshot', () => {
     expect(healthy.sent).toHaveLength(1);
     expect(healthy.sent[0]!.body).toBe(failing.sent[0]!.body);
     expect(other.emulator.defaultWorkspace.store.deliveries.values()).toMatchObject([{ status: 'succeeded', attempts: 2 }]);
+  });
+
+  it('keeps a scenario half played: the restored autopilot plays the remaining steps at the same instants', async () => {
+    const scenario = fileURLToPath(new URL('../../scenarios/returned-for-correction.yaml', import.meta.url));
+    const h = harness({ seed: 'mid-scenario', scenario });
+    const { id } = await create(h);
+    const early = await h.http().post('/_emulator/clock/advance').send({ by: '2h' });
+    expect(early.body.fired.some((f: { kind: string }) => f.kind === 'scenario.step')).toBe(true);
+    const midway = (await h.as(KEYS.owner).get(`/v1/onboardings/${id}`)).body.status as string;
+    expect(['completed', 'cancelled']).not.toContain(midway);
+    const snapshot = (await take(h)).text;
+
+    const rest = async (x: H) => {
+      const moved = await x.http().post('/_emulator/clock/advance').send({ by: '10d' });
+      expect(moved.status).toBe(200);
+      return [JSON.stringify(moved.body.fired), ...(await answers(x, [id]))];
+    };
+    const original = await rest(h);
+    expect(original[0]).toContain('"step":"returned"');
+    expect((await h.as(KEYS.owner).get(`/v1/onboardings/${id}`)).body.status).toBe('completed');
+
+    // A workspace with no scenario of its own: what plays there comes from the snapshot.
+    const other = harness({ seed: 'another seed' });
+    expect((await other.http().get('/_emulator/scenario')).body.loaded).toBe(false);
+    expect((await put(other, JSON.parse(snapshot))).status).toBe(200);
+    expect(await rest(other)).toEqual(original);
   });
 
   it('keeps event purges: events restored are purged 30 days after they were made', async () => {
