@@ -2,7 +2,9 @@ import type { renderDocument } from './resources/documents/documents.service.js'
 import type { renderEvent } from './resources/events/events.routes.js';
 import type { renderCreated, renderOnboarding } from './resources/onboardings/onboardings.view.js';
 import type { renderOrganization } from './resources/organizations/organizations.routes.js';
-import type { renderDelivery } from './resources/webhooks/webhooks.routes.js';
+import type { renderDelivery, renderWebhook } from './resources/webhooks/webhooks.routes.js';
+import type { renderEmployee } from './resources/employees/employees.routes.js';
+import type { renderReviewSession } from './resources/reviews/reviews.service.js';
 
 export { Emulator, type EmulatorOptions, type WorkspaceInput, DEFAULT_WORKSPACE } from './emulator.js';
 export { createApp, type AppOptions } from './http/app.js';
@@ -30,3 +32,8 @@ export type Event = ReturnType<typeof renderEvent>;
 export type WebhookDelivery = ReturnType<typeof renderDelivery>;
 export type Organization = ReturnType<typeof renderOrganization>;
 export type Document = ReturnType<typeof renderDocument>;
+export type Employee = ReturnType<typeof renderEmployee>;
+/** `secret` is there only in the answers of creation and rotation. */
+export type WebhookEndpoint = ReturnType<typeof renderWebhook>;
+export type ReviewSession = ReturnType<typeof renderReviewSession>;
+export type { OpenApproval } from './resources/approvals/approvals.service.js';

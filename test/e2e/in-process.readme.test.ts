@@ -1,6 +1,6 @@
-// The README's in-process example, verbatim but for the import path (test/e2e/in-process.test.ts checks).
+// The README's in-process example, verbatim (test/e2e/in-process.test.ts checks): the package imported by its name, as a partner would.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createEmulator, type CreatedOnboarding } from '../../src/index.js';
+import { createEmulator, type CreatedOnboarding } from 'onboarding-emulator';
 
 const em = createEmulator({ seed: 1, clock: { mode: 'frozen', start: '2026-10-05T09:00:00Z' } });
 let url: string;

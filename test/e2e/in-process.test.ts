@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiError, createEmulator, type CreatedOnboarding, type InProcessEmulator, type Organization } from '../../src/index.js';
+import type { Employee, OpenApproval, ReviewSession, WebhookEndpoint } from 'onboarding-emulator';
 
 /**
  * The in-process API used exactly as the README shows it: a real server on 127.0.0.1:0, the
@@ -151,12 +152,31 @@ describe('createEmulator() in process', () => {
   });
 });
 
+describe('the package by its name', () => {
+  it('resolves to the built entry point with the API, and its resource types describe the answers', async () => {
+    const pkg = await import('onboarding-emulator');
+    expect(Object.keys(pkg)).toEqual(expect.arrayContaining(['createEmulator', 'createApp', 'verifySignature', 'ApiError', 'Emulator', 'StateFileError', 'readScenarioFile']));
+    const { url } = await startEmulator();
+    const owner = api(url, OWNER);
+    // Each answer typed with the exported type; the fields read are the type's, so a renamed field fails the typecheck.
+    const employee: Employee = ((await (await owner.get('/v1/employees?limit=1')).json()) as { data: Employee[] }).data[0]!;
+    expect(employee.id).toMatch(/^emp_/);
+    const hook: WebhookEndpoint = (await (await owner.post('/v1/webhooks', { url: 'http://127.0.0.1:9/hook' })).json()) as WebhookEndpoint;
+    expect(hook.secret).toMatch(/^whsec_/);
+    expect(hook.recent_deliveries).toEqual([]);
+    const approvals = (await (await owner.get('/v1/approvals')).json()) as { data: OpenApproval[] };
+    for (const a of approvals.data) expect(Array.isArray(a.blocked_by)).toBe(true);
+    const session: ReviewSession | undefined = undefined;
+    expect(session).toBeUndefined();
+  });
+});
+
 describe('the README example', () => {
-  it('is the file test/e2e/in-process.readme.test.ts runs, but for the import path', () => {
+  it('is the file test/e2e/in-process.readme.test.ts runs, word for word', () => {
     const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
     const section = readme.slice(readme.indexOf('## In-process use from a Node test suite'));
     const block = /```ts\n([\s\S]*?)```/.exec(section)![1]!;
     const test = readFileSync(new URL('./in-process.readme.test.ts', import.meta.url), 'utf8');
-    expect(test.split('\n').slice(1).join('\n')).toBe(block.replace("from 'onboarding-emulator'", "from '../../src/index.js'"));
+    expect(test.split('\n').slice(1).join('\n')).toBe(block);
   });
 });

@@ -38,7 +38,7 @@ function listEmployees(ws: Workspace, p: Principal, q: PageRequest) {
   return mapPage(paginate(visible, (e) => e.id, q, { defaultLimit: 25 }), (e) => renderEmployee(ws, e));
 }
 
-function renderEmployee(ws: Workspace, e: EmployeeRecord) {
+export function renderEmployee(ws: Workspace, e: EmployeeRecord) {
   const onboarding = e.onboarding_id ? ws.store.onboardings.get(e.onboarding_id) : undefined;
   return {
     id: e.id,

@@ -29,7 +29,7 @@ export function renderDelivery(d: DeliveryRecord) {
 }
 
 /** The secret only in the answers of creation and rotation (spec: WebhookEndpoint). */
-function renderWebhook(ws: Workspace, w: WebhookEndpointRecord, withSecret = false) {
+export function renderWebhook(ws: Workspace, w: WebhookEndpointRecord, withSecret = false) {
   return {
     id: w.id,
     object: 'webhook_endpoint' as const,
