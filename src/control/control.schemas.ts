@@ -81,12 +81,29 @@ export const AdvanceBody = Type.Object(
 
 export const SetClockBody = Type.Object({ now: DateTime }, { additionalProperties: false, title: 'SetClockRequest' });
 
+/** The timer that fires next: its kind and due time, then its payload's fields (as in `fired`). */
+export const NextTimer = Type.Object(
+  {
+    kind: Type.String({ description: 'scenario.step, webhook.attempt, webhook.delivery_purge, webhook.secret_expire, event.purge, review_session.expire or reviewer_link.expire' }),
+    due_at: DateTime,
+    onboarding_id: Type.Optional(Type.String({ description: 'scenario.step: the onboarding it moves' })),
+    step: Type.Optional(Type.String({ description: 'scenario.step: the scripted step, such as employee_opened' })),
+    delivery_id: Type.Optional(Type.String({ description: 'webhook.attempt, webhook.delivery_purge: the delivery' })),
+    event_id: Type.Optional(Type.String({ description: 'event.purge: the event' })),
+    webhook_id: Type.Optional(Type.String({ description: 'webhook.secret_expire: the address' })),
+    review_session_id: Type.Optional(Type.String()),
+    reviewer_link_id: Type.Optional(Type.String()),
+  },
+  { title: 'NextTimer', description: "the timer's kind, due time and payload; a kind may carry other payload fields" },
+);
+
 export const ClockInfo = Type.Object(
   {
     now: DateTime,
     mode: Literals(['realtime', 'frozen']),
     pending_timers: Type.Integer(),
     next_due_at: Nullable(DateTime),
+    next_timer: Nullable(NextTimer),
     fired: Type.Optional(Type.Array(Type.Object({ kind: Type.String(), due_at: DateTime }))),
   },
   { title: 'ClockState' },

@@ -73,13 +73,23 @@ function withFixtureErrors<T>(fn: () => T): T {
   }
 }
 
+export interface NextTimer {
+  kind: string;
+  due_at: string;
+  [payload: string]: unknown;
+}
+
+/** Now, mode, pending timers, and the timer that fires next: its kind and payload spread as in `fired`. */
 export function clockState(ws: Workspace) {
   const next = ws.timers.peek();
+  const dueAt = next ? new Date(next.due).toISOString() : null;
+  const nextTimer: NextTimer | null = next ? { kind: next.kind, due_at: dueAt!, ...structuredClone(next.payload) } : null;
   return {
     now: ws.now(),
     mode: ws.clock.mode,
     pending_timers: ws.timers.size,
-    next_due_at: next ? new Date(next.due).toISOString() : null,
+    next_due_at: dueAt,
+    next_timer: nextTimer,
   };
 }
 

@@ -1,12 +1,12 @@
 import type { Emulator } from '../emulator.js';
-import { ErrorSchema } from '../resources/common.schemas.js';
+import { ErrorSchema, IdParam } from '../resources/common.schemas.js';
 import { ok, type ControlRoute } from '../resources/route.js';
 import { NoBody } from './control.schemas.js';
 import {
-  DeliveryIdParam, InspectDelivery, InspectEventList, InspectEventsQuery, InspectListQuery, InspectOnboarding, InspectOnboardingList,
+  DeliveryIdParam, InspectDeliveriesQuery, InspectDelivery, InspectDeliveryList, InspectEventList, InspectEventsQuery, InspectListQuery, InspectOnboarding, InspectOnboardingList,
   InspectWebhookList, InspectWebhooksQuery,
 } from './inspect.schemas.js';
-import { inspectOnboarding, listEvents, listOnboardings, listWebhooks, retryDelivery } from './inspect.service.js';
+import { inspectOnboarding, listDeliveries, listEvents, listOnboardings, listWebhooks, retryDelivery } from './inspect.service.js';
 import { OnboardingIdParam } from './onboarding-actions.schemas.js';
 
 /**
@@ -48,6 +48,14 @@ export const inspectRoutes: ControlRoute<Emulator>[] = [
     query: InspectWebhooksQuery,
     responses: { 200: { description: 'The addresses', schema: InspectWebhookList }, 422: errors },
     handle: (ctx) => ok(listWebhooks(ctx.workspace, ctx.query as InspectWebhooksQuery)),
+  },
+  {
+    kind: 'control', perWorkspace: true, tag, method: 'GET', path: '/_emulator/webhooks/:id/deliveries',
+    operationId: 'inspectWebhookDeliveries',
+    summary: "All of one address's deliveries, newest first, each with every attempt; paged with limit and starting_after (next_cursor)",
+    params: IdParam, query: InspectDeliveriesQuery,
+    responses: { 200: { description: 'A page of deliveries', schema: InspectDeliveryList }, 404: errors, 422: errors },
+    handle: (ctx) => ok(listDeliveries(ctx.workspace, ctx.params.id!, ctx.query as InspectDeliveriesQuery)),
   },
   {
     kind: 'control', perWorkspace: true, tag, method: 'POST', path: '/_emulator/deliveries/:id/retry',

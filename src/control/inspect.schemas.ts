@@ -1,5 +1,5 @@
 import { Type, type Static } from '../core/schema.js';
-import { DateTime, Literals, Nullable } from '../resources/common.schemas.js';
+import { DateTime, ListOf, Literals, Nullable, PageQuery } from '../resources/common.schemas.js';
 import { EVENT_TYPES } from '../resources/events/events.model.js';
 import { ONBOARDING_STATUSES } from '../resources/onboardings/onboardings.model.js';
 import { OnboardingSchema } from '../resources/onboardings/onboardings.schemas.js';
@@ -32,6 +32,10 @@ export type InspectEventsQuery = Static<typeof InspectEventsQuery>;
 
 export const InspectWebhooksQuery = Type.Object({ deliveries: Limit(200, 25) }, Strict);
 export type InspectWebhooksQuery = Static<typeof InspectWebhooksQuery>;
+
+/** The same cursor paging and status filter as GET /v1/webhooks/{id}/deliveries. */
+export const InspectDeliveriesQuery = Type.Object({ status: Type.Optional(Literals(DELIVERY_STATUSES)), ...PageQuery }, Strict);
+export type InspectDeliveriesQuery = Static<typeof InspectDeliveriesQuery>;
 
 const OnboardingSummary = Type.Object(
   {
@@ -177,5 +181,7 @@ const WebhookInfo = Type.Object(
 );
 
 export const InspectWebhookList = Type.Object({ data: Type.Array(WebhookInfo, { description: 'oldest first' }) }, { title: 'InspectWebhookList' });
+
+export const InspectDeliveryList = ListOf(InspectDelivery, 'InspectDelivery');
 
 export const DeliveryIdParam = Type.Object({ id: Type.String() });

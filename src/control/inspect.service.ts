@@ -1,4 +1,5 @@
 import { fail } from '../core/errors.js';
+import { mapPage, paginate } from '../core/pagination.js';
 import type { Workspace } from '../core/workspace.js';
 import { OLDER_NAMES, type EventRecord, type EventType } from '../resources/events/events.model.js';
 import { decide, TRANSITIONS, type Trigger } from '../resources/onboardings/onboardings.machine.js';
@@ -6,7 +7,7 @@ import type { OnboardingRecord, OnboardingStatus } from '../resources/onboarding
 import { waitingOn } from '../resources/onboardings/onboardings.view.js';
 import type { DeliveryRecord, WebhookEndpointRecord } from '../resources/webhooks/webhooks.model.js';
 import { resend } from '../resources/webhooks/webhooks.service.js';
-import type { ActionName, InspectEventsQuery, InspectListQuery, InspectWebhooksQuery } from './inspect.schemas.js';
+import type { ActionName, InspectDeliveriesQuery, InspectEventsQuery, InspectListQuery, InspectWebhooksQuery } from './inspect.schemas.js';
 import { findOnboarding, renderFull } from './onboarding-actions.service.js';
 
 /**
@@ -241,6 +242,18 @@ export function listWebhooks(ws: Workspace, q: InspectWebhooksQuery) {
       };
     }),
   };
+}
+
+/**
+ * One address's deliveries, newest first, each with its attempts, paged with the one cursor
+ * pager (as GET /v1/webhooks/{id}/deliveries, but any address of the workspace and no key), so
+ * a client can reach a delivery older than the few GET /_emulator/webhooks embeds.
+ */
+export function listDeliveries(ws: Workspace, id: string, q: InspectDeliveriesQuery) {
+  if (!ws.store.webhooks.get(id)) throw fail('resource_not_found', `No webhook address with id ${id} in workspace ${ws.id}.`, 'id');
+  const mine = newestFirst(ws.store.deliveries.values().filter((d) => d.endpoint_id === id));
+  const page = paginate(mine, (d) => d.id, q, { defaultLimit: 25, filter: (d) => q.status === undefined || d.status === q.status });
+  return mapPage(page, renderInspectDelivery);
 }
 
 /** The dashboard's "resend": the same manual retry as POST /v1/webhooks/{id}/deliveries/{id}/retry. */

@@ -69,6 +69,8 @@ describe('onboarding-emulator client commands', () => {
     expect(show.code).toBe(0);
     expect(show.stdout).toMatch(/^now\s+2026-10-05T09:00:00\.000Z$/m);
     expect(show.stdout).toMatch(/^mode\s+frozen$/m);
+    // The fixtures' events wait for their purge: the next timer is named with its payload.
+    expect(show.stdout).toMatch(/^next timer\s+event\.purge event_id=evt_\S+$/m);
 
     const advanced = await cli(['clock', 'advance', '90m', '--url', url, '--json']);
     expect(advanced.code).toBe(0);

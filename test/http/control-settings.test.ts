@@ -135,7 +135,13 @@ describe('the clock control endpoints', () => {
     const res = await h.http().get('/_emulator/clock');
     expect(res.status).toBe(200);
     // The fixture onboardings' events are already waiting for their purge, 30 days on.
-    expect(res.body).toEqual({ now: FROZEN_START, mode: 'frozen', pending_timers: 2, next_due_at: '2026-11-04T09:00:00.000Z' });
+    expect(res.body).toEqual({
+      now: FROZEN_START,
+      mode: 'frozen',
+      pending_timers: 2,
+      next_due_at: '2026-11-04T09:00:00.000Z',
+      next_timer: { kind: 'event.purge', due_at: '2026-11-04T09:00:00.000Z', event_id: expect.stringMatching(/^evt_/) },
+    });
     await h.http().post('/_emulator/clock/advance').send({ by: '1h' });
     await createOnboarding(h);
     const after = await h.http().get('/_emulator/clock');

@@ -5,7 +5,7 @@ import { ACTION_NAMES } from '../../src/control/inspect.schemas.js';
 import { onboardingActionRoutes } from '../../src/control/onboarding-actions.routes.js';
 import { decide } from '../../src/resources/onboardings/onboardings.machine.js';
 import { ONBOARDING_STATUSES } from '../../src/resources/onboardings/onboardings.model.js';
-import { createBody, expectError, harness as baseHarness, KEYS } from '../support/harness.js';
+import { createBody, expectError, FROZEN_START, harness as baseHarness, KEYS } from '../support/harness.js';
 import { approved, payrollDone, payrollFailed, signed, submitted } from '../support/journey.js';
 
 /**
@@ -229,6 +229,87 @@ describe('GET /_emulator/webhooks and POST /_emulator/deliveries/{id}/retry', ()
     const ws = h.emulator.defaultWorkspace;
     ws.store.webhooks.put({ ...ws.store.webhooks.get(hookId)!, status: 'disabled' });
     expectError(await h.http().post(`/_emulator/deliveries/${id}/retry`), 409, 'conflict', 'webhook_disabled');
+  });
+});
+
+describe('GET /_emulator/webhooks/{id}/deliveries', () => {
+  /** An address at a receiver answering 503, and `count` onboardings, each making one delivery. */
+  async function deliveries(count: number) {
+    const receiver = switchable();
+    const h = harness(receiver.transport);
+    const hook = await h.as(KEYS.owner).post('/v1/webhooks', { url: 'http://127.0.0.1:9/hook', events: ['onboarding.created'] });
+    expect(hook.status).toBe(201);
+    for (let i = 0; i < count; i++) expect((await h.as(KEYS.owner).post('/v1/onboardings', createBody({ reference: `D-${i}` }))).status).toBe(201);
+    const ids = h.emulator.defaultWorkspace.store.deliveries.values().filter((d) => d.endpoint_id === hook.body.id).map((d) => d.id).reverse();
+    expect(ids).toHaveLength(count);
+    return { h, receiver, hookId: hook.body.id as string, newestFirst: ids };
+  }
+
+  it("pages through all of an address's deliveries, newest first, each with its attempts, beyond what GET /_emulator/webhooks embeds", async () => {
+    const { h, hookId, newestFirst } = await deliveries(7);
+    await h.http().post('/_emulator/clock/advance').send({ by: '3d' }); // every delivery ends dead
+    const embedded = (await h.http().get('/_emulator/webhooks?deliveries=5')).body.data[0];
+    expect(embedded.deliveries_total).toBe(7);
+    expect(embedded.deliveries.map((d: { id: string }) => d.id)).toEqual(newestFirst.slice(0, 5));
+    const first = await h.http().get(`/_emulator/webhooks/${hookId}/deliveries?limit=5`);
+    expect(first.status).toBe(200);
+    expect(first.body).toMatchObject({ object: 'list', has_more: true, next_cursor: newestFirst[4] });
+    expect(first.body.data).toEqual(embedded.deliveries);
+    const rest = await h.http().get(`/_emulator/workspaces/default/webhooks/${hookId}/deliveries?limit=5&starting_after=${first.body.next_cursor}`);
+    expect(rest.body).toMatchObject({ object: 'list', has_more: false, next_cursor: null });
+    expect(rest.body.data.map((d: { id: string }) => d.id)).toEqual(newestFirst.slice(5));
+    const oldest = rest.body.data.at(-1);
+    expect(oldest).toMatchObject({ id: newestFirst[6], status: 'dead', attempts: 8 });
+    expect(oldest.attempt_log).toHaveLength(8);
+    // The oldest can be retried like any other.
+    const retried = await h.http().post(`/_emulator/deliveries/${oldest.id}/retry`);
+    expect(retried.body).toMatchObject({ id: oldest.id, attempts: 9 });
+  });
+
+  it('filters by status; 25 by default; 404 for an unknown address; 422 for a bad limit, an unknown cursor or parameter', async () => {
+    const { h, receiver, hookId, newestFirst } = await deliveries(3);
+    receiver.state.ok = true;
+    await h.http().post(`/_emulator/deliveries/${newestFirst[1]}/retry`);
+    const succeeded = await h.http().get(`/_emulator/webhooks/${hookId}/deliveries?status=succeeded`);
+    expect(succeeded.body.data.map((d: { id: string }) => d.id)).toEqual([newestFirst[1]]);
+    expect((await h.http().get(`/_emulator/webhooks/${hookId}/deliveries`)).body.data).toHaveLength(3);
+    expectError(await h.http().get('/_emulator/webhooks/whk_nope/deliveries'), 404, 'not_found', 'resource_not_found');
+    expectError(await h.http().get(`/_emulator/webhooks/${hookId}/deliveries?limit=101`), 422, 'invalid_request', 'parameter_invalid');
+    expect((await h.http().get(`/_emulator/webhooks/${hookId}/deliveries?starting_after=whd_nope`)).status).toBe(422);
+    expectError(await h.http().get(`/_emulator/webhooks/${hookId}/deliveries?deliveries=5`), 422, 'invalid_request', 'parameter_unknown');
+  });
+});
+
+describe('GET /_emulator/clock: the next timer', () => {
+  const happyPath = { employee: { first_name: 'Hanna', last_name: 'Happy', email: 'happy-path@example.test' } };
+
+  it('says what fires next: kind, due time and payload (a scenario step: which onboarding and step)', async () => {
+    const h = harness();
+    const fixtures = await h.http().get('/_emulator/clock');
+    // The fixture onboardings' events are waiting for their purge.
+    expect(fixtures.body.next_timer).toEqual({ kind: 'event.purge', due_at: fixtures.body.next_due_at, event_id: expect.stringMatching(/^evt_/) });
+    const created = await h.as(KEYS.owner).post('/v1/onboardings', createBody(happyPath));
+    expect(created.status).toBe(201);
+    const res = await h.http().get('/_emulator/clock');
+    expect(res.body).toMatchObject({ now: FROZEN_START, next_due_at: '2026-10-05T10:00:00.000Z' });
+    expect(res.body.next_timer).toEqual({ kind: 'scenario.step', due_at: '2026-10-05T10:00:00.000Z', onboarding_id: created.body.id, step: 'employee_opened' });
+    // The same in the answer of a move, and per workspace.
+    const moved = await h.http().post('/_emulator/workspaces/default/clock/advance').send({ by: '1h' });
+    expect(moved.body.fired).toContainEqual(expect.objectContaining({ kind: 'scenario.step', onboarding_id: created.body.id, step: 'employee_opened' }));
+    expect(moved.body.next_timer).toMatchObject({ kind: 'scenario.step', onboarding_id: created.body.id, step: 'employee_submitted', due_at: moved.body.next_due_at });
+  });
+
+  it('a webhook retry names its delivery; null when nothing is pending', async () => {
+    const receiver = switchable();
+    const h = harness(receiver.transport);
+    await h.as(KEYS.owner).post('/v1/webhooks', { url: 'http://127.0.0.1:9/hook', events: ['onboarding.created'] });
+    await h.as(KEYS.owner).post('/v1/onboardings', createBody());
+    await h.http().post('/_emulator/clock/advance').send({ by: 0 }); // the first attempt, answered 503
+    const delivery = h.emulator.defaultWorkspace.store.deliveries.values()[0]!;
+    const res = await h.http().get('/_emulator/clock');
+    expect(res.body.next_timer).toEqual({ kind: 'webhook.attempt', due_at: delivery.next_attempt_at, delivery_id: delivery.id });
+    await h.http().post('/_emulator/clock/advance').send({ by: '31d' });
+    expect((await h.http().get('/_emulator/clock')).body).toMatchObject({ pending_timers: 0, next_due_at: null, next_timer: null });
   });
 });
 

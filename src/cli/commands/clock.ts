@@ -1,24 +1,41 @@
 import type { Command } from 'commander';
 import { action, clientCommand, commandGroup, optionsOf, printFields, printJson, printTable, request, UsageError } from '../client.js';
 
+interface TimerInfo {
+  kind: string;
+  due_at: string;
+  [fact: string]: unknown;
+}
+
 interface ClockState {
   now: string;
   mode: string;
   pending_timers: number;
   next_due_at: string | null;
-  fired?: { kind: string; due_at: string }[];
+  next_timer?: TimerInfo | null;
+  fired?: TimerInfo[];
+}
+
+/** What a timer is about and, once fired, what it did: its payload and facts as name=value. */
+function detailsOf(t: TimerInfo): string {
+  return Object.entries(t)
+    .filter(([name, value]) => name !== 'kind' && name !== 'due_at' && value !== null && value !== undefined)
+    .map(([name, value]) => `${name}=${typeof value === 'object' ? JSON.stringify(value) : String(value)}`)
+    .join(' ');
 }
 
 function printClock(clock: ClockState): void {
+  const next = clock.next_timer;
   printFields([
     ['now', clock.now],
     ['mode', clock.mode],
     ['pending timers', clock.pending_timers],
     ['next due at', clock.next_due_at],
+    ['next timer', next ? [next.kind, detailsOf(next)].filter(Boolean).join(' ') : null],
   ]);
   if (clock.fired && clock.fired.length > 0) {
     process.stdout.write(`\nfired ${clock.fired.length}:\n`);
-    printTable(['due at', 'kind'], clock.fired.map((f) => [f.due_at, f.kind]));
+    printTable(['due at', 'kind', 'details'], clock.fired.map((f) => [f.due_at, f.kind, detailsOf(f)]));
   }
 }
 

@@ -9,16 +9,23 @@
  * script should one try.
  */
 export const POLL_MS = 1500;
+/** Deliveries per address shown until "Show all" asks for the rest through the paged read. */
+export const LATEST_DELIVERIES = 5;
+/** Page size of that read (its maximum). */
+const DELIVERY_PAGE = 100;
 
 export const INSPECTOR_JS = String.raw`/* onboarding-emulator inspector: a client of /_emulator, rendering through DOM text only. */
 (function () {
   'use strict';
   var POLL_MS = ${POLL_MS};
+  var LATEST = ${LATEST_DELIVERIES};
+  var PAGE = ${DELIVERY_PAGE};
   var query = new URLSearchParams(location.search);
   var state = {
     workspace: query.get('workspace') || 'default',
     onboarding: query.get('onboarding') || null,
     shown: {},
+    allDeliveries: {},
     busy: false,
     current: Promise.resolve(),
     live: true
@@ -125,12 +132,31 @@ export const INSPECTOR_JS = String.raw`/* onboarding-emulator inspector: a clien
     sel.value = state.workspace;
   }
 
+  // What the next timer is about: its payload's fields, named for people (others as they come).
+  var PAYLOAD_NAMES = { onboarding_id: 'onboarding', step: 'step', delivery_id: 'delivery', event_id: 'event',
+    webhook_id: 'address', review_session_id: 'review session', reviewer_link_id: 'reviewer link' };
+  function timerDetails(t) {
+    return Object.keys(t).filter(function (k) { return k !== 'kind' && k !== 'due_at'; }).map(function (k) {
+      var label = Object.prototype.hasOwnProperty.call(PAYLOAD_NAMES, k) ? PAYLOAD_NAMES[k] : k;
+      var value = typeof t[k] === 'string' ? t[k] : JSON.stringify(t[k]);
+      if (k === 'onboarding_id' && typeof t[k] === 'string') {
+        return [' · ' + label + ' ', h('button', { type: 'button', class: 'link', onclick: function () { select(t[k]); }, 'aria-label': 'Show onboarding ' + t[k], text: t[k] })];
+      }
+      return [' · ' + label + ' ', h('code', { text: value })];
+    });
+  }
+  function nextTimer(t) {
+    if (!t) return h('dd', { id: 'clock-next-timer', text: 'none' });
+    return h('dd', { id: 'clock-next-timer', 'data-kind': t.kind }, h('code', { class: 'timer-kind', text: t.kind }), timerDetails(t));
+  }
+
   function drawClock(c) {
     return h('dl', { class: 'facts' },
       h('dt', { text: 'Now' }), h('dd', { id: 'clock-now', text: time(c.now) }),
       h('dt', { text: 'Mode' }), h('dd', { id: 'clock-mode', text: c.mode }),
       h('dt', { text: 'Pending timers' }), h('dd', { text: c.pending_timers }),
-      h('dt', { text: 'Next due' }), h('dd', { id: 'clock-next', text: time(c.next_due_at) }));
+      h('dt', { text: 'Next due' }), h('dd', { id: 'clock-next', text: time(c.next_due_at) }),
+      h('dt', { text: 'Next timer' }), nextTimer(c.next_timer));
   }
 
   function drawOnboardings(o) {
@@ -251,6 +277,26 @@ export const INSPECTOR_JS = String.raw`/* onboarding-emulator inspector: a clien
     }));
   }
 
+  // "Show all" fetches every delivery of the address page by page; "Show the latest" goes back.
+  function toggleAll(hook, all) {
+    if (all) state.allDeliveries[hook.id] = true;
+    else delete state.allDeliveries[hook.id];
+    poll().then(function () {
+      var b = document.querySelector('button[data-toggle-hook="' + CSS.escape(hook.id) + '"]');
+      if (b) b.focus();
+    });
+  }
+  function deliveriesToggle(hook) {
+    var all = !!hook.all;
+    if (!all && hook.deliveries_total <= hook.deliveries.length) return null;
+    return h('p', null, h('button', {
+      type: 'button', 'data-toggle-hook': hook.id, 'aria-expanded': all ? 'true' : 'false', 'aria-controls': 'deliveries-' + hook.id,
+      text: all ? 'Show the latest ' + LATEST : 'Show all ' + hook.deliveries_total + ' deliveries',
+      'aria-label': (all ? 'Show the latest ' + LATEST : 'Show all ' + hook.deliveries_total) + ' deliveries to ' + hook.url,
+      onclick: function () { toggleAll(hook, !all); }
+    }));
+  }
+
   function drawWebhooks(w) {
     if (!w.data.length) return empty('No webhook addresses. Register one with POST /v1/webhooks.');
     return h('div', null, w.data.map(function (hook) {
@@ -258,8 +304,9 @@ export const INSPECTOR_JS = String.raw`/* onboarding-emulator inspector: a clien
         h('h3', null, h('code', { text: hook.url })),
         h('p', { class: 'muted' }, badge(hook.status), ' ' + hook.id + ' · ' + hook.organization_id + ' · ' + hook.environment + ' · events ' + list(hook.events) +
           ' · dead in a row ' + hook.dead_in_a_row + ' · ' + hook.deliveries_total + ' deliveries' +
-          (hook.deliveries_total > hook.deliveries.length ? ', the latest ' + hook.deliveries.length + ' below' : '')),
-        hook.deliveries.length
+          (hook.all ? ', all below' : hook.deliveries_total > hook.deliveries.length ? ', the latest ' + hook.deliveries.length + ' below' : '')),
+        deliveriesToggle(hook),
+        h('div', { id: 'deliveries-' + hook.id }, hook.deliveries.length
           ? table(['Event', 'Status', 'Attempts', 'Next attempt', ''], hook.deliveries.map(function (d) {
               return [
                 h('tr', { 'data-delivery': d.id },
@@ -279,7 +326,7 @@ export const INSPECTOR_JS = String.raw`/* onboarding-emulator inspector: a clien
                 h('tr', { class: 'sub' }, h('td', { colspan: 5 }, attempts(d)))
               ];
             }), 'Deliveries to ' + hook.url)
-          : empty('No deliveries yet.'));
+          : empty('No deliveries yet.')));
     }));
   }
 
@@ -311,6 +358,21 @@ export const INSPECTOR_JS = String.raw`/* onboarding-emulator inspector: a clien
         : empty('Nothing planned.'));
   }
 
+  // Every delivery of one address, following next_cursor; null once the address is gone.
+  function allDeliveries(b, id, after, acc) {
+    var path = b + '/webhooks/' + encodeURIComponent(id) + '/deliveries?limit=' + PAGE + (after ? '&starting_after=' + encodeURIComponent(after) : '');
+    return api('GET', path).then(function (page) {
+      acc = (acc || []).concat(page.data);
+      return page.has_more ? allDeliveries(b, id, page.next_cursor, acc) : acc;
+    }, function (e) { if (e.status === 404) return null; throw e; });
+  }
+  function withAllDeliveries(w, all) {
+    w.data.forEach(function (hook) {
+      if (all[hook.id]) { hook.deliveries = all[hook.id]; hook.all = true; }
+    });
+    return w;
+  }
+
   // ----- Polling: every read at once; one poll at a time.
   function poll() {
     // One poll at a time; a call meanwhile (after an action) runs once the current one ends.
@@ -321,14 +383,20 @@ export const INSPECTOR_JS = String.raw`/* onboarding-emulator inspector: a clien
       ? api('GET', b + '/onboardings/' + encodeURIComponent(state.onboarding)).catch(function (e) { if (e.status === 404) return null; throw e; })
       : Promise.resolve(null);
     var reads = [api('GET', '/_emulator/workspaces'), api('GET', b + '/clock'), api('GET', b + '/onboardings?limit=200'), detail,
-      api('GET', b + '/events?limit=100'), api('GET', b + '/webhooks?deliveries=5'), api('GET', b + '/outbox'), api('GET', b + '/scenario')];
+      api('GET', b + '/events?limit=100'), api('GET', b + '/webhooks?deliveries=' + LATEST), api('GET', b + '/outbox'), api('GET', b + '/scenario')];
+    var expanded = Object.keys(state.allDeliveries);
+    reads.push(Promise.all(expanded.map(function (id) { return allDeliveries(b, id); })).then(function (lists) {
+      var all = {};
+      expanded.forEach(function (id, i) { if (lists[i]) all[id] = lists[i]; });
+      return all;
+    }));
     state.current = Promise.all(reads).then(function (r) {
       drawWorkspaces(r[0]);
       fill('clock', r[1], drawClock);
       fill('onboardings', { o: r[2], selected: state.onboarding }, function (x) { return drawOnboardings(x.o); });
       fill('onboarding', { d: r[3], selected: state.onboarding }, function (x) { return drawOnboarding(x.d); });
       fill('events', r[4], drawEvents);
-      fill('webhooks', r[5], drawWebhooks);
+      fill('webhooks', withAllDeliveries(r[5], r[8]), drawWebhooks);
       fill('outbox', r[6], drawOutbox);
       fill('scenario', r[7], drawScenario);
       $('status').textContent = 'Updated ' + new Date().toLocaleTimeString();
@@ -360,6 +428,7 @@ export const INSPECTOR_JS = String.raw`/* onboarding-emulator inspector: a clien
     $('workspace').addEventListener('change', function (e) {
       state.workspace = e.target.value;
       state.onboarding = null;
+      state.allDeliveries = {};
       state.shown = {};
       remember();
       poll();

@@ -52,6 +52,14 @@ async function open(path = '/'): Promise<{ page: Page; dialogs: string[]; errors
 
 const text = (page: Page, selector: string) => page.locator(selector).innerText();
 
+/** A new workspace with a frozen clock at FROZEN_START, and its Acme owner key. */
+async function newWorkspace(): Promise<{ id: string; owner: string }> {
+  const ws = await api('POST', '/_emulator/workspaces', { clock: { mode: 'frozen', start: FROZEN_START } });
+  expect(ws.status).toBe(201);
+  const keys = ws.body.keys as { key: string }[];
+  return { id: ws.body.id as string, owner: keys.find((k) => k.key.startsWith(KEYS.owner))!.key };
+}
+
 /** Waits until the clock the page shows reads `ms` (the callback runs in the page). */
 const clockShows = (page: Page, ms: number) =>
   page.waitForFunction((t) => {
@@ -110,6 +118,71 @@ describe('the inspector in a browser', () => {
     expect(await attempts.count()).toBe(9);
     expect(await attempts.last().innerText()).toContain('manual retry');
     await expect(page.getByRole('alert').innerText()).resolves.toContain(`Retried ${delivery.id}`);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('shows the next due timer with its kind (a scenario step: onboarding and step); +1 day moves the clock by one day', async () => {
+    const ws = await newWorkspace();
+    const created = await api('POST', '/v1/onboardings', createBody({ employee: { first_name: 'Hanna', last_name: 'Happy', email: 'happy-path@example.test' } }), ws.owner);
+    expect(created.status).toBe(201);
+    const id = created.body.id as string;
+    const { page, errors } = await open(`/_emulator/ui?workspace=${ws.id}`);
+    const next = page.locator('#clock-next-timer');
+    await next.locator('.timer-kind', { hasText: 'scenario.step' }).waitFor();
+    expect(await next.innerText()).toBe(`scenario.step · onboarding ${id} · step employee_opened`);
+    expect(await text(page, '#clock-next')).toBe('2026-10-05 10:00:00Z');
+    const before = Date.parse((await text(page, '#clock-now')).replace(' ', 'T'));
+    expect(before).toBe(Date.parse(FROZEN_START));
+    await page.getByRole('button', { name: '+1 day' }).click();
+    await clockShows(page, before + 86_400_000);
+    // The happy path ran its whole journey within the day; the page shows what is next now, as the clock read says.
+    const clock = (await api('GET', `/_emulator/workspaces/${ws.id}/clock`)).body as { now: string; next_timer: { kind: string } };
+    expect(clock.now).toBe(new Date(before + 86_400_000).toISOString());
+    await page.locator('#clock-next-timer[data-kind]').filter({ hasNotText: 'scenario.step' }).waitFor();
+    expect(await next.getAttribute('data-kind')).toBe(clock.next_timer.kind);
+    expect(await next.locator('.timer-kind').innerText()).toBe(clock.next_timer.kind);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('an older delivery, beyond the latest 5, shows up after "Show all" and can be retried there', async () => {
+    const ws = await newWorkspace();
+    const port = await closedPort();
+    const hook = await api('POST', '/v1/webhooks', { url: `http://127.0.0.1:${port}/old`, events: ['onboarding.created'] }, ws.owner);
+    expect(hook.status).toBe(201);
+    expect((await api('POST', '/v1/onboardings', createBody({ reference: 'OLD-0' }), ws.owner)).status).toBe(201);
+    expect((await api('POST', `/_emulator/workspaces/${ws.id}/clock/advance`, { by: '3d' })).status).toBe(200); // the oldest ends dead
+    for (let i = 1; i <= 5; i++) expect((await api('POST', '/v1/onboardings', createBody({ reference: `OLD-${i}` }), ws.owner)).status).toBe(201);
+    const oldest = emulator.workspace(ws.id).store.deliveries.values().find((d) => d.endpoint_id === hook.body.id)!;
+    expect(oldest.status).toBe('dead');
+
+    const { page, errors } = await open(`/_emulator/ui?workspace=${ws.id}`);
+    const webhooks = page.locator('#webhooks-content');
+    const row = page.locator(`tr[data-delivery="${oldest.id}"]`);
+    await webhooks.locator('tr[data-delivery]').first().waitFor();
+    expect(await webhooks.locator('tr[data-delivery]').count()).toBe(5);
+    expect(await row.count()).toBe(0);
+    const showAll = page.getByRole('button', { name: `Show all 6 deliveries to http://127.0.0.1:${port}/old` });
+    expect(await showAll.getAttribute('aria-expanded')).toBe('false');
+    await showAll.click();
+    await row.locator('.badge', { hasText: 'dead' }).waitFor();
+    expect(await webhooks.locator('tr[data-delivery]').count()).toBe(6);
+    expect(await row.locator('.attempt-count').innerText()).toBe('8');
+    const collapse = page.getByRole('button', { name: `Show the latest 5 deliveries to http://127.0.0.1:${port}/old` });
+    expect(await collapse.getAttribute('aria-expanded')).toBe('true');
+    await expect(collapse.evaluate((el) => el === (globalThis as unknown as { document: { activeElement: unknown } }).document.activeElement)).resolves.toBe(true);
+    // Retry it from the page: a new manual attempt, and the full list stays open across the update.
+    await page.getByRole('button', { name: `Retry delivery ${oldest.id}` }).click();
+    await row.locator('.attempt-count', { hasText: '9' }).waitFor();
+    const attempts = row.locator('xpath=following-sibling::tr[1]').locator('ol.attempts > li');
+    expect(await attempts.count()).toBe(9);
+    expect(await attempts.last().innerText()).toContain('manual retry');
+    await expect(page.getByRole('alert').innerText()).resolves.toContain(`Retried ${oldest.id}`);
+    // Back to the latest 5.
+    await collapse.click();
+    await row.waitFor({ state: 'detached' });
+    expect(await webhooks.locator('tr[data-delivery]').count()).toBe(5);
     expect(errors).toEqual([]);
     await page.close();
   });
