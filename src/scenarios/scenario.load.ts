@@ -1,7 +1,7 @@
 import { parseJsonOrYaml, readDocumentFile, type DocumentRead } from '../core/documents.js';
 import { parseDuration } from '../core/durations.js';
-import { compile } from '../core/validation.js';
-import { ScenarioSchema, type ScenarioDocument } from './scenario.schema.js';
+import { compile, type Mistake } from '../core/validation.js';
+import { Delay, DelayOrNever, ScenarioSchema, type ScenarioDocument } from './scenario.schema.js';
 
 export interface ScenarioMistake {
   path: string;
@@ -18,68 +18,146 @@ export class ScenarioError extends Error {
 
 const validateShape = compile<ScenarioDocument>(ScenarioSchema);
 
+/** The hint of a delay that does not read as one (the CLI prints it as is). */
 const DELAY_HINT = 'write a delay such as "30m", "1h30m", "2d", "PT2H" or a number of seconds';
-
-/** Hints for the mistakes people make most, by the last segment of the path. */
-function hintFor(path: string, message: string): string | undefined {
-  const last = path.split('.').pop()?.replace(/\[\d+\]$/, '') ?? '';
-  if (message === 'is not a known field') {
-    const known: Record<string, string> = {
-      rules: 'a rule has name, match, employee, review, contract and payroll',
-      employee: 'employee has opens, submits and signs',
-      review: 'review has identity_check, approvals, corrections, manager_corrects and terms_change',
-      contract: 'contract has sent and employer_signs',
-      payroll: 'payroll has connector, outcome, after, error_code and resolved',
-      match: 'match has all, reference, email, name, template and metadata',
-    };
-    const section = path.split('.').slice(-2, -1)[0]?.replace(/\[\d+\]$/, '') ?? '';
-    return known[section] ?? (path.includes('.') ? undefined : 'a scenario has version, name, description and rules');
-  }
-  if (['opens', 'submits', 'signs', 'identity_check', 'approvals', 'manager_corrects', 'sent', 'employer_signs', 'after', 'resolved', 'manager', 'payroll_reviewer', 'owner'].includes(last)) {
-    return `${DELAY_HINT}, or "never"`;
-  }
-  if (path.endsWith('match') || path.includes('.match')) return 'select with {"all": true}, reference, email, name, template or metadata';
-  return undefined;
-}
+const UNKNOWN = 'is not a known field';
 
 export function checkScenario(data: unknown, source = 'scenario'): ScenarioDocument {
   const shape = validateShape(data);
+  const at = places(data);
+  const mistakes = shape.ok ? [] : explain(shape.mistakes, at);
   // Delays are read even when the shape is wrong, so one pass reports every mistake.
-  const mistakes = shape.ok
-    ? []
-    : shape.mistakes.map((m) => {
-        const hint = hintFor(m.path, m.message);
-        return { path: m.path, message: m.message, ...(hint ? { hint } : {}) };
-      });
-  mistakes.push(...delays(data));
+  mistakes.push(...delays(at, mistakes));
   if (mistakes.length || !shape.ok) throw new ScenarioError(mistakes, source);
   return shape.value;
 }
 
-/** Every delay must read as a duration: the schema only knows it is a string. */
-function delays(data: unknown): ScenarioMistake[] {
-  const mistakes: ScenarioMistake[] = [];
-  const walk = (value: unknown, path: string, key: string): void => {
-    if (typeof value === 'string' && isDelayField(key, path) && value !== 'never' && parseDuration(value) === null) {
-      mistakes.push({ path, message: `"${value}" is not a delay`, hint: DELAY_HINT });
-    } else if (value && typeof value === 'object' && !Array.isArray(value)) {
-      for (const [k, v] of Object.entries(value)) walk(v, `${path}.${k}`, k);
-    }
-  };
-  const rules = (data as { rules?: unknown } | null)?.rules;
-  if (!Array.isArray(rules)) return mistakes;
-  rules.forEach((rule: unknown, i) => {
-    if (!rule || typeof rule !== 'object') return;
-    for (const section of ['employee', 'review', 'contract', 'payroll'] as const) {
-      const part = (rule as Record<string, unknown>)[section];
-      if (part && typeof part === 'object') walk(part, `rules[${i}].${section}`, section);
-    }
-  });
-  return mistakes;
+/**
+ * Messages and hints come from the schema itself, found at each mistake's path: an unknown
+ * field names the fields of its place, a choice its values, a delay the forms it takes, a
+ * union its description. So a field added to scenario.schema.ts is explained without a table here.
+ */
+interface Node {
+  type?: string;
+  description?: string;
+  properties?: Record<string, Node>;
+  additionalProperties?: boolean | Node;
+  items?: Node;
+  anyOf?: Node[];
+  const?: unknown;
+  enum?: unknown[];
 }
 
-const NOT_DELAYS = new Set(['connector', 'outcome', 'error_code', 'to', 'when', 'times']);
-const isDelayField = (key: string, path: string) => !NOT_DELAYS.has(key) && !path.includes('.terms_change.terms');
+/** A place in the document: the schema node that governs it (none: an unknown field), the value, how hints name it. */
+interface Place {
+  node: Node | undefined;
+  value: unknown;
+  label: string;
+  /** The object holding it: its label and the fields it takes. */
+  within?: { label: string; fields: string[] };
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const join = (base: string, key: string) => (base ? `${base}.${key}` : key);
+const list = (items: unknown[], last: string) => items.map(String).join(', ').replace(/, ([^,]*)$/, ` ${last} $1`);
+
+/** An object or array is read by the branch of a union of its own type (the per-role approvals, say). */
+function branchFor(node: Node, value: unknown): Node {
+  const type = Array.isArray(value) ? 'array' : isRecord(value) ? 'object' : null;
+  if (!node.anyOf || !type) return node;
+  for (const b of node.anyOf) {
+    const found = branchFor(b, value);
+    if (found.type === type) return found;
+  }
+  return node;
+}
+
+/** Every place of the document by the path mistakes carry, the fields it leaves out included. */
+function places(data: unknown): Map<string, Place> {
+  const out = new Map<string, Place>();
+  const visit = (node: Node | undefined, value: unknown, path: string, label: string, within?: Place['within']): void => {
+    out.set(path, { node, value, label, ...(within ? { within } : {}) });
+    const shown = node && branchFor(node, value);
+    if (isRecord(value)) {
+      const props = shown?.properties ?? {};
+      const extra = typeof shown?.additionalProperties === 'object' ? shown.additionalProperties : undefined;
+      const holder = { label, fields: Object.keys(props) };
+      for (const key of new Set([...Object.keys(value), ...Object.keys(props)])) {
+        visit(Object.hasOwn(props, key) ? props[key] : extra, value[key], join(path, key), key, holder);
+      }
+    } else if (Array.isArray(value)) {
+      value.forEach((item, i) => visit(shown?.items, item, `${path}[${i}]`, `a ${label.replace(/s$/, '')}`));
+    }
+  };
+  visit(ScenarioSchema as Node, data, '', 'a scenario');
+  return out;
+}
+
+/** A type list such as "must be a string, a number or a string", which the schema's union reports. */
+const TYPE = '(?:an? (?:string|number|integer|boolean|object|array|null))';
+const TYPE_LIST = new RegExp(`^must be ${TYPE}(?:(?:, | or )${TYPE})*$`);
+
+function explain(found: Mistake[], at: Map<string, Place>): ScenarioMistake[] {
+  const under = (m: Mistake, o: Mistake) => o !== m && (o.path === m.path || o.path.startsWith(`${m.path}.`) || o.path.startsWith(`${m.path}[`));
+  // An object given for a union that takes objects is of the right kind: its own mistakes
+  // are the ones to read, not "must be a string or a number" from the union's other branches.
+  const misleading = (m: Mistake) => {
+    const place = at.get(m.path);
+    return !!place?.node?.anyOf && TYPE_LIST.test(m.message) && branchFor(place.node, place.value) !== place.node && found.some((o) => under(m, o));
+  };
+  return found
+    .filter((m) => !misleading(m))
+    .map((m) => {
+      const place = at.get(m.path);
+      const hint = m.message === UNKNOWN ? fieldsOf(place?.within) : place?.node && hintFor(branchFor(place.node, place.value), place.label);
+      return { path: m.path, message: reword(m.message, place?.node), ...(hint ? { hint } : {}) };
+    });
+}
+
+function reword(message: string, node: Node | undefined): string {
+  const count = /^must NOT have (fewer|more) than (\d+) (properties|items)$/.exec(message);
+  if (count) {
+    const [, side, n, what] = count;
+    return side === 'fewer' && n === '1' ? 'must not be empty' : `must have at ${side === 'fewer' ? 'least' : 'most'} ${n} ${what === 'items' ? 'items' : 'keys'}`;
+  }
+  if (!node?.anyOf || !TYPE_LIST.test(message)) return message;
+  if (node.description) return `must be ${node.description.split(';')[0]!.trim()}`;
+  const types = [...new Set(message.slice('must be '.length).split(/, | or /))];
+  return `must be ${list(types, 'or')}`;
+}
+
+const fieldsOf = (within: Place['within']) => (within?.fields.length ? `${within.label} has ${list(within.fields, 'and')}` : undefined);
+
+const DELAYS = new Set([Delay.description, DelayOrNever.description]);
+/** The delay a place takes: its node, or the delay branch of its union (approvals: one delay for every role). */
+const delayIn = (node: Node): Node | undefined => (DELAYS.has(node.description) ? node : node.anyOf?.find((b) => DELAYS.has(b.description)));
+
+function choicesOf(node: Node): unknown[] | undefined {
+  if (node.const !== undefined) return [node.const];
+  if (node.enum) return node.enum;
+  if (node.anyOf?.length && node.anyOf.every((b) => b.const !== undefined)) return node.anyOf.map((b) => b.const);
+  return undefined;
+}
+
+function hintFor(node: Node, label: string): string | undefined {
+  if (DELAYS.has(node.description)) return node.description === DelayOrNever.description ? `${DELAY_HINT}, or "never"` : DELAY_HINT;
+  const choices = choicesOf(node);
+  if (choices) return `write ${list(choices, 'or')}${node.description ? `; ${node.description}` : ''}`;
+  if (node.properties) return fieldsOf({ label, fields: Object.keys(node.properties) });
+  if (node.anyOf) return [...new Set(node.anyOf.map((b) => hintFor(b, label)).filter(Boolean))].join('; ') || node.description;
+  return node.description;
+}
+
+/** Every delay must read as a duration: the schema only knows it is a string. */
+function delays(at: Map<string, Place>, reported: ScenarioMistake[]): ScenarioMistake[] {
+  const known = new Set(reported.map((m) => m.path));
+  const mistakes: ScenarioMistake[] = [];
+  for (const [path, { node, value }] of at) {
+    if (typeof value !== 'string' || value === 'never' || !node || !delayIn(node) || known.has(path)) continue;
+    if (parseDuration(value) === null) mistakes.push({ path, message: `"${value}" is not a delay`, hint: DELAY_HINT });
+  }
+  return mistakes;
+}
 
 /** JSON or YAML text to a checked scenario. */
 export function parseScenario(text: string, source = 'scenario'): ScenarioDocument {

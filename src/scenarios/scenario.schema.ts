@@ -10,21 +10,25 @@ import { ROLES } from '../resources/organizations/organizations.model.js';
  * published OpenAPI document.
  */
 
-const DURATION_HINT = 'a delay such as "30m", "1h30m", "2d", ISO 8601 "PT2H", or seconds as a number';
+/** Read after "must be" when a delay has the wrong type (scenario.load.ts), and in the OpenAPI document. */
+const DURATION = 'a duration such as "90m", "1h30m", "2d" or "PT2H", or a number of seconds';
 
 /** A delay on the workspace clock; checked further by parseDuration (scenario.load.ts). */
-export const Delay = Type.Union([Type.Number({ minimum: 0 }), Type.String({ minLength: 1, maxLength: 40 })], { description: DURATION_HINT });
+export const Delay = Type.Union([Type.Number({ minimum: 0 }), Type.String({ minLength: 1, maxLength: 40 })], { description: DURATION });
 /** A delay, or "never": the step does not happen by itself. */
 export const DelayOrNever = Type.Union([Type.Literal('never'), Type.Number({ minimum: 0 }), Type.String({ minLength: 1, maxLength: 40 })], {
-  description: `${DURATION_HINT}; or "never"`,
+  description: `${DURATION}, or "never"`,
 });
+
+/** Literals whose description says what the choice means: a wrong value's hint names the values, then this. */
+const Choice = <const T extends readonly string[]>(values: T, description: string) => Type.Unsafe<T[number]>({ ...Literals(values), description });
 
 const Strict = { additionalProperties: false } as const;
 const Pattern = (description: string) => Type.String({ minLength: 1, maxLength: 200, description });
 
 export const Match = Type.Object(
   {
-    all: Type.Optional(Type.Literal(true)),
+    all: Type.Optional(Type.Unsafe<true>({ ...Type.Literal(true), description: '{"all": true} selects every onboarding; to select fewer, leave all out and give other conditions' })),
     reference: Type.Optional(Pattern('the onboarding reference; * matches any run of characters, ? one character')),
     email: Type.Optional(Pattern("the employee's e-mail address (case-insensitive); * and ? as in reference")),
     name: Type.Optional(Pattern('"first last" of the employee (case-insensitive); * and ? as in reference')),
@@ -53,7 +57,7 @@ export const EmployeeScript = Type.Object(
 
 export const Corrections = Type.Object(
   {
-    to: Literals(['employee', 'manager']),
+    to: Choice(['employee', 'manager'], 'who gets the data back: the employee, who submits again, or the manager, who corrects it after manager_corrects'),
     times: Type.Optional(Type.Integer({ minimum: 1, maximum: 20, description: 'how many submissions are returned; default 1' })),
     after: Delay,
   },
@@ -62,7 +66,7 @@ export const Corrections = Type.Object(
 
 export const TermsChange = Type.Object(
   {
-    when: Type.Optional(Literals(['in_review', 'after_approval'])),
+    when: Type.Optional(Choice(['in_review', 'after_approval'], 'in_review, the default, counts from the identity check, after_approval from the last approval')),
     after: Delay,
     terms: TermsBody,
   },
@@ -79,7 +83,7 @@ const Approvals = Type.Union(
       properties: Object.fromEntries(ROLES.map((r) => [r, DelayOrNever])),
     }),
   ],
-  { description: 'one delay for every required role, or a delay (or "never") per role; each counts from the step before' },
+  { description: 'one delay (or "never") for every required role, or an object with a delay per role; each counts from the step before' },
 );
 
 export const ReviewScript = Type.Object(
@@ -104,7 +108,7 @@ export const ContractScript = Type.Object(
 export const PayrollScript = Type.Object(
   {
     connector: Type.Optional(Type.String({ minLength: 1, maxLength: 60, description: "instead of the organization's payroll connector" })),
-    outcome: Type.Optional(Literals(['success', 'failure'])),
+    outcome: Type.Optional(Choice(['success', 'failure'], "left out, the organization's payroll_failure switch decides")),
     after: Type.Optional(DelayOrNever),
     error_code: Type.Optional(Type.String({ minLength: 1, maxLength: 100, pattern: '^[a-z0-9_]+$', description: 'failure only; default payroll_rejected' })),
     resolved: Type.Optional(DelayOrNever),

@@ -1,4 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -161,6 +164,27 @@ describe('onboarding-emulator client commands', () => {
     const clock = await cli(['clock', 'show', '--json', '--url', url, '--key', created.keys[0]!.key]);
     expect((JSON.parse(clock.stdout) as { now: string }).now).toBe('2026-01-01T00:00:00.000Z');
     expect((await cli(['workspace', 'create', '--start', 'someday', '--url', url])).code).toBe(2);
+  });
+
+  it('workspace create --scenario plays files checked here; --no-scenario plays none; a bad file makes no workspace', async () => {
+    const scenarioOf = async (key: string) => JSON.parse((await cli(['scenario', 'show', '--json', '--url', url, '--key', key])).stdout) as { loaded: boolean; name: string | null; document: { rules: unknown[] } | null };
+    const made = await cli(['workspace', 'create', '--scenario', 'scenarios/slow-employer-signature.yaml', '--scenario', 'scenarios/happy-path.yaml', '--json', '--url', url]);
+    expect(made.code, made.stderr).toBe(0);
+    const withScenario = await scenarioOf((JSON.parse(made.stdout) as { keys: { key: string }[] }).keys[0]!.key);
+    expect(withScenario.loaded).toBe(true);
+    expect(withScenario.document!.rules).toHaveLength(2);
+    const none = await cli(['workspace', 'create', '--no-scenario', '--json', '--url', url]);
+    expect(none.code, none.stderr).toBe(0);
+    expect((await scenarioOf((JSON.parse(none.stdout) as { keys: { key: string }[] }).keys[0]!.key)).loaded).toBe(false);
+    const dir = mkdtempSync(join(tmpdir(), 'cli-workspace-'));
+    writeFileSync(join(dir, 'bad.yaml'), 'version: 1\nrules:\n  - match: { all: true }\n    employee: { opens: soon }\n');
+    const listed = async () => (JSON.parse((await cli(['control', 'GET', '/_emulator/workspaces', '--url', url])).stdout) as { data: unknown[] }).data.length;
+    const before = await listed();
+    const bad = await cli(['workspace', 'create', '--scenario', join(dir, 'bad.yaml'), '--url', url]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('rules[0].employee.opens');
+    expect(bad.stderr).toContain('no workspace was made');
+    expect(await listed()).toBe(before);
   });
 
   it('control sends any request and prints the JSON answer; usage mistakes exit 2', async () => {

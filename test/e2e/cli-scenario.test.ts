@@ -140,7 +140,7 @@ describe('onboarding-emulator scenario validate (offline)', () => {
     expect(mistakes).toEqual(expect.arrayContaining([
       `${BAD}: rules[0].employee.opens "soon" is not a delay (write a delay such as "30m", "1h30m", "2d", "PT2H" or a number of seconds)`,
       `${BAD}: rules[0].employee.submit is not a known field (employee has opens, submits and signs)`,
-      `${BAD}: rules[0].payroll.outcome must be one of: success, failure`,
+      `${BAD}: rules[0].payroll.outcome must be one of: success, failure (write success or failure; left out, the organization's payroll_failure switch decides)`,
     ]));
     expect(mistakes.find((l) => l.startsWith(`${BROKEN}: `))).toMatch(/^\S+: \(document\) not valid JSON or YAML: /);
   });

@@ -68,7 +68,7 @@ describe('PUT/GET/DELETE /_emulator/scenario', () => {
       expect.arrayContaining([
         expect.objectContaining({ path: 'rules[0].employee.sings', message: 'is not a known field', hint: expect.stringContaining('opens, submits and signs') }),
         expect.objectContaining({ path: 'rules[1].match', hint: expect.stringContaining('all') }),
-        expect.objectContaining({ path: 'rules[1].payroll.outcome', message: 'must be one of: success, failure' }),
+        { path: 'rules[1].payroll.outcome', message: 'must be one of: success, failure', hint: "write success or failure; left out, the organization's payroll_failure switch decides" },
       ]),
     );
     const shown = await h.http().get('/_emulator/scenario');
@@ -121,7 +121,49 @@ describe('POST /_emulator/scenarios/validate', () => {
     const res = await h.http().post('/_emulator/scenarios/validate').send({ rules: [{ match: { all: true }, review: { approvals: { ceo: '1h' } } }], extra: 1 });
     expect(res.status).toBe(200);
     expect(res.body.valid).toBe(false);
-    expect(res.body.mistakes.map((m: { path: string }) => m.path)).toEqual(expect.arrayContaining(['extra', 'rules[0].review.approvals']));
+    expect(res.body.mistakes.map((m: { path: string }) => m.path)).toEqual(['extra', 'rules[0].review.approvals.ceo']);
+  });
+
+  it('names what is allowed at each place: roles, choices, selectors, fields, and the forms of a delay', async () => {
+    const h = harness();
+    const res = await h.http().post('/_emulator/scenarios/validate').send({
+      rules: [
+        {
+          match: { all: true },
+          employee: { opens: false },
+          review: { approvals: { ceo: '1h' }, corrections: { to: 'hr', after: '1h' }, terms_change: { when: 'later', after: '1h', terms: { position: 'Cook' } } },
+          payroll: { outcome: 'maybe' },
+        },
+        { match: { first_name: 'Anna' }, contract: { signed: '1h' } },
+      ],
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      valid: false,
+      name: null,
+      rules: 0,
+      mistakes: [
+        { path: 'rules[0].review.approvals.ceo', message: 'is not a known field', hint: 'approvals has manager, payroll_reviewer and owner' },
+        { path: 'rules[1].match.first_name', message: 'is not a known field', hint: 'match has all, reference, email, name, template and metadata' },
+        { path: 'rules[1].contract.signed', message: 'is not a known field', hint: 'contract has sent and employer_signs' },
+        {
+          path: 'rules[0].employee.opens',
+          message: 'must be a duration such as "90m", "1h30m", "2d" or "PT2H", or a number of seconds, or "never"',
+          hint: 'write a delay such as "30m", "1h30m", "2d", "PT2H" or a number of seconds, or "never"',
+        },
+        {
+          path: 'rules[0].review.corrections.to',
+          message: 'must be one of: employee, manager',
+          hint: 'write employee or manager; who gets the data back: the employee, who submits again, or the manager, who corrects it after manager_corrects',
+        },
+        {
+          path: 'rules[0].review.terms_change.when',
+          message: 'must be one of: in_review, after_approval',
+          hint: 'write in_review or after_approval; in_review, the default, counts from the identity check, after_approval from the last approval',
+        },
+        { path: 'rules[0].payroll.outcome', message: 'must be one of: success, failure', hint: "write success or failure; left out, the organization's payroll_failure switch decides" },
+      ],
+    });
   });
 });
 

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { mergeScenarios, parseScenario, readScenarioFile, ScenarioError } from '../../src/scenarios/scenario.load.js';
+import { Match } from '../../src/scenarios/scenario.schema.js';
 
 const dir = fileURLToPath(new URL('../../scenarios/', import.meta.url));
 
@@ -25,12 +26,24 @@ describe('scenario documents', () => {
   it('every example in docs/scenarios.md is valid (rule lists are checked as the rules of a scenario)', () => {
     const doc = readFileSync(fileURLToPath(new URL('../../docs/scenarios.md', import.meta.url)), 'utf8');
     const blocks = [...doc.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1]!);
-    expect(blocks.length).toBeGreaterThanOrEqual(6);
-    for (const block of blocks) {
+    expect(blocks.length).toBeGreaterThanOrEqual(8);
+    const rules = blocks.flatMap((block) => {
       const firstLine = block.split('\n').find((line) => line.trim() && !line.startsWith('#'))!;
       const text = firstLine.startsWith('- ') ? `rules:\n${block.replace(/^/gm, '  ')}` : block;
       expect(() => parseScenario(text, 'docs/scenarios.md'), block).not.toThrow();
-    }
+      return parseScenario(text, 'docs/scenarios.md').rules;
+    });
+    // A worked example for every way to select onboardings and for both kinds of terms change.
+    expect(new Set(rules.flatMap((r) => Object.keys(r.match)))).toEqual(new Set(Object.keys(Match.properties as object)));
+    expect(new Set(rules.flatMap((r) => (r.review?.terms_change ? [r.review.terms_change.when] : [])))).toEqual(new Set(['in_review', 'after_approval']));
+  });
+
+  it('the mistakes docs/scenarios.md shows for a document are the ones the check gives', () => {
+    const doc = readFileSync(fileURLToPath(new URL('../../docs/scenarios.md', import.meta.url)), 'utf8');
+    const blocks = [...doc.matchAll(/```json\n([\s\S]*?)```/g)].map((m) => JSON.parse(m[1]!) as Record<string, unknown>);
+    const pairs = blocks.flatMap((input, i) => ('rules' in input && blocks[i + 1] && 'mistakes' in blocks[i + 1]! ? [[input, blocks[i + 1]!]] : []));
+    expect(pairs.length).toBeGreaterThanOrEqual(1);
+    for (const [input, answer] of pairs) expect(mistakesOf(JSON.stringify(input))).toEqual(answer!.mistakes);
   });
 
   it('reads YAML and JSON alike', () => {
@@ -49,6 +62,59 @@ describe('scenario documents', () => {
     expect(mistakes.map((m) => m.path)).toEqual(expect.arrayContaining(['rules[0].employee.opens', 'rules[0].payroll.error_code', 'rules[0].review.approvals.ceo']));
     const delays = mistakesOf('rules:\n  - match: { all: true }\n    employee: { opens: tomorrow, signs: never }\n');
     expect(delays).toEqual([{ path: 'rules[0].employee.opens', message: '"tomorrow" is not a delay', hint: expect.stringContaining('"30m"') }]);
+  });
+
+  describe('each mistake reads from the schema at its place: exact path, message and hint', () => {
+    const rule = (part: Record<string, unknown>) => JSON.stringify({ rules: [{ match: { all: true }, ...part }] });
+    const DELAY = 'a duration such as "90m", "1h30m", "2d" or "PT2H", or a number of seconds';
+    const DELAY_HINT = 'write a delay such as "30m", "1h30m", "2d", "PT2H" or a number of seconds';
+    it.each([
+      ['an approvals role that is not a role names the roles', rule({ review: { approvals: { ceo: '1h' } } }), [
+        { path: 'rules[0].review.approvals.ceo', message: 'is not a known field', hint: 'approvals has manager, payroll_reviewer and owner' },
+      ]],
+      ['corrections.to names who can get the data back', rule({ review: { corrections: { to: 'hr', after: '1h' } } }), [
+        { path: 'rules[0].review.corrections.to', message: 'must be one of: employee, manager', hint: 'write employee or manager; who gets the data back: the employee, who submits again, or the manager, who corrects it after manager_corrects' },
+      ]],
+      ['payroll.outcome names both outcomes and what leaving it out does', rule({ payroll: { outcome: 'maybe' } }), [
+        { path: 'rules[0].payroll.outcome', message: 'must be one of: success, failure', hint: "write success or failure; left out, the organization's payroll_failure switch decides" },
+      ]],
+      ['terms_change.when names both moments', rule({ review: { terms_change: { when: 'later', after: '1h', terms: { position: 'Cook' } } } }), [
+        { path: 'rules[0].review.terms_change.when', message: 'must be one of: in_review, after_approval', hint: 'write in_review or after_approval; in_review, the default, counts from the identity check, after_approval from the last approval' },
+      ]],
+      ['a selector that does not exist names the selectors', JSON.stringify({ rules: [{ match: { first_name: 'Anna' } }] }), [
+        { path: 'rules[0].match.first_name', message: 'is not a known field', hint: 'match has all, reference, email, name, template and metadata' },
+      ]],
+      ['all takes only true', JSON.stringify({ rules: [{ match: { all: false } }] }), [
+        { path: 'rules[0].match.all', message: 'must be true', hint: 'write true; {"all": true} selects every onboarding; to select fewer, leave all out and give other conditions' },
+      ]],
+      ['an empty match names the selectors', JSON.stringify({ rules: [{ match: {} }] }), [
+        { path: 'rules[0].match', message: 'must not be empty', hint: 'match has all, reference, email, name, template and metadata' },
+      ]],
+      ['an unknown field of the document, of a rule, of terms names the fields of that place', JSON.stringify({ extra: 1, rules: [{ match: { all: true }, people: 1, review: { terms_change: { after: '1h', terms: { wage: 1 } } } }] }), [
+        { path: 'extra', message: 'is not a known field', hint: 'a scenario has version, name, description and rules' },
+        { path: 'rules[0].people', message: 'is not a known field', hint: 'a rule has name, match, employee, review, contract and payroll' },
+        { path: 'rules[0].review.terms_change.terms.wage', message: 'is not a known field', hint: 'terms has contract_type, hours_per_week, hourly_wage_cents, position and start_date' },
+      ]],
+      ['an unknown field is not also read as a delay', rule({ review: { corrections: { to: 'employee', after: '1h', reason: 'typo' } } }), [
+        { path: 'rules[0].review.corrections.reason', message: 'is not a known field', hint: 'corrections has to, times and after' },
+      ]],
+      ['a delay of the wrong type says what a delay is, "never" where the step takes it', rule({ employee: { opens: true }, review: { corrections: { to: 'employee', after: [] } } }), [
+        { path: 'rules[0].employee.opens', message: `must be ${DELAY}, or "never"`, hint: `${DELAY_HINT}, or "never"` },
+        { path: 'rules[0].review.corrections.after', message: `must be ${DELAY}`, hint: DELAY_HINT },
+      ]],
+      ['approvals of the wrong type say both forms', rule({ review: { approvals: true } }), [
+        { path: 'rules[0].review.approvals', message: 'must be one delay (or "never") for every required role, or an object with a delay per role', hint: `${DELAY_HINT}, or "never"; approvals has manager, payroll_reviewer and owner` },
+      ]],
+      ['a bad delay for one role is reported for that role only', rule({ review: { approvals: { manager: true, owner: 'soon' } } }), [
+        { path: 'rules[0].review.approvals.manager', message: `must be ${DELAY}, or "never"`, hint: `${DELAY_HINT}, or "never"` },
+        { path: 'rules[0].review.approvals.owner', message: '"soon" is not a delay', hint: DELAY_HINT },
+      ]],
+      ['an empty delay is one mistake, not two', rule({ payroll: { after: '' } }), [
+        { path: 'rules[0].payroll.after', message: 'must not be empty', hint: `${DELAY_HINT}, or "never"` },
+      ]],
+    ])('%s', (_name, text, expected) => {
+      expect(mistakesOf(text)).toEqual(expected);
+    });
   });
 
   it('a message names the file', () => {

@@ -49,6 +49,21 @@ function printMistakes(checks: FileCheck[]): void {
   for (const c of checks) for (const m of c.mistakes ?? []) process.stderr.write(`${mistakeLine(c.file, m)}\n`);
 }
 
+/**
+ * Scenario files checked locally and merged (rules in the order given), as `--scenario` does at
+ * start; with a mistake, each is printed, exit status 1, and null: nothing is to be sent.
+ */
+export function scenarioFromFiles(files: string[], refusal = 'nothing was loaded'): ScenarioDocument | null {
+  const checks = files.map(checkFile);
+  if (checks.some((c) => c.mistakes)) {
+    printMistakes(checks);
+    process.stderr.write(`onboarding-emulator: ${refusal}\n`);
+    process.exitCode = 1;
+    return null;
+  }
+  return mergeScenarios(checks.map((c) => c.document!));
+}
+
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** The scenario state as fields, its rules, and each driven onboarding's next step. */
@@ -131,14 +146,8 @@ export function registerScenario(program: Command): void {
     ].join('\n'))
     .action(action(async (files: string[], opts: { workspace?: string }, cmd: Command) => {
       const o = optionsOf(cmd);
-      const checks = files.map(checkFile);
-      if (checks.some((c) => c.mistakes)) {
-        printMistakes(checks);
-        process.stderr.write('onboarding-emulator: nothing was loaded\n');
-        process.exitCode = 1;
-        return;
-      }
-      const document = mergeScenarios(checks.map((c) => c.document!));
+      const document = scenarioFromFiles(files);
+      if (!document) return;
       let state: ScenarioState;
       try {
         state = await request<ScenarioState>(o, 'PUT', scenarioPath(opts.workspace), document);

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { action, clientCommand, commandGroup, optionsOf, printJson, printTable, request, UsageError } from '../client.js';
+import { scenarioFromFiles } from './scenario.js';
 
 interface CreatedWorkspace {
   id: string;
@@ -14,12 +15,20 @@ export function registerWorkspace(program: Command): void {
     .option('--seed <seed>', 'makes the ids, codes and tokens of the workspace reproducible')
     .option('--frozen', 'a frozen clock that stands still until advanced (default: realtime)')
     .option('--start <iso>', 'emulated time the workspace clock starts at')
+    .option('--scenario <file>', 'scenario file (JSON or YAML) the workspace plays, checked here first; repeat for several (rules in order)', (file: string, files: string[] = []) => [...files, file])
+    .option('--no-scenario', 'no scenario at all (default: the scenario the emulator started with)')
     .addHelpText('after', '\nThe keys of a new workspace are new too; pass one as --key (or EMULATOR_KEY) to reach that workspace.')
-    .action(action(async (opts: { seed?: string; frozen?: boolean; start?: string }, cmd: Command) => {
+    .action(action(async (opts: { seed?: string; frozen?: boolean; start?: string; scenario?: string[] | false }, cmd: Command) => {
       const o = optionsOf(cmd);
       if (opts.start !== undefined && !Number.isFinite(Date.parse(opts.start))) throw new UsageError(`not a valid ISO 8601 instant: ${opts.start}`);
+      const scenario = Array.isArray(opts.scenario) ? scenarioFromFiles(opts.scenario, 'no workspace was made') : opts.scenario === false ? null : undefined;
+      if (scenario === null && opts.scenario !== false) return; // mistakes printed, exit 1
       const clock = { ...(opts.frozen ? { mode: 'frozen' } : {}), ...(opts.start ? { start: opts.start } : {}) };
-      const body = { ...(opts.seed !== undefined ? { seed: opts.seed } : {}), ...(Object.keys(clock).length > 0 ? { clock } : {}) };
+      const body = {
+        ...(opts.seed !== undefined ? { seed: opts.seed } : {}),
+        ...(Object.keys(clock).length > 0 ? { clock } : {}),
+        ...(scenario !== undefined ? { scenario } : {}),
+      };
       const created = await request<CreatedWorkspace>(o, 'POST', '/_emulator/workspaces', body);
       if (o.json) return printJson(created);
       process.stdout.write(`workspace ${created.id} (clock ${created.clock.mode}, now ${created.clock.now})\n\n`);
