@@ -171,7 +171,8 @@ function anyOfMessage(e: ErrorObject): string {
   if (branches.length && branches.every((b) => 'const' in b)) {
     return `must be one of: ${branches.map((b) => String(b.const)).join(', ')}`;
   }
-  const types = branches.map((b) => b.type).filter((t): t is string => !!t);
+  // Two branches of one type (a string pattern or a string literal, say) name it once.
+  const types = [...new Set(branches.map((b) => b.type).filter((t): t is string => !!t))];
   if (types.length) return `must be ${types.map(article).join(', ').replace(/, ([^,]*)$/, ' or $1')}`;
   return 'is not valid';
 }
