@@ -121,22 +121,23 @@ async function main() {
     await page.screenshot({ path: join(OUT, 'inspector-timeline.png') });
     console.log('docs/images/inspector-timeline.png');
 
-    // The employee's hosted flow, when the pages exist: the code page and the data form.
+    // The employee's hosted flow: the code page and the data form. Missing pages fail the run:
+    // the docs must not quietly keep old pictures of them.
     const link = (await api('GET', `/_emulator/outbox?onboarding_id=${noor.id}`)).data.find((m) => m.link)?.link;
-    const hosted = link ? await page.goto(link) : null;
-    if (hosted && hosted.status() === 200 && (await page.locator('#code').count()) > 0) {
-      await page.screenshot({ path: join(OUT, 'hosted-code.png') });
-      console.log('docs/images/hosted-code.png');
-      const mails = (await api('GET', `/_emulator/outbox?onboarding_id=${noor.id}`)).data;
-      const code = mails.filter((m) => m.code).at(-1).code;
-      await page.locator('#code').fill(code);
-      await Promise.all([page.waitForLoadState('load'), page.locator('#code').press('Enter')]);
-      await page.locator('input[name="iban"], input[type="file"]').first().waitFor();
-      await page.screenshot({ path: join(OUT, 'hosted-form.png') });
-      console.log('docs/images/hosted-form.png');
-    } else {
-      console.log(`no hosted pages at ${link ?? '(no link)'}: only the inspector`);
-    }
+    if (!link) throw new Error(`no mail with a link for ${noor.id} in the outbox: cannot take the hosted-flow screenshots`);
+    const hosted = await page.goto(link);
+    if (!hosted || hosted.status() !== 200) throw new Error(`the hosted page ${link} answered ${hosted?.status() ?? 'nothing'}, not 200`);
+    if ((await page.locator('#code').count()) === 0) throw new Error(`the hosted page ${link} has no one-time code field (#code)`);
+    await page.screenshot({ path: join(OUT, 'hosted-code.png') });
+    console.log('docs/images/hosted-code.png');
+    const mails = (await api('GET', `/_emulator/outbox?onboarding_id=${noor.id}`)).data;
+    const code = mails.filter((m) => m.code).at(-1)?.code;
+    if (!code) throw new Error(`no one-time code was mailed for ${noor.id}`);
+    await page.locator('#code').fill(code);
+    await Promise.all([page.waitForLoadState('load'), page.locator('#code').press('Enter')]);
+    await page.locator('input[name="iban"], input[type="file"]').first().waitFor();
+    await page.screenshot({ path: join(OUT, 'hosted-form.png') });
+    console.log('docs/images/hosted-form.png');
     void ada;
   } finally {
     await browser?.close();
@@ -146,4 +147,9 @@ async function main() {
   }
 }
 
-await main();
+try {
+  await main();
+} catch (err) {
+  console.error(`screenshots failed: ${err instanceof Error ? err.message : String(err)}`);
+  process.exitCode = 1;
+}

@@ -5,7 +5,7 @@ import { CURRENT_API_VERSION } from '../core/versions.js';
 import type { Emulator } from '../emulator.js';
 import { mountApiRoute, mountControlRoute, type MountOptions } from './mount.js';
 import { buildOpenApi } from './openapi.js';
-import { mountPages, PAGE_ROUTES } from './pages.js';
+import { mountPages, PAGE_ROUTES, pageErrorHandler } from './pages.js';
 import { parseRateLimit, RateLimiter, type RateLimitOptions } from './rate-limit.js';
 import { writeError, writeJsonText } from './reply.js';
 import { requestLog } from './request-log.js';
@@ -63,7 +63,9 @@ export function createApp(emulator: Emulator, options: AppOptions = {}): express
     throw fail('method_not_allowed', `${req.method} is not allowed on ${req.path}; allowed: ${methods.join(', ')}.`);
   });
 
-  // Every failure leaves in the envelope; anything unexpected is a 500 without a stack trace.
+  // A person's pages (hosted_url, review_url, embed.js) answer their errors as pages, in HTML.
+  app.use(pageErrorHandler(options.logger));
+  // Every other failure leaves in the envelope; anything unexpected is a 500 without a stack trace.
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
     if (res.headersSent) return;
     if (err instanceof ApiError) return writeError(req, res, err);

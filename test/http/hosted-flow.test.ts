@@ -126,7 +126,8 @@ describe('opening the link: the one-time code', () => {
   });
 
   it('a wrong code is refused with 422 and the attempts left; the fifth makes the code void until a new one is sent', async () => {
-    const h = harness();
+    // Seeded, so the new code is known to differ from the old one and the refusal of the old one is always checked.
+    const h = harness({ seed: 'hosted-code-renewal' });
     const o = await created(h);
     await h.http().get(o.path);
     const good = lastCode(h, o.id);
@@ -159,7 +160,12 @@ describe('opening the link: the one-time code', () => {
     expect((await h.http().get(sent.headers.location!)).text).toContain('A new code is on its way');
     const fresh = lastCode(h, o.id);
     expect(outbox(h, o.id)).toHaveLength(2);
-    if (fresh !== good) expect((await h.http().post(`${o.path}/code`).type('form').send({ code: good })).status).toBe(422);
+    expect(fresh).toMatch(/^\d{6}$/);
+    expect(fresh).not.toBe(good);
+    const old = await h.http().post(`${o.path}/code`).type('form').send({ code: good });
+    expect(old.status).toBe(422);
+    expect(old.text).toContain('That code is not right.');
+    expect(old.headers['set-cookie']).toBeUndefined();
     expect((await h.http().post(`${o.path}/code`).type('form').send({ code: fresh })).status).toBe(303);
   });
 
@@ -360,6 +366,8 @@ describe('the contract', () => {
     const pdf = await h.http().get(`${s.path}/contract.pdf`).set('Cookie', s.cookie).buffer(true);
     expect(pdf.status).toBe(200);
     expect(pdf.headers['content-type']).toBe('application/pdf');
+    // The policy of files (checked in Chromium's PDF viewer, test/e2e/browser/contract-pdf.test.ts).
+    expect(pdf.headers['content-security-policy']).toBe("default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'");
     expect(Buffer.from(pdf.body as Buffer).subarray(0, 5).toString()).toBe('%PDF-');
     expect((await h.http().get(`${s.path}/contract.pdf`)).status).toBe(403);
     const signed = await h.http().post(`${s.path}/sign`).set('Cookie', s.cookie);
@@ -466,12 +474,17 @@ describe('links that cannot be used', () => {
     expect(outbox(h, o.id)).toHaveLength(0);
   });
 
-  it('another method on a page path is 405 with Allow', async () => {
+  it('another method on a page path is a 405 page with Allow, not the envelope', async () => {
     const h = harness();
     const o = await created(h);
     const res = await h.http().delete(o.path);
     expect(res.status).toBe(405);
-    expect(res.headers.allow).toContain('GET');
+    expect(res.headers.allow).toBe('GET, HEAD, OPTIONS');
+    expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(res.headers['content-security-policy']).toContain("default-src 'none'");
+    expect(res.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    expect(res.text).toContain('This page cannot be used this way');
+    expect(res.text).not.toContain('method_not_allowed');
   });
 });
 

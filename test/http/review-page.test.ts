@@ -426,14 +426,42 @@ describe('embed.js and the page assets', () => {
     expect(script.headers['content-type']).toBe('text/javascript; charset=utf-8');
     expect(script.text).toContain('postMessage(data.message, target)');
     expect(script.text).not.toContain("'*'");
-    expect((await h.http().get('/embed/review-page.css')).headers['content-type']).toBe('text/css; charset=utf-8');
+    const style = await h.http().get('/embed/review-page.css');
+    expect(style.headers['content-type']).toBe('text/css; charset=utf-8');
+    // The files get a policy of their own too: it counts when one is opened by itself.
+    for (const res of [embed, script, style]) {
+      expect(res.headers['content-security-policy']).toBe("default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'");
+    }
     expect((await h.http().post('/embed.js')).status).toBe(405);
   });
 
-  it('answers another method on the form routes with 405 in the envelope', async () => {
+  it('answers another method on the form routes with a 405 page (Allow kept), not the envelope', async () => {
     const h = harness();
     const res = await h.http().get('/review/abc/approvals');
     expect(res.status).toBe(405);
     expect(res.headers.allow).toBe('POST, OPTIONS');
+    expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(res.headers['content-security-policy']).toContain("default-src 'none'");
+    expect(res.text).toContain('This page cannot be used this way');
+    expect(res.text).not.toContain('method_not_allowed');
+  });
+});
+
+describe('the base URL of review_url', () => {
+  it('uses the configured public URL (createApp publicUrl), and the page opens at its path', async () => {
+    const h = harness({}, { publicUrl: 'https://onboarding.example.test/base/' });
+    submitted(h.emulator.defaultWorkspace, ONB);
+    const s = await newSession(h);
+    expect(s.review_url).toMatch(/^https:\/\/onboarding\.example\.test\/base\/review\/[A-Za-z0-9]{32}$/);
+    // A proxy in front strips the prefix: the emulator serves the page at /review/<token>.
+    const token = s.review_url.split('/').at(-1)!;
+    expect((await h.http().get(`/review/${token}`)).status).toBe(200);
+  });
+
+  it('without it, uses the scheme and Host of the request', async () => {
+    const h = inReview();
+    const res = await h.as(KEYS.manager).post(`/v1/onboardings/${ONB}/review-sessions`, { reviewer: { email: 'mark.manager@acme.test', external_id: 'u1' } }).set('Host', 'emulator.local:8080');
+    expect(res.status).toBe(201);
+    expect(res.body.review_url).toMatch(/^http:\/\/emulator\.local:8080\/review\/[A-Za-z0-9]{32}$/);
   });
 });

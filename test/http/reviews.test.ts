@@ -247,7 +247,7 @@ describe('the review page at review_url', () => {
     expect((await open(h, s.review_url)).text).toContain('already used');
   });
 
-  it('answers 404 HTML for an unknown link, 405 in the envelope for other methods', async () => {
+  it('answers 404 HTML for an unknown link, and a 405 HTML page (not the envelope) for other methods', async () => {
     const h = inReview();
     const res = await h.http().get('/review/NoSuchTokenNoSuchTokenNoSuchToke');
     expect(res.status).toBe(404);
@@ -255,7 +255,8 @@ describe('the review page at review_url', () => {
     expect(res.text).toContain('not found');
     const post = await h.http().post('/review/whatever');
     expect(post.status).toBe(405);
-    expect(envelope(post).code).toBe('method_not_allowed');
+    expect(post.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(post.text).toContain('This page cannot be used this way');
     expect(post.headers.allow).toBe('GET, HEAD, OPTIONS');
   });
 

@@ -1,4 +1,3 @@
-import { ErrorSchema } from '../../resources/common.schemas.js';
 
 /**
  * The hosted pages in the OpenAPI document: the same routes as HOSTED_PAGE_ROUTES, answering
@@ -74,7 +73,7 @@ export const HOSTED_PAGE_OPERATIONS = {
       responses: {
         '200': { description: 'The contract', content: { 'application/pdf': { schema: { type: 'string', contentMediaType: 'application/pdf' } } } },
         ...responses([['403', 'No page session'], ['404', 'Unknown link, or no contract yet'], ['410', 'The link cannot be used any more']]),
-        '405': { description: 'Another method than GET or HEAD', content: { 'application/json': { schema: ErrorSchema } } },
+        ...responses([['405', 'Another method than GET or HEAD (an HTML page, with Allow)']]),
       },
     },
   },

@@ -1,4 +1,3 @@
-import { ErrorSchema } from '../../resources/common.schemas.js';
 import { RETURN_REASON_MAX } from '../../resources/onboardings/onboardings.model.js';
 
 /**
@@ -27,6 +26,7 @@ function formOperation(operationId: string, summary: string, properties: Record<
       responses: responses([
         ['200', 'The review page after the action'], ['403', 'Not this page\'s action token, not signed in, or a role not held'],
         ['404', 'Unknown link'], ['409', 'Refused by the life cycle (four-eyes, state)'], ['410', 'The page timed out'], ['422', 'A field is missing or wrong'],
+        ['400', 'The form could not be read'], ['413', 'The form is larger than 16 kB or has too many fields'], ['415', 'Not a web form'],
       ]),
     },
   };
@@ -37,7 +37,7 @@ const script = (operationId: string, summary: string, type: string) => ({
     operationId, summary, tags: ['Pages'], security: [{}],
     responses: {
       '200': { description: summary, content: { [type]: { schema: { type: 'string', contentMediaType: type } } } },
-      '405': { description: 'Another method than GET or HEAD', content: { 'application/json': { schema: ErrorSchema } } },
+      ...responses([['405', 'Another method than GET or HEAD (an HTML page, with Allow)']]),
     },
   },
 });

@@ -11,6 +11,8 @@ import {
 import { findReviewSession } from '../../resources/reviews/reviews.service.js';
 import { EMBED_JS, MESSAGE_TYPE, PAGE_CSS, PAGE_JS } from './assets.js';
 import { frameAncestors, reviewPolicy } from './frame.js';
+import { html } from '../html.js';
+import { RESOURCE_POLICY } from '../layout.js';
 import {
   document, goneBodies, notFoundBody, reviewView, signInView, type Notice, type Page, type ReviewMessage, type ReviewModel,
 } from './views.js';
@@ -186,6 +188,7 @@ function asset(body: string, type: string, crossOrigin: boolean): RequestHandler
     res.setHeader('Content-Type', `${type}; charset=utf-8`);
     res.setHeader('Cache-Control', 'no-cache');
     res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.setHeader('Content-Security-Policy', RESOURCE_POLICY);
     // embed.js is included by the partner's page on another origin.
     if (crossOrigin) {
       res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
@@ -196,11 +199,37 @@ function asset(body: string, type: string, crossOrigin: boolean): RequestHandler
 }
 
 /** Form bodies are parsed on these routes only, small and flat. */
-const forms = express.urlencoded({ extended: false, limit: '16kb', parameterLimit: 20 });
+const FORM_LIMIT_KB = 16;
+const parse = express.urlencoded({ extended: false, limit: `${FORM_LIMIT_KB}kb`, parameterLimit: 20 });
+
+/** Why a form body was not read (body-parser's error types), in words for the reviewer. */
+function unreadable(err: unknown): ApiError {
+  const { status, type } = err as { status?: unknown; type?: unknown };
+  if (type === 'entity.too.large') {
+    return fail('body_too_large', `The form is larger than ${FORM_LIMIT_KB} kB and was not read. Go back, keep the reason to ${RETURN_REASON_MAX} characters and send it again.`);
+  }
+  if (type === 'parameters.too.many') return fail('body_too_large', 'The form has more fields than the review page sends. Open the review again and use its buttons.');
+  if (status === 415) return fail('content_type_unsupported', 'The form was sent in an encoding the page cannot read. Open the review again and use its buttons.');
+  return fail('request_malformed', 'The form could not be read. Open the review again and send it from the page.');
+}
+
+/** The form parser, its refusals a page in the session's frame (not the envelope); nothing was changed. */
+function forms(emulator: Emulator): RequestHandler {
+  return (req: Request, res: Response, next): void => {
+    parse(req, res, (err?: unknown) => {
+      if (!err) return next();
+      const found = located(emulator, String(req.params.token));
+      if (!found) return notFound(res);
+      const e = unreadable(err);
+      const body = html`<h1>The form was not sent</h1><p class="notice error" role="alert">${e.message}</p><p>Nothing was changed.</p>`;
+      send(res, { status: e.status, title: e.status === 413 ? 'Form too large' : 'Form not readable', body }, ancestorsOf(found.ws, found.session));
+    });
+  };
+}
 
 export function mountReviewPages(app: Express, emulator: Emulator): void {
   app.get('/review/:token', open(emulator));
-  for (const suffix of Object.keys(act) as (keyof typeof act)[]) app.post(`/review/:token/${suffix}`, forms, post(emulator, suffix));
+  for (const suffix of Object.keys(act) as (keyof typeof act)[]) app.post(`/review/:token/${suffix}`, forms(emulator), post(emulator, suffix));
   app.get('/embed.js', asset(EMBED_JS, 'text/javascript', true));
   app.get('/embed/review-page.js', asset(PAGE_JS, 'text/javascript', false));
   app.get('/embed/review-page.css', asset(PAGE_CSS, 'text/css', false));
