@@ -2,6 +2,10 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
+import { Emulator, type EmulatorOptions } from '../../src/emulator.js';
+import { listen, type RunningServer } from '../../src/http/server.js';
+import { FROZEN_START } from './harness.js';
 
 /**
  * Debian's chromium, headless, in a fresh profile. A missing browser fails the test (CI
@@ -24,4 +28,28 @@ export async function openBrowser(): Promise<{ context: BrowserContext; close: (
       rmSync(profile, { recursive: true, force: true });
     },
   };
+}
+
+export interface BrowserAndEmulator {
+  browser: Awaited<ReturnType<typeof openBrowser>>;
+  emulator: Emulator;
+  server: RunningServer;
+}
+
+/**
+ * For one test file: an emulator on a frozen clock served on 127.0.0.1 (a free port) and a
+ * browser, made before its tests and closed after them. The fields are set once beforeAll ran.
+ */
+export function useBrowserAndEmulator(options: EmulatorOptions = {}): BrowserAndEmulator {
+  const env = {} as BrowserAndEmulator;
+  beforeAll(async () => {
+    env.emulator = new Emulator({ clock: { mode: 'frozen', start: FROZEN_START }, ...options });
+    env.server = await listen(env.emulator, { port: 0 });
+    env.browser = await openBrowser();
+  }, 60_000);
+  afterAll(async () => {
+    await env.browser?.close();
+    await env.server?.close();
+  });
+  return env;
 }

@@ -1,10 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BrowserContext, Frame, Page } from 'playwright-core';
-import { Emulator } from '../../../src/emulator.js';
-import { listen, type RunningServer } from '../../../src/http/server.js';
+import { describe, expect, it } from 'vitest';
+import type { Frame, Page } from 'playwright-core';
 import { approve, employeeSubmit, sendContract, verifyIdentity } from '../../../src/resources/onboardings/onboardings.lifecycle.js';
-import { openBrowser } from '../../support/browser.js';
-import { createBody, FROZEN_START, KEYS } from '../../support/harness.js';
+import { useBrowserAndEmulator } from '../../support/browser.js';
+import { createBody, KEYS } from '../../support/harness.js';
 
 /**
  * The contract PDF behind the hosted pages carries the restrictive policy of files
@@ -12,26 +10,13 @@ import { createBody, FROZEN_START, KEYS } from '../../support/harness.js';
  * on the PDF's response: this opens the contract in headless Chromium and reads the viewer's
  * toolbar, which shows the document's own title and page count only once the PDF rendered.
  */
-let browser: { context: BrowserContext; close: () => Promise<void> };
-let emulator: Emulator;
-let server: RunningServer;
+const env = useBrowserAndEmulator();
 
-beforeAll(async () => {
-  emulator = new Emulator({ clock: { mode: 'frozen', start: FROZEN_START } });
-  server = await listen(emulator, { port: 0 });
-  browser = await openBrowser();
-}, 60_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-const ws = () => emulator.defaultWorkspace;
+const ws = () => env.emulator.defaultWorkspace;
 
 /** Created, opened and confirmed with the code in the browser, submitted, approved and the contract sent. */
 async function awaitingSignature(page: Page): Promise<string> {
-  const res = await fetch(`${server.url}/v1/onboardings`, {
+  const res = await fetch(`${env.server.url}/v1/onboardings`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${KEYS.owner}` },
     body: JSON.stringify(createBody()),
@@ -46,7 +31,7 @@ async function awaitingSignature(page: Page): Promise<string> {
   const users = { manager: 'usr_acme_mark', payroll_reviewer: 'usr_acme_paula', owner: 'usr_acme_olivia' } as const;
   let r = verifyIdentity(ws(), employeeSubmit(ws(), ws().store.onboardings.get(body.id)!));
   for (const role of r.required_roles) r = approve(ws(), r, ws().store.users.get(users[role])!, role, r.data_version);
-  sendContract(ws(), r, server.url);
+  sendContract(ws(), r, env.server.url);
   return body.hosted_url;
 }
 
@@ -81,7 +66,7 @@ function toolbar(): { title: string; pages: string } | undefined {
 
 describe('the contract PDF in Chromium', () => {
   it("renders in the PDF viewer under the files' Content-Security-Policy", async () => {
-    const page = await browser.context.newPage();
+    const page = await env.browser.context.newPage();
     const url = await awaitingSignature(page);
     const response = await page.goto(`${url}/contract.pdf`);
     expect(response!.status()).toBe(200);

@@ -1,11 +1,9 @@
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BrowserContext, Page } from 'playwright-core';
-import { Emulator } from '../../../src/emulator.js';
-import { listen, type RunningServer } from '../../../src/http/server.js';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { approve, sendContract, verifyIdentity } from '../../../src/resources/onboardings/onboardings.lifecycle.js';
-import { openBrowser } from '../../support/browser.js';
-import { createBody, FROZEN_START, KEYS } from '../../support/harness.js';
+import { useBrowserAndEmulator } from '../../support/browser.js';
+import { createBody, KEYS } from '../../support/harness.js';
 
 /**
  * The employee's hosted pages in headless Chromium against a real server on 127.0.0.1: from
@@ -15,25 +13,12 @@ import { createBody, FROZEN_START, KEYS } from '../../support/harness.js';
  */
 const ID_DOCUMENT = fileURLToPath(new URL('../../../fixtures/documents/identity-document.jpg', import.meta.url));
 
-let browser: { context: BrowserContext; close: () => Promise<void> };
-let emulator: Emulator;
-let server: RunningServer;
+const env = useBrowserAndEmulator();
 
-beforeAll(async () => {
-  emulator = new Emulator({ clock: { mode: 'frozen', start: FROZEN_START } });
-  server = await listen(emulator, { port: 0 });
-  browser = await openBrowser();
-}, 60_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-const ws = () => emulator.defaultWorkspace;
+const ws = () => env.emulator.defaultWorkspace;
 
 async function created(overrides: Record<string, unknown> = {}): Promise<{ id: string; url: string }> {
-  const res = await fetch(`${server.url}/v1/onboardings`, {
+  const res = await fetch(`${env.server.url}/v1/onboardings`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${KEYS.owner}` },
     body: JSON.stringify(createBody(overrides)),
@@ -47,7 +32,7 @@ const codeOf = (id: string) => ws().outbox.filter((m) => m.onboarding_id === id 
 
 /** A page that fails the test on any dialog (an injected alert would open one). */
 async function newPage(dialogs: string[]): Promise<Page> {
-  const page = await browser.context.newPage();
+  const page = await env.browser.context.newPage();
   page.on('dialog', (d) => {
     dialogs.push(d.message());
     void d.dismiss();
@@ -77,7 +62,7 @@ function contractSent(id: string): void {
   const users = { manager: 'usr_acme_mark', payroll_reviewer: 'usr_acme_paula', owner: 'usr_acme_olivia' } as const;
   let r = verifyIdentity(ws(), ws().store.onboardings.get(id)!);
   for (const role of r.required_roles) r = approve(ws(), r, ws().store.users.get(users[role])!, role, r.data_version);
-  sendContract(ws(), r, server.url);
+  sendContract(ws(), r, env.server.url);
 }
 
 describe('the employee in a browser', () => {

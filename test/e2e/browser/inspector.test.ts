@@ -1,9 +1,7 @@
 import { createServer } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BrowserContext, Page } from 'playwright-core';
-import { Emulator } from '../../../src/emulator.js';
-import { listen, type RunningServer } from '../../../src/http/server.js';
-import { openBrowser } from '../../support/browser.js';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { useBrowserAndEmulator } from '../../support/browser.js';
 import { createBody, FROZEN_START, KEYS } from '../../support/harness.js';
 
 /**
@@ -11,12 +9,8 @@ import { createBody, FROZEN_START, KEYS } from '../../support/harness.js';
  * and 6): it moves the clock with its buttons, retries a dead delivery, shows a new event
  * without a reload, and renders an employee named like markup as text.
  */
-let browser: { context: BrowserContext; close: () => Promise<void> };
-let emulator: Emulator;
-let server: RunningServer;
-
 async function api(method: string, path: string, body?: unknown, key?: string): Promise<{ status: number; body: Record<string, unknown> }> {
-  const res = await fetch(`${server.url}${path}`, {
+  const res = await fetch(`${env.server.url}${path}`, {
     method,
     headers: { 'Content-Type': 'application/json', ...(key ? { Authorization: `Bearer ${key}` } : {}) },
     body: body === undefined ? undefined : JSON.stringify(body),
@@ -34,7 +28,7 @@ async function closedPort(): Promise<number> {
 }
 
 async function open(path = '/'): Promise<{ page: Page; dialogs: string[]; errors: string[] }> {
-  const page = await browser.context.newPage();
+  const page = await env.browser.context.newPage();
   const dialogs: string[] = [];
   const errors: string[] = [];
   page.on('dialog', (d) => {
@@ -45,7 +39,7 @@ async function open(path = '/'): Promise<{ page: Page; dialogs: string[]; errors
   page.on('console', (m) => {
     if (m.type() === 'error') errors.push(m.text());
   });
-  await page.goto(`${server.url}${path}`);
+  await page.goto(`${env.server.url}${path}`);
   await page.locator('#clock-now').waitFor();
   return { page, dialogs, errors };
 }
@@ -68,16 +62,7 @@ const clockShows = (page: Page, ms: number) =>
   }, ms);
 type Marked = { marker?: number };
 
-beforeAll(async () => {
-  emulator = new Emulator({ clock: { mode: 'frozen', start: FROZEN_START } });
-  server = await listen(emulator, { port: 0 });
-  browser = await openBrowser();
-}, 60_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const env = useBrowserAndEmulator();
 
 describe('the inspector in a browser', () => {
   it('/ opens the inspector; the +1 hour button moves the clock it shows; custom and settle work too', async () => {
@@ -108,7 +93,7 @@ describe('the inspector in a browser', () => {
     // Advance through the whole retry schedule (about 44 hours) with the inspector's own control.
     await page.getByLabel('Advance by').fill('3d');
     await page.getByRole('button', { name: 'Advance', exact: true }).click();
-    const delivery = emulator.defaultWorkspace.store.deliveries.values().find((d) => d.endpoint_id === hook.body.id)!;
+    const delivery = env.emulator.defaultWorkspace.store.deliveries.values().find((d) => d.endpoint_id === hook.body.id)!;
     const row = page.locator(`tr[data-delivery="${delivery.id}"]`);
     await row.locator('.badge', { hasText: 'dead' }).waitFor();
     expect(await row.locator('.attempt-count').innerText()).toBe('8');
@@ -154,7 +139,7 @@ describe('the inspector in a browser', () => {
     expect((await api('POST', '/v1/onboardings', createBody({ reference: 'OLD-0' }), ws.owner)).status).toBe(201);
     expect((await api('POST', `/_emulator/workspaces/${ws.id}/clock/advance`, { by: '3d' })).status).toBe(200); // the oldest ends dead
     for (let i = 1; i <= 5; i++) expect((await api('POST', '/v1/onboardings', createBody({ reference: `OLD-${i}` }), ws.owner)).status).toBe(201);
-    const oldest = emulator.workspace(ws.id).store.deliveries.values().find((d) => d.endpoint_id === hook.body.id)!;
+    const oldest = env.emulator.workspace(ws.id).store.deliveries.values().find((d) => d.endpoint_id === hook.body.id)!;
     expect(oldest.status).toBe('dead');
 
     const { page, errors } = await open(`/_emulator/ui?workspace=${ws.id}`);
