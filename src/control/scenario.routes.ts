@@ -4,7 +4,7 @@ import { ok, type ControlRoute } from '../resources/route.js';
 import type { ScenarioDocument } from '../scenarios/scenario.schema.js';
 import { ScenarioSchema } from '../scenarios/scenario.schema.js';
 import { AnyDocument, ScenarioState, ScenarioValidation } from './scenario.schemas.js';
-import { checkedScenario, describeScenario, loadScenario, validateScenario } from './scenario.service.js';
+import { checkedScenario, describeScenario, loadScenario, scenarioJsonSchema, validateScenario } from './scenario.service.js';
 
 const errors = { description: 'Error', schema: ErrorSchema };
 const tag = 'Scenarios';
@@ -30,6 +30,12 @@ export const scenarioRoutes: ControlRoute<Emulator>[] = [
     operationId: 'removeScenario', summary: 'Remove the scenario: only magic e-mail addresses still play by themselves',
     responses: { 200: { description: 'Scenario state', schema: ScenarioState } },
     handle: (ctx) => ok(loadScenario(ctx.workspace, null, 'api')),
+  },
+  {
+    kind: 'control', perWorkspace: false, tag, method: 'GET', path: '/_emulator/scenarios/schema',
+    operationId: 'scenarioJsonSchema', summary: 'The JSON Schema (draft 2020-12) of scenario documents, the one the emulator checks with: for editors and your own checks',
+    responses: { 200: { description: 'A JSON Schema document', schema: AnyDocument } },
+    handle: () => ok(scenarioJsonSchema()),
   },
   {
     kind: 'control', perWorkspace: false, tag, method: 'POST', path: '/_emulator/scenarios/validate',

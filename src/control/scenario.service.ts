@@ -3,7 +3,7 @@ import type { Workspace } from '../core/workspace.js';
 import { setScenario } from '../scenarios/autopilot.js';
 import { MAGIC_ADDRESSES } from '../scenarios/magic.js';
 import { checkScenario, ScenarioError } from '../scenarios/scenario.load.js';
-import type { ScenarioDocument } from '../scenarios/scenario.schema.js';
+import { ScenarioSchema, type ScenarioDocument } from '../scenarios/scenario.schema.js';
 
 /**
  * Loading, showing and checking scenarios (design section 8) for one workspace: over HTTP
@@ -63,4 +63,16 @@ export function validateScenario(data: unknown) {
     if (!(err instanceof ScenarioError)) throw err;
     return { valid: false, name: null, rules: 0, mistakes: scenarioRefusal(err).details! };
   }
+}
+
+/**
+ * The schema the emulator checks scenario documents with, as a standalone JSON Schema, for an
+ * editor (a YAML language server's `$schema` comment) or a partner's own check. Beyond it the
+ * emulator reads every delay as a duration, which a schema cannot say.
+ */
+export function scenarioJsonSchema(): Record<string, unknown> {
+  return {
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    ...(JSON.parse(JSON.stringify(ScenarioSchema)) as Record<string, unknown>),
+  };
 }

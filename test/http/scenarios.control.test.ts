@@ -1,5 +1,7 @@
+import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { readScenarioFile } from '../../src/scenarios/scenario.load.js';
 import { expectError, harness, KEYS } from '../support/harness.js';
 import { createOnboarding, readOnboarding } from '../support/sandbox-steps.js';
 
@@ -164,6 +166,28 @@ describe('POST /_emulator/scenarios/validate', () => {
         { path: 'rules[0].payroll.outcome', message: 'must be one of: success, failure', hint: "write success or failure; left out, the organization's payroll_failure switch decides" },
       ],
     });
+  });
+});
+
+describe('GET /_emulator/scenarios/schema', () => {
+  it('publishes the JSON Schema scenario documents are checked with: every ready scenario passes it, a mistake does not', async () => {
+    const h = harness();
+    const res = await h.http().get('/_emulator/scenarios/schema');
+    expect(res.status).toBe(200);
+    expect(res.body.$schema).toBe('https://json-schema.org/draft/2020-12/schema');
+    // An independent draft 2020-12 validator, not the emulator's own precompiled one.
+    const { Ajv2020 } = await import('ajv/dist/2020.js');
+    const addFormats = (await import('ajv-formats')).default as unknown as (a: InstanceType<typeof Ajv2020>) => void;
+    const ajv = new Ajv2020({ allErrors: true, strict: false });
+    addFormats(ajv);
+    const validate = ajv.compile(res.body as object);
+    const files = readdirSync(fileURLToPath(new URL('../../scenarios/', import.meta.url))).filter((f) => f.endsWith('.yaml'));
+    expect(files.length).toBeGreaterThanOrEqual(7);
+    for (const f of files) {
+      expect(validate(readScenarioFile(fileURLToPath(new URL(`../../scenarios/${f}`, import.meta.url)))), `${f}: ${JSON.stringify(validate.errors)}`).toBe(true);
+    }
+    expect(validate({ version: 1, rules: [{ match: { all: true }, employee: { open: '1h' } }] })).toBe(false);
+    expect(validate({ version: 1, rules: [{ match: { all: true }, payroll: { outcome: 'maybe' } }] })).toBe(false);
   });
 });
 
