@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fail, type ErrorDetail } from './core/errors.js';
@@ -177,13 +178,24 @@ export class Emulator {
     this.changed(ws);
   }
 
+  /** Names the start scenario (--scenario) by its content; null when there is none. */
+  startScenarioDigest(): string | null {
+    return this.scenario ? createHash('sha256').update(JSON.stringify(this.scenario.document)).digest('hex').slice(0, 32) : null;
+  }
+
   /**
-   * After a restore at start (--state-file): a scenario given at this start replaces another one
-   * the stored state plays; the same scenario keeps its stored plan, so a restart changes nothing.
+   * After a restore at start (--state-file): a start scenario other than the one in force when
+   * the file was written (`storedDigest`) replaces whatever the stored state plays; the same one
+   * changes nothing, so a restart with the same command line continues exactly, a scenario
+   * loaded or removed through the API included. A file without the digest compares documents.
    * Says whether it replaced one.
    */
-  adoptStartScenario(ws: Workspace): boolean {
-    if (!this.scenario || JSON.stringify(ws.scenario?.document ?? null) === JSON.stringify(this.scenario.document)) return false;
+  adoptStartScenario(ws: Workspace, storedDigest: string | null | undefined): boolean {
+    if (!this.scenario) return false;
+    const unchanged = storedDigest !== undefined
+      ? storedDigest === this.startScenarioDigest()
+      : JSON.stringify(ws.scenario?.document ?? null) === JSON.stringify(this.scenario.document);
+    if (unchanged) return false;
     setScenario(ws, this.scenario.document, this.scenario.source);
     this.changed(ws);
     return true;

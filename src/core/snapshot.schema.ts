@@ -40,6 +40,12 @@ export interface WorkspaceSnapshot {
   scenario: LoadedScenario | null;
   /** Per onboarding id, the autopilot's progress. */
   autopilot: Record<string, AutopilotProgress>;
+  /**
+   * Only in a --state-file: the digest of the start scenario (--scenario) in force when it was
+   * written, null for none, so a restart tells a changed flag from a scenario changed through the
+   * API. A restore ignores it.
+   */
+  state_file?: { start_scenario: string | null };
 }
 
 /** The store's collections, read from the store itself, so a new collection is never left out. */
@@ -129,6 +135,7 @@ export const SnapshotSchema = Type.Unsafe<WorkspaceSnapshot>(
       faults: Type.Array(FaultSchema),
       scenario: Nullable(Type.Object({ document: Type.Object({}), source: Type.String(), loaded_at: Instant })),
       autopilot: Type.Unsafe<Record<string, AutopilotProgress>>({ type: 'object', additionalProperties: AutopilotSchema }),
+      state_file: Type.Optional(Type.Object({ start_scenario: Nullable(Str) }, { additionalProperties: false, description: 'written by --state-file; ignored by a restore' })),
     },
     {
       additionalProperties: false,

@@ -60,10 +60,10 @@ export class StateFile {
       this.start = 'restored';
       // As the file holds it: timers that fell due at the restore, or a replaced scenario, changed the state, and that is written below.
       this.last = comparable(found as WorkspaceSnapshot);
-      this.scenarioReplaced = emulator.adoptStartScenario(emulator.defaultWorkspace);
+      this.scenarioReplaced = emulator.adoptStartScenario(emulator.defaultWorkspace, (found as WorkspaceSnapshot).state_file?.start_scenario);
     } else {
       this.start = options.reset ? 'reset' : 'created';
-      const fresh = emulator.snapshot(emulator.defaultWorkspace);
+      const fresh = this.document();
       try {
         mkdirSync(dirname(this.path), { recursive: true });
         new JSONFileSync<WorkspaceSnapshot>(this.path).write(fresh);
@@ -111,11 +111,16 @@ export class StateFile {
     this.unsubscribe();
   }
 
+  /** The default workspace's snapshot with the start scenario it was written under. */
+  private document(ws = this.emulator.defaultWorkspace): WorkspaceSnapshot {
+    return { ...this.emulator.snapshot(ws), state_file: { start_scenario: this.emulator.startScenarioDigest() } };
+  }
+
   private async write(): Promise<void> {
     try {
       const ws = this.emulator.defaultWorkspace;
       await ws.scheduler.settle(); // a delivery half done would be in neither state
-      const snapshot = this.emulator.snapshot(ws);
+      const snapshot = this.document(ws);
       const text = comparable(snapshot);
       if (text === this.last) return;
       this.db.data = snapshot;

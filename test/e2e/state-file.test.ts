@@ -195,6 +195,7 @@ describe('serve --state-file with --scenario', () => {
     expect(res.status).toBe(200);
   };
   const scenarioOf = async (url: string) => ((await (await fetch(`${url}/_emulator/scenario`)).json()) as { source: string | null }).source;
+  const plannedOf = async (url: string) => ((await (await fetch(`${url}/_emulator/scenario`)).json()) as { planned: { onboarding_id: string; step: string; due_at: string }[] }).planned;
   const read = async (url: string, id: string) => ((await (await fetch(`${url}/v1/onboardings/${id}`, { headers: auth })).json()) as { status: string }).status;
   const restart = async (s: Started, args: string[]) => {
     s.child.kill('SIGTERM');
@@ -210,30 +211,49 @@ describe('serve --state-file with --scenario', () => {
     const id = await createOnboarding(s.url);
     await advance(s.url, '1d');
     expect(await read(s.url, id)).toBe('awaiting_employer_signature'); // the employer signs 5 days after the employee
+    const planned = await plannedOf(s.url);
+    expect(planned).toContainEqual(expect.objectContaining({ onboarding_id: id, step: 'employer_signed' }));
 
-    // Same command line: nothing replanned, the stored step still waits.
+    // Same command line: nothing replanned, the stored step waits for its own instant.
     s = await restart(s, slow);
     expect(s.ready).toMatchObject({ state: 'restored' });
     expect(s.ready.state_scenario).toBeUndefined();
     expect(await scenarioOf(s.url)).toBe('slow-employer-signature.yaml');
-    await advance(s.url, '1d');
-    expect(await read(s.url, id)).toBe('awaiting_employer_signature');
+    expect(await plannedOf(s.url)).toEqual(planned);
 
     // No --scenario: the stored one plays on.
     s = await restart(s, base);
     expect(s.ready.state_scenario).toBeUndefined();
     expect(await scenarioOf(s.url)).toBe('slow-employer-signature.yaml');
+    expect(await plannedOf(s.url)).toEqual(planned);
 
     // Another scenario: it replaces the stored one and plans from now (the employer signs within the hour).
-    s = await restart(s, [...base, '--scenario', 'scenarios/happy-path.yaml']);
+    const happy = [...base, '--scenario', 'scenarios/happy-path.yaml'];
+    s = await restart(s, happy);
     expect(s.ready).toMatchObject({ state: 'restored', state_scenario: 'replaced by --scenario' });
     expect(await scenarioOf(s.url)).toBe('happy-path.yaml');
     await advance(s.url, '2h');
     expect(await read(s.url, id)).toBe('completed');
-    // And the file holds the replacement.
+
+    // A scenario removed through the API stays removed when the same command line starts again.
+    const removed = await fetch(`${s.url}/_emulator/scenario`, { method: 'DELETE' });
+    expect(removed.status).toBe(200);
+    s = await restart(s, happy);
+    expect(s.ready.state_scenario).toBeUndefined();
+    expect(await scenarioOf(s.url)).toBeNull();
     s.child.kill('SIGTERM');
     expect(await s.exited).toBe(0);
-    expect((JSON.parse(readFileSync(file, 'utf8')) as { scenario: { source: string } }).scenario.source).toBe('happy-path.yaml');
+    expect((JSON.parse(readFileSync(file, 'utf8')) as { scenario: unknown; state_file: { start_scenario: string } }).scenario).toBeNull();
+  });
+
+  it('a state file written without --scenario takes one given at a later start', async () => {
+    const file = join(tempDir(), 'state.json');
+    const base = ['--state-file', file, '--clock', 'frozen'];
+    let s = await serve(base);
+    expect(await scenarioOf(s.url)).toBeNull();
+    s = await restart(s, [...base, '--scenario', 'scenarios/happy-path.yaml']);
+    expect(s.ready).toMatchObject({ state: 'restored', state_scenario: 'replaced by --scenario' });
+    expect(await scenarioOf(s.url)).toBe('happy-path.yaml');
   });
 });
 
