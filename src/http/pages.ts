@@ -62,10 +62,12 @@ function wording(err: ApiError): { title: string; text: string } {
 /** Express's own refusals (a path with broken percent-encoding, a form body it would not read) in the one vocabulary. */
 function pageError(err: unknown): ApiError | undefined {
   if (err instanceof ApiError) return err;
-  const { status } = err as { status?: unknown };
+  const { status, type } = err as { status?: unknown; type?: unknown };
   if (typeof status !== 'number' || status < 400 || status >= 500) return undefined;
   if (status === 413) return fail('body_too_large', 'The form is too large to be read. Go back, shorten what you typed and send it again.');
   if (status === 415) return fail('content_type_unsupported', 'The form was sent in a way the page cannot read. Go back and send it again from the page.');
+  // body-parser names its refusals (an aborted upload, a body of another length); the router's path decoding does not.
+  if (typeof type === 'string') return fail('request_malformed', 'The form could not be read. Go back and send it again from the page.');
   return fail('request_malformed', 'This address could not be read: part of it is not valid. Check that you opened the whole link, exactly as it was sent.');
 }
 

@@ -1,5 +1,8 @@
+import express from 'express';
 import type { Logger } from 'pino';
+import request from 'supertest';
 import { describe, expect, it, vi } from 'vitest';
+import { pageErrorHandler } from '../../src/http/pages.js';
 import { createBody, envelope, harness, KEYS } from '../support/harness.js';
 import { submitted } from '../support/journey.js';
 
@@ -135,6 +138,18 @@ describe('a request Express cannot read', () => {
     const unknown = await h.http().post('/review/nope/return').type('form').send({ reason: 'x'.repeat(17 * 1024) });
     expect(unknown.status).toBe(404);
     expect(unknown.text).toContain('Review link not found');
+  });
+});
+
+describe('a body the parser refused on a page path', () => {
+  it('says the form could not be read, not that the address is wrong', async () => {
+    // A page route whose body parser gave up (body-parser names its refusals with a type).
+    const app = express();
+    app.post('/hosted/:token/code', (_req, _res, next) => next(Object.assign(new Error('request aborted'), { status: 400, type: 'request.aborted' })));
+    app.use(pageErrorHandler(undefined));
+    const res = await request(app).post('/hosted/abc/code').send('code=1');
+    expectPage(res, 400, /The form could not be read/);
+    expect(res.text).not.toContain('address');
   });
 });
 

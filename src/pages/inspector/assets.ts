@@ -77,6 +77,7 @@ export const INSPECTOR_JS = String.raw`/* onboarding-emulator inspector: a clien
         if (!res.ok) {
           var err = new Error(data && data.error ? data.error.code + ': ' + data.error.message : 'HTTP ' + res.status);
           err.status = res.status;
+          err.code = data && data.error ? data.error.code : null;
           throw err;
         }
         return data;
@@ -358,13 +359,18 @@ export const INSPECTOR_JS = String.raw`/* onboarding-emulator inspector: a clien
         : empty('Nothing planned.'));
   }
 
-  // Every delivery of one address, following next_cursor; null once the address is gone.
-  function allDeliveries(b, id, after, acc) {
+  // Every delivery of one address, following next_cursor; null once the address is gone. A
+  // cursor purged between two pages (the clock moved meanwhile) starts the walk over, once.
+  function allDeliveries(b, id, after, acc, retried) {
     var path = b + '/webhooks/' + encodeURIComponent(id) + '/deliveries?limit=' + PAGE + (after ? '&starting_after=' + encodeURIComponent(after) : '');
     return api('GET', path).then(function (page) {
       acc = (acc || []).concat(page.data);
-      return page.has_more ? allDeliveries(b, id, page.next_cursor, acc) : acc;
-    }, function (e) { if (e.status === 404) return null; throw e; });
+      return page.has_more ? allDeliveries(b, id, page.next_cursor, acc, retried) : acc;
+    }, function (e) {
+      if (e.status === 404) return null;
+      if (e.code === 'cursor_invalid' && !retried) return allDeliveries(b, id, null, [], true);
+      throw e;
+    });
   }
   function withAllDeliveries(w, all) {
     w.data.forEach(function (hook) {

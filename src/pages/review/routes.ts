@@ -12,7 +12,6 @@ import { findReviewSession } from '../../resources/reviews/reviews.service.js';
 import { EMBED_JS, MESSAGE_TYPE, PAGE_CSS, PAGE_JS } from './assets.js';
 import { frameAncestors, reviewPolicy } from './frame.js';
 import { html } from '../html.js';
-import { RESOURCE_POLICY } from '../layout.js';
 import {
   document, goneBodies, notFoundBody, reviewView, signInView, type Notice, type Page, type ReviewMessage, type ReviewModel,
 } from './views.js';
@@ -188,7 +187,6 @@ function asset(body: string, type: string, crossOrigin: boolean): RequestHandler
     res.setHeader('Content-Type', `${type}; charset=utf-8`);
     res.setHeader('Cache-Control', 'no-cache');
     res.setHeader('X-Content-Type-Options', 'nosniff');
-    res.setHeader('Content-Security-Policy', RESOURCE_POLICY);
     // embed.js is included by the partner's page on another origin.
     if (crossOrigin) {
       res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
