@@ -81,8 +81,8 @@ export const AdvanceBody = Type.Object(
 
 export const SetClockBody = Type.Object({ now: DateTime }, { additionalProperties: false, title: 'SetClockRequest' });
 
-/** The timer that fires next: its kind and due time, then its payload's fields (as in `fired`). */
-export const NextTimer = Type.Object(
+/** A timer as the clock reports it (the next one, and each in `fired`): kind, due time, then its payload's fields. */
+export const TimerEntry = Type.Object(
   {
     kind: Type.String({ description: 'scenario.step, webhook.attempt, webhook.delivery_purge, webhook.secret_expire, event.purge, review_session.expire or reviewer_link.expire' }),
     due_at: DateTime,
@@ -94,7 +94,7 @@ export const NextTimer = Type.Object(
     review_session_id: Type.Optional(Type.String()),
     reviewer_link_id: Type.Optional(Type.String()),
   },
-  { title: 'NextTimer', description: "the timer's kind, due time and payload; a kind may carry other payload fields" },
+  { title: 'TimerEntry', description: "the timer's kind, due time and payload; a kind may carry other payload fields, and a fired one what it did (status, skipped, ...)" },
 );
 
 export const ClockInfo = Type.Object(
@@ -103,8 +103,8 @@ export const ClockInfo = Type.Object(
     mode: Literals(['realtime', 'frozen']),
     pending_timers: Type.Integer(),
     next_due_at: Nullable(DateTime),
-    next_timer: Nullable(NextTimer),
-    fired: Type.Optional(Type.Array(Type.Object({ kind: Type.String(), due_at: DateTime }))),
+    next_timer: Nullable(TimerEntry),
+    fired: Type.Optional(Type.Array(TimerEntry)),
   },
   { title: 'ClockState' },
 );

@@ -1,7 +1,7 @@
 import { ApiError, fail } from '../core/errors.js';
 import { parseDuration } from '../core/durations.js';
 import type { Fault, FaultInput } from '../core/faults.js';
-import type { Fired } from '../core/scheduler.js';
+import { describeTimer, type Fired } from '../core/scheduler.js';
 import type { OutboxMail, Workspace } from '../core/workspace.js';
 import type { Emulator, WorkspaceInput } from '../emulator.js';
 import { FixturesError } from '../fixtures/fixtures.load.js';
@@ -73,22 +73,15 @@ function withFixtureErrors<T>(fn: () => T): T {
   }
 }
 
-export interface NextTimer {
-  kind: string;
-  due_at: string;
-  [payload: string]: unknown;
-}
-
-/** Now, mode, pending timers, and the timer that fires next: its kind and payload spread as in `fired`. */
+/** Now, mode, pending timers, and the timer that fires next, described as in `fired`. */
 export function clockState(ws: Workspace) {
   const next = ws.timers.peek();
-  const dueAt = next ? new Date(next.due).toISOString() : null;
-  const nextTimer: NextTimer | null = next ? { kind: next.kind, due_at: dueAt!, ...structuredClone(next.payload) } : null;
+  const nextTimer = next ? describeTimer(next) : null;
   return {
     now: ws.now(),
     mode: ws.clock.mode,
     pending_timers: ws.timers.size,
-    next_due_at: dueAt,
+    next_due_at: nextTimer?.due_at ?? null,
     next_timer: nextTimer,
   };
 }

@@ -1,5 +1,5 @@
 import { Type, type Static } from '../core/schema.js';
-import { DateTime, ListOf, Literals, Nullable, PageQuery } from '../resources/common.schemas.js';
+import { DateTime, ListOf, Literals, Nullable } from '../resources/common.schemas.js';
 import { EVENT_TYPES } from '../resources/events/events.model.js';
 import { ONBOARDING_STATUSES } from '../resources/onboardings/onboardings.model.js';
 import { OnboardingSchema } from '../resources/onboardings/onboardings.schemas.js';
@@ -34,8 +34,7 @@ export const InspectWebhooksQuery = Type.Object({ deliveries: Limit(200, 25) }, 
 export type InspectWebhooksQuery = Static<typeof InspectWebhooksQuery>;
 
 /** The same cursor paging and status filter as GET /v1/webhooks/{id}/deliveries. */
-export const InspectDeliveriesQuery = Type.Object({ status: Type.Optional(Literals(DELIVERY_STATUSES)), ...PageQuery }, Strict);
-export type InspectDeliveriesQuery = Static<typeof InspectDeliveriesQuery>;
+export { ListDeliveriesQuery as InspectDeliveriesQuery } from '../resources/webhooks/webhooks.schemas.js';
 
 const OnboardingSummary = Type.Object(
   {

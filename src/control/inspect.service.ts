@@ -1,12 +1,12 @@
 import { fail } from '../core/errors.js';
-import { mapPage, paginate } from '../core/pagination.js';
+import { mapPage } from '../core/pagination.js';
 import type { Workspace } from '../core/workspace.js';
 import { OLDER_NAMES, type EventRecord, type EventType } from '../resources/events/events.model.js';
 import { decide, TRANSITIONS, type Trigger } from '../resources/onboardings/onboardings.machine.js';
 import type { OnboardingRecord, OnboardingStatus } from '../resources/onboardings/onboardings.model.js';
 import { waitingOn } from '../resources/onboardings/onboardings.view.js';
 import type { DeliveryRecord, WebhookEndpointRecord } from '../resources/webhooks/webhooks.model.js';
-import { resend } from '../resources/webhooks/webhooks.service.js';
+import { deliveriesOf, resend } from '../resources/webhooks/webhooks.service.js';
 import type { ActionName, InspectDeliveriesQuery, InspectEventsQuery, InspectListQuery, InspectWebhooksQuery } from './inspect.schemas.js';
 import { findOnboarding, renderFull } from './onboarding-actions.service.js';
 
@@ -251,9 +251,7 @@ export function listWebhooks(ws: Workspace, q: InspectWebhooksQuery) {
  */
 export function listDeliveries(ws: Workspace, id: string, q: InspectDeliveriesQuery) {
   if (!ws.store.webhooks.get(id)) throw fail('resource_not_found', `No webhook address with id ${id} in workspace ${ws.id}.`, 'id');
-  const mine = newestFirst(ws.store.deliveries.values().filter((d) => d.endpoint_id === id));
-  const page = paginate(mine, (d) => d.id, q, { defaultLimit: 25, filter: (d) => q.status === undefined || d.status === q.status });
-  return mapPage(page, renderInspectDelivery);
+  return mapPage(deliveriesOf(ws, id, q), renderInspectDelivery);
 }
 
 /** The dashboard's "resend": the same manual retry as POST /v1/webhooks/{id}/deliveries/{id}/retry. */

@@ -18,6 +18,11 @@ export interface Fired {
   [fact: string]: unknown;
 }
 
+/** A timer as the clock reports it, in `fired` and as the next one: kind, due time, then its payload. */
+export function describeTimer(timer: Timer): Fired {
+  return { kind: timer.kind, due_at: new Date(timer.due).toISOString(), ...timer.payload };
+}
+
 /**
  * Moves a workspace's clock. Advancing is event-driven: it jumps from timer to timer, running
  * each at its own instant (timers scheduled while advancing included), never ticking through
@@ -93,7 +98,7 @@ export class Scheduler {
   private start(batch: Timer[]): Fired[] {
     this.ws.clock.catchUp(batch[0]!.due);
     return batch.map((timer) => {
-      const entry: Fired = { kind: timer.kind, due_at: new Date(timer.due).toISOString(), ...timer.payload };
+      const entry = describeTimer(timer);
       const result = this.handlers[timer.kind]?.(this.ws, timer);
       if (result instanceof Promise) {
         const work = result.then(

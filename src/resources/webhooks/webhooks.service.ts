@@ -102,7 +102,12 @@ export function sendTestPing(ws: Workspace, p: Principal, id: string): DeliveryR
 
 export function listDeliveries(ws: Workspace, p: Principal, id: string, q: ListDeliveriesQuery): Page<DeliveryRecord> {
   getWebhook(ws, p, id);
-  const mine = ws.store.deliveries.values().filter((d) => d.endpoint_id === id).reverse();
+  return deliveriesOf(ws, id, q);
+}
+
+/** One address's deliveries, newest first, paged; whoever asks has been let through already. */
+export function deliveriesOf(ws: Workspace, endpointId: string, q: ListDeliveriesQuery): Page<DeliveryRecord> {
+  const mine = ws.store.deliveries.values().filter((d) => d.endpoint_id === endpointId).reverse();
   return paginate(mine, (d) => d.id, q, { defaultLimit: 25, filter: (d) => q.status === undefined || d.status === q.status });
 }
 
