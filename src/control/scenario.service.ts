@@ -1,4 +1,5 @@
 import { ApiError } from '../core/errors.js';
+import { plainSchema } from '../core/schema.js';
 import type { Workspace } from '../core/workspace.js';
 import { setScenario } from '../scenarios/autopilot.js';
 import { MAGIC_ADDRESSES } from '../scenarios/magic.js';
@@ -73,6 +74,6 @@ export function validateScenario(data: unknown) {
 export function scenarioJsonSchema(): Record<string, unknown> {
   return {
     $schema: 'https://json-schema.org/draft/2020-12/schema',
-    ...(JSON.parse(JSON.stringify(ScenarioSchema)) as Record<string, unknown>),
+    ...plainSchema(ScenarioSchema),
   };
 }

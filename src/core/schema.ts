@@ -45,3 +45,6 @@ export const Type = {
   /** Any hand-written schema, with the type it stands for. */
   Unsafe: <T>(schema: JsonSchema) => withType<T>(schema),
 };
+
+/** A schema as plain JSON: the symbol marking optional properties dropped (JSON round trip). */
+export const plainSchema = (schema: TSchema): Record<string, unknown> => JSON.parse(JSON.stringify(schema)) as Record<string, unknown>;

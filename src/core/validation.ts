@@ -76,7 +76,8 @@ export function pathOf(pointer: string): string {
     .reduce((acc, seg) => (/^\d+$/.test(seg) ? `${acc}[${seg}]` : acc ? `${acc}.${seg}` : seg), '');
 }
 
-const join = (base: string, key: string) => (base ? `${base}.${key}` : key);
+/** A field's path under its object's (`rules[0].employee` + `opens`). */
+export const join = (base: string, key: string) => (base ? `${base}.${key}` : key);
 
 /** Turns ajv errors into plain sentences; a failed anyOf is reported once, not per branch. */
 function describe(errors: ErrorObject[]): Mistake[] {
@@ -132,10 +133,14 @@ function mistake(e: ErrorObject): Mistake {
       return invalid(p.limit === 1 ? 'must not be empty' : `must be at least ${String(p.limit)} characters`);
     case 'maxLength':
       return invalid(`must be at most ${String(p.limit)} characters`);
+    case 'minProperties':
+      return invalid(p.limit === 1 ? 'must not be empty' : `must have at least ${String(p.limit)} keys`);
     case 'maxProperties':
       return invalid(`must have at most ${String(p.limit)} keys`);
     case 'minItems':
-      return invalid(`must have at least ${String(p.limit)} items`);
+      return invalid(p.limit === 1 ? 'must not be empty' : `must have at least ${String(p.limit)} items`);
+    case 'maxItems':
+      return invalid(`must have at most ${String(p.limit)} items`);
     case 'uniqueItems':
       return invalid('must not repeat an item');
     case 'format':

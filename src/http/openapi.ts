@@ -1,4 +1,4 @@
-import type { TSchema } from '../core/schema.js';
+import { plainSchema, type TSchema } from '../core/schema.js';
 import { ErrorSchema } from '../resources/common.schemas.js';
 import type { ApiRoute, ControlRoute } from '../resources/route.js';
 import type { Emulator } from '../emulator.js';
@@ -8,8 +8,6 @@ import { EMULATOR_VERSION } from '../control/control.service.js';
 import { PAGE_OPERATIONS } from './pages.js';
 import { allControlRoutes, apiRoutes, servedPaths } from './routes.js';
 
-/** Schemas carry a symbol marking optional properties; JSON round-tripping drops it. */
-const plain = (schema: TSchema): Record<string, unknown> => JSON.parse(JSON.stringify(schema)) as Record<string, unknown>;
 
 const toOpenApiPath = (path: string) => path.replace(/:([A-Za-z]+)/g, '{$1}');
 
@@ -19,7 +17,7 @@ function parameters(route: AnyRoute, path: string) {
   const params: unknown[] = [...path.matchAll(/:([A-Za-z]+)/g)].map((m) => ({
     name: m[1], in: 'path', required: true, schema: { type: 'string' },
   }));
-  const query = route.query ? plain(route.query) : undefined;
+  const query = route.query ? plainSchema(route.query) : undefined;
   const required = new Set((query?.required as string[] | undefined) ?? []);
   for (const [name, schema] of Object.entries((query?.properties as Record<string, unknown> | undefined) ?? {})) {
     params.push({ name, in: 'query', required: required.has(name), schema });
@@ -34,7 +32,7 @@ function parameters(route: AnyRoute, path: string) {
 
 /** A body is required when its schema requires any field (an absent body counts as {}). */
 function requestBody(schema: TSchema) {
-  const body = plain(schema);
+  const body = plainSchema(schema);
   const required = Array.isArray(body.required) && body.required.length > 0;
   return { required, content: { 'application/json': { schema: body } } };
 }
@@ -42,7 +40,7 @@ function requestBody(schema: TSchema) {
 /** JSON by its schema; a file as a string of its media type (OpenAPI 3.1 binary content). */
 function content(r: AnyRoute['responses'][number]) {
   if (r.media) return { content: Object.fromEntries(r.media.map((m) => [m, { schema: { type: 'string', contentMediaType: m } }])) };
-  return r.schema ? { content: { 'application/json': { schema: plain(r.schema) } } } : {};
+  return r.schema ? { content: { 'application/json': { schema: plainSchema(r.schema) } } } : {};
 }
 
 function operation(route: AnyRoute, path: string) {
@@ -95,7 +93,7 @@ export function buildOpenApi() {
     paths,
     components: {
       securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'hrs_test_... or hrs_live_... key' } },
-      schemas: { Error: plain(ErrorSchema) },
+      schemas: { Error: plainSchema(ErrorSchema) },
       parameters: {
         ServiceVersion: { name: 'Service-Version', in: 'header', required: false, schema: { type: 'string', enum: [...API_VERSIONS] } },
         ServiceOrganization: { name: 'Service-Organization', in: 'header', required: false, description: 'Partner keys: the employer acted for; required when the partner has several.', schema: { type: 'string' } },

@@ -1,6 +1,6 @@
 import { parseJsonOrYaml, readDocumentFile, type DocumentRead } from '../core/documents.js';
 import { parseDuration } from '../core/durations.js';
-import { compile, type Mistake } from '../core/validation.js';
+import { compile, join, type Mistake } from '../core/validation.js';
 import { Delay, DelayOrNever, ScenarioSchema, type ScenarioDocument } from './scenario.schema.js';
 
 export interface ScenarioMistake {
@@ -58,7 +58,6 @@ interface Place {
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const join = (base: string, key: string) => (base ? `${base}.${key}` : key);
 const list = (items: unknown[], last: string) => items.map(String).join(', ').replace(/, ([^,]*)$/, ` ${last} $1`);
 
 /** An object or array is read by the branch of a union of its own type (the per-role approvals, say). */
@@ -93,7 +92,7 @@ function places(data: unknown): Map<string, Place> {
   return out;
 }
 
-/** A type list such as "must be a string, a number or a string", which the schema's union reports. */
+/** A type list such as "must be a string or a number", which a union that matched no branch reports. */
 const TYPE = '(?:an? (?:string|number|integer|boolean|object|array|null))';
 const TYPE_LIST = new RegExp(`^must be ${TYPE}(?:(?:, | or )${TYPE})*$`);
 
@@ -114,16 +113,10 @@ function explain(found: Mistake[], at: Map<string, Place>): ScenarioMistake[] {
     });
 }
 
+/** A union's type list reads better as what the union is for, when the schema says it. */
 function reword(message: string, node: Node | undefined): string {
-  const count = /^must NOT have (fewer|more) than (\d+) (properties|items)$/.exec(message);
-  if (count) {
-    const [, side, n, what] = count;
-    return side === 'fewer' && n === '1' ? 'must not be empty' : `must have at ${side === 'fewer' ? 'least' : 'most'} ${n} ${what === 'items' ? 'items' : 'keys'}`;
-  }
-  if (!node?.anyOf || !TYPE_LIST.test(message)) return message;
-  if (node.description) return `must be ${node.description.split(';')[0]!.trim()}`;
-  const types = [...new Set(message.slice('must be '.length).split(/, | or /))];
-  return `must be ${list(types, 'or')}`;
+  if (!node?.anyOf?.length || !node.description || !TYPE_LIST.test(message)) return message;
+  return `must be ${node.description.split(';')[0]!.trim()}`;
 }
 
 const fieldsOf = (within: Place['within']) => (within?.fields.length ? `${within.label} has ${list(within.fields, 'and')}` : undefined);
