@@ -164,10 +164,22 @@ describe('the package by its name', () => {
     const hook: WebhookEndpoint = (await (await owner.post('/v1/webhooks', { url: 'http://127.0.0.1:9/hook' })).json()) as WebhookEndpoint;
     expect(hook.secret).toMatch(/^whsec_/);
     expect(hook.recent_deliveries).toEqual([]);
-    const approvals = (await (await owner.get('/v1/approvals')).json()) as { data: OpenApproval[] };
-    for (const a of approvals.data) expect(Array.isArray(a.blocked_by)).toBe(true);
-    const session: ReviewSession | undefined = undefined;
-    expect(session).toBeUndefined();
+    // An onboarding brought to review by the sandbox: it waits for approvals and can be reviewed.
+    const created = (await (await owner.post('/v1/onboardings', onboardingBody())).json()) as CreatedOnboarding;
+    for (const step of ['employee_opened', 'employee_submitted']) {
+      expect(((await (await owner.post(`/v1/sandbox/onboardings/${created.id}/advance`, {})).json()) as { step: string }).step).toBe(step);
+    }
+    const approvals = (await (await api(url, 'hrs_test_acme_manager').get('/v1/approvals')).json()) as { data: OpenApproval[] };
+    const open = approvals.data.find((a) => a.onboarding_id === created.id);
+    expect(open).toMatchObject({ data_version: 2, can_approve_as: ['manager'] });
+    expect(open!.blocked_by).toEqual(['identity_check']);
+    const res = await api(url, 'hrs_test_acme_manager').post(`/v1/onboardings/${created.id}/review-sessions`, {
+      reviewer: { email: 'mark.manager@acme.test', external_id: 'user-42', name: 'Mark Manager' },
+    });
+    expect(res.status).toBe(201);
+    const session: ReviewSession = (await res.json()) as ReviewSession;
+    expect(session.review_url).toBe(`${url}/review/${session.review_url.split('/review/')[1]}`);
+    expect(session.reviewer.linked).toBe(false);
   });
 });
 
