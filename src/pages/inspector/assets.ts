@@ -1,6 +1,6 @@
 /**
- * The inspector's script and style sheet, kept as string constants so `tsc` ships them in dist
- * with the rest (no copy step, no front-end build, nothing fetched at run time).
+ * The inspector's script, kept as a string constant so `tsc` ships it in dist with the rest
+ * (no copy step, no front-end build, nothing fetched at run time); the style sheet is style.ts.
  *
  * The script is one more client of the control API: it polls the workspace's reads every
  * POLL_MS and posts the same control actions a test would. Every value is put on the page as
@@ -445,57 +445,4 @@ export const INSPECTOR_JS = String.raw`/* onboarding-emulator inspector: a clien
     poll();
   });
 })();
-`;
-
-export const INSPECTOR_CSS = `/* onboarding-emulator inspector */
-:root{--accent:#1f4e79;--ink:#1b1b1b;--muted:#5a5a5a;--line:#d5d5d5;--bg:#f4f4f2;--error:#b00020;--ok:#1e6b34}
-*{box-sizing:border-box}
-body{margin:0;font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--ink);background:var(--bg)}
-.bar{display:flex;flex-wrap:wrap;align-items:center;gap:1rem 2rem;background:var(--accent);color:#fff;padding:.6rem 1rem}
-.bar h1{font-size:1.1rem;margin:0;flex:1 1 auto}
-.bar label{font-weight:600;margin-right:.4rem}
-.bar select{font:inherit;padding:.2rem}
-.bar .muted{color:#dfe8f0;margin-left:.5rem}
-.grid{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:1rem;padding:1rem}
-@media (max-width:900px){.grid{grid-template-columns:minmax(0,1fr)}}
-.column{display:flex;flex-direction:column;gap:1rem;min-width:0}
-.panel{background:#fff;border:1px solid var(--line);border-radius:6px;padding:.6rem .9rem;min-width:0}
-.panel h2{font-size:1rem;margin:0 0 .4rem}
-.panel h3{font-size:.95rem;margin:.6rem 0 .3rem;word-break:break-all}
-.panel h4{font-size:.9rem;margin:.8rem 0 .3rem}
-.content{overflow-x:auto}
-table{border-collapse:collapse;width:100%;font-size:13px}
-th,td{text-align:left;padding:.2rem .4rem;border-bottom:1px solid var(--line);vertical-align:top}
-th{font-size:.8rem;color:var(--muted);font-weight:600}
-tr.selected td{background:#eef3f7}
-tr.sub td{border-bottom:2px solid var(--line);padding-top:0}
-.muted{color:var(--muted)}
-.when{white-space:nowrap;font-variant-numeric:tabular-nums}
-code{font:12px/1.3 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
-.facts{display:grid;grid-template-columns:max-content 1fr;gap:.1rem .8rem;margin:.2rem 0}
-.facts dt{font-weight:600;color:var(--muted)}
-.facts dd{margin:0}
-.badge{display:inline-block;padding:0 .45rem;border-radius:999px;background:#e6e6e6;font-size:.8rem;white-space:nowrap}
-.s-completed,.s-succeeded,.s-enabled{background:#dcefe1;color:var(--ok)}
-.s-dead,.s-cancelled,.s-disabled,.s-action_required,.s-failed{background:#fbe3e6;color:var(--error)}
-.s-in_review,.s-pending_employee,.s-pending,.s-in_progress{background:#e3ecf5;color:var(--accent)}
-button{font:inherit;font-weight:600;padding:.25rem .7rem;color:#fff;background:var(--accent);border:1px solid var(--accent);border-radius:4px;cursor:pointer}
-button[disabled]{opacity:.5;cursor:not-allowed}
-button.link{background:none;border:0;color:var(--accent);padding:0;text-decoration:underline;font-weight:400;word-break:break-all;text-align:left;font-family:ui-monospace,Menlo,Consolas,monospace;font-size:12px}
-button:focus-visible,input:focus-visible,select:focus-visible,a:focus-visible,[tabindex]:focus-visible{outline:3px solid #ffbf47;outline-offset:2px}
-input,select{font:inherit;padding:.2rem .3rem;border:1px solid #767676;border-radius:3px}
-.controls{display:flex;flex-wrap:wrap;align-items:center;gap:.5rem;margin-bottom:.4rem}
-form.inline{display:flex;align-items:center;gap:.3rem}
-form.inline label{font-weight:600}
-.actions{display:flex;flex-wrap:wrap;gap:.4rem}
-form.action{display:flex;flex-wrap:wrap;align-items:center;gap:.3rem;padding:.25rem .4rem;border:1px solid var(--line);border-radius:4px}
-form.action label{font-size:.8rem;color:var(--muted)}
-ol.timeline,ol.attempts{margin:.2rem 0;padding-left:1.4rem}
-ol.timeline>li{margin:.15rem 0}
-ul.events{margin:0;padding-left:1rem;list-style:circle}
-.message{margin:.6rem 1rem 0;padding:.4rem .8rem;border-left:5px solid var(--ok);background:#eaf5ec}
-.message.error{border-color:var(--error);background:#fdecee}
-.notice{margin:1rem;padding:.6rem;background:#fff3cd}
-footer{padding:0 1rem 1rem;font-size:.8rem}
-.visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 `;

@@ -1,6 +1,7 @@
 import type { Express, NextFunction, Request, RequestHandler, Response } from 'express';
 import { fail } from '../../core/errors.js';
-import { INSPECTOR_CSS, INSPECTOR_JS } from './assets.js';
+import { INSPECTOR_JS } from './assets.js';
+import { INSPECTOR_CSS } from './style.js';
 import { INSPECTOR_CSS_PATH, INSPECTOR_JS_PATH, INSPECTOR_PATH, INSPECTOR_POLICY } from './paths.js';
 import { inspectorDocument } from './shell.js';
 
