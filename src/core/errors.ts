@@ -84,6 +84,7 @@ export const ERROR_CODES = {
   not_awaiting_employer_signature: def(409, 'conflict'),
   not_processing: def(409, 'conflict'),
   not_action_required: def(409, 'conflict'),
+  payroll_manual_entry: def(409, 'conflict'),
   workspace_protected: def(409, 'conflict'),
   snapshot_key_conflict: def(409, 'conflict'),
   events_invalid: def(422, 'invalid_request'),

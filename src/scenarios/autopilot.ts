@@ -9,7 +9,7 @@ import {
 } from '../resources/onboardings/onboardings.lifecycle.js';
 import { TERMINAL_STATUSES, type OnboardingRecord } from '../resources/onboardings/onboardings.model.js';
 import { DEFAULT_BASE_URL } from '../resources/onboardings/onboardings.service.js';
-import { payrollOutcome } from '../resources/onboardings/payroll-outcome.js';
+import { isManualEntry, payrollOutcome } from '../resources/onboardings/payroll-outcome.js';
 import type { Role } from '../resources/organizations/organizations.model.js';
 import { testUser } from '../resources/sandbox/sandbox.service.js';
 import type { AutopilotProgress } from './scenario.model.js';
@@ -107,7 +107,7 @@ export function nextScripted(ws: Workspace, r: OnboardingRecord, rule: ScenarioR
       // Named by the script; the outcome is decided when the run happens, so a payroll_down
       // fault set in the meantime fails it as it fails every other run.
       return {
-        step: payroll?.outcome === 'failure' ? 'payroll_failed' : 'payroll_completed',
+        step: payroll?.outcome === 'failure' && !isManualEntry(r) ? 'payroll_failed' : 'payroll_completed',
         delay: delayOf(payroll?.after),
         run: () => {
           const outcome = payrollOutcome(ws, r);

@@ -5,11 +5,12 @@ import type { Workspace } from '../../core/workspace.js';
 import { DateTime, ErrorSchema, ListOf, Literals, Nullable, PageQuery } from '../common.schemas.js';
 import type { OnboardingRecord } from '../onboardings/onboardings.model.js';
 import { isVisible } from '../onboardings/onboardings.service.js';
+import { MANUAL_CONNECTOR } from '../onboardings/payroll-outcome.js';
 import { ok, type ApiRoute } from '../route.js';
 
 /**
  * GET /v1/integrations: the spec leaves the fields "not shown". The emulator answers with a
- * list of the employer's payroll connector (docs/decisions.md): status `failing` while the organization's payroll failure switch is on, else `connected`;
+ * list of the employer's payroll connector (docs/decisions.md): status `failing` while the organization's payroll failure switch is on (never for manual entry, which cannot fail), else `connected`;
  * last_sync the newest payroll outcome among the onboardings this key may see.
  */
 const LastSync = Type.Object(
@@ -66,7 +67,7 @@ function integrations(ws: Workspace, p: Principal): Integration[] {
     const sync = syncOf(ws, r, connector);
     if (sync && (last === null || sync.at >= last.at)) last = sync;
   }
-  return [{ object: 'integration', kind: 'payroll', connector, status: org.payroll_failure.enabled ? 'failing' : 'connected', last_sync: last }];
+  return [{ object: 'integration', kind: 'payroll', connector, status: org.payroll_failure.enabled && connector !== MANUAL_CONNECTOR ? 'failing' : 'connected', last_sync: last }];
 }
 
 export const integrationRoutes: ApiRoute[] = [

@@ -6,6 +6,7 @@ import { DEFAULT_BASE_URL } from './onboardings.service.js';
 import { transition } from './onboardings.transitions.js';
 import { sendMail } from './outbox.js';
 import { scriptedPayroll } from '../../scenarios/scenario.rules.js';
+import { MANUAL_CONNECTOR } from './payroll-outcome.js';
 
 /**
  * What employees, reviewers, the employer and payroll do to an onboarding, one function per
@@ -167,7 +168,7 @@ export function employeeSign(ws: Workspace, r: OnboardingRecord): OnboardingReco
 
 /** The employer signs; payroll processing starts with the scenario's or the organization's connector. */
 export function employerSign(ws: Workspace, r: OnboardingRecord): OnboardingRecord {
-  const connector = scriptedPayroll(ws, r)?.connector ?? ws.store.organizations.get(r.organization_id)?.payroll_connector ?? 'manual';
+  const connector = scriptedPayroll(ws, r)?.connector ?? ws.store.organizations.get(r.organization_id)?.payroll_connector ?? MANUAL_CONNECTOR;
   return transition(ws, r, 'employer_sign', () => ({
     ...r,
     contract: { ...r.contract, employer_signed_at: ws.now() },
@@ -197,8 +198,12 @@ export function payrollSucceed(ws: Workspace, r: OnboardingRecord): OnboardingRe
   return payrollDone(ws, r, 'payroll_succeed');
 }
 
+/** Manual entry cannot fail (no integration.sync_failed for it): refused, whoever asks. */
 export function payrollFail(ws: Workspace, r: OnboardingRecord, errorCode: string): OnboardingRecord {
   const payroll = payrollOf(r);
+  if (payroll.connector === MANUAL_CONNECTOR && r.status === 'processing') {
+    throw fail('payroll_manual_entry', `${r.id} is entered into payroll by hand (connector manual), which cannot fail; give the organization or the scenario a payroll connector to test a failure.`);
+  }
   return transition(ws, r, 'payroll_fail', () => ({ ...r, payroll: { ...payroll, status: 'failed', error_code: errorCode } }), {
     connector: payroll.connector,
     error_code: errorCode,

@@ -10,9 +10,21 @@ export type PayrollOutcome = { fail: false } | { fail: true; error_code: string 
  */
 export type PayrollRun = 'automatic' | 'requested';
 
+/** The connector value of manual entry: the employer types the employee into payroll by hand. */
+export const MANUAL_CONNECTOR = 'manual';
+
+/**
+ * Manual entry has no connector that can be down or answer an error, so the spec sends no
+ * integration.sync_failed for it; its runs always complete.
+ */
+export function isManualEntry(r: OnboardingRecord): boolean {
+  return r.payroll?.connector === MANUAL_CONNECTOR;
+}
+
 /**
  * The one place that decides whether a payroll run fails (docs/decisions.md, "Fault
- * injection"). Checked in order, the first that applies wins:
+ * injection"). A run of manual entry never fails: nothing below applies to it, and a
+ * payroll_down fault is not consumed by it. Otherwise, checked in order, the first that applies wins:
  * 1. an active `payroll_down` fault of the workspace: the connector itself is down, so every
  *    run fails, however it was started; the fault is consumed (one run per `count`);
  * 2. the scenario rule (or magic address) driving the onboarding, when it scripts an outcome;
@@ -20,6 +32,7 @@ export type PayrollRun = 'automatic' | 'requested';
  * 2 and 3 steer the automatic runs only; payroll/complete completes whatever they say.
  */
 export function payrollOutcome(ws: Workspace, r: OnboardingRecord, run: PayrollRun = 'automatic'): PayrollOutcome {
+  if (isManualEntry(r)) return { fail: false };
   const down = ws.faults.takePayrollDown();
   if (down) return { fail: true, error_code: down.error_code! };
   if (run === 'requested') return { fail: false };
