@@ -23,13 +23,15 @@ export const MetadataSchema = Type.Unsafe<Metadata>({
   description: 'At most 20 keys (letters, digits, underscore, dot, hyphen; at most 40 characters); values string (at most 500 characters), number or boolean.',
 });
 
-/** On PATCH a null value deletes the key. */
+/**
+ * On PATCH a null value deletes the key. The 20-key limit applies to the merged result (checked
+ * by the merge), so a patch may name more keys when some of them are deletions.
+ */
 export const MetadataPatchSchema = Type.Unsafe<Record<string, MetadataValue | null>>({
   type: 'object',
-  maxProperties: METADATA_MAX_KEYS,
   propertyNames: { pattern: METADATA_KEY_PATTERN },
   additionalProperties: Type.Union([MetadataValue, Type.Null()]),
-  description: 'Merged into the stored metadata; null deletes a key.',
+  description: 'Merged into the stored metadata; null deletes a key. The merged metadata holds at most 20 keys.',
 });
 
 export const PAGE_LIMIT_MAX = 100;

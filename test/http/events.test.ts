@@ -39,6 +39,19 @@ describe('GET /v1/events', () => {
     expect(mine[1]!.data.kind).toBe('invitation');
   });
 
+  it('carries the metadata as given at creation, also after a PATCH changed it', async () => {
+    const h = harness();
+    const res = await h.as(KEYS.owner).post('/v1/onboardings', createBody({ metadata: { crm: 'A-1' } }));
+    const id = res.body.id as string;
+    const patched = await h.as(KEYS.owner).patch(`/v1/onboardings/${id}`, { metadata: { crm: 'B-2', extra: true } });
+    expect(patched.body.metadata).toEqual({ crm: 'B-2', extra: true });
+    expect((await h.as(KEYS.owner).post(`/v1/sandbox/onboardings/${id}/advance`)).body.step).toBe('employee_opened');
+    const list = (await h.as(KEYS.owner).get('/v1/events?limit=100')).body.data as { type: string; data: { onboarding_id: string; metadata: object } }[];
+    const mine = list.filter((e) => e.data.onboarding_id === id);
+    expect(mine.map((e) => e.type)).toEqual(['onboarding.created', 'onboarding.started']);
+    for (const e of mine) expect(e.data.metadata).toEqual({ crm: 'A-1' });
+  });
+
   it('carries reference, metadata and data_version but no personal data', async () => {
     const h = harness();
     const res = await h.as(KEYS.owner).post('/v1/onboardings', createBody({ reference: 'r-1', metadata: { team: 'x' } }));

@@ -218,6 +218,17 @@ describe('metadata on PATCH: merge and delete', () => {
     expect(res.body.metadata).not.toHaveProperty('cost_centre');
   });
 
+  it('counts the merged result, not the keys of the patch: 2 deleted and 19 added leave 19', async () => {
+    const { res } = await patch({ team: null, cost_centre: null, ...keys(19) });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.metadata).toEqual(keys(19));
+  });
+
+  it('refuses 21 keys left after the merge even when the patch also deletes one', async () => {
+    const err = expectRefusal(await patch({ team: null, ...keys(20) }), 'parameter_invalid', 'metadata');
+    expect(err.message).toMatch(/21 keys/);
+  });
+
   it('overwrites an existing value, also with another type', async () => {
     const { res } = await patch({ cost_centre: 'CC-4200', team: true });
     expect(res.status).toBe(200);

@@ -37,7 +37,7 @@ function makeEvent(ws: Workspace, r: OnboardingRecord, type: EventType, facts: E
   const data: EventData = {
     onboarding_id: r.id,
     reference: r.reference,
-    metadata: { ...r.metadata },
+    metadata: { ...(r.creation_metadata ?? r.metadata) },
     data_version: r.data_version,
   };
   for (const field of EXTRA_FIELDS[type] ?? []) Object.assign(data, { [field]: facts[field] ?? null });

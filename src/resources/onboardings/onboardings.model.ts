@@ -118,6 +118,11 @@ export interface OnboardingRecord {
   invitation_sent: boolean;
   reference: string | null;
   metadata: Metadata;
+  /**
+   * The metadata as given at creation, which every event carries (the spec's message table);
+   * a PATCH changes `metadata` only. Absent in snapshots taken before it was kept: then `metadata`.
+   */
+  creation_metadata?: Metadata;
   return_url: string | null;
   documents: DocumentRecord[];
   cancelled_at: string | null;

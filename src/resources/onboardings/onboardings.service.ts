@@ -94,6 +94,7 @@ export function createOnboarding(
     invitation_sent: invite,
     reference: body.reference ?? null,
     metadata: { ...metadata },
+    creation_metadata: { ...metadata },
     return_url: returnUrl,
     documents: [],
     cancelled_at: null,
