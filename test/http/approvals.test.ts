@@ -99,7 +99,8 @@ describe('roles', () => {
     await identity(h, KEYS.manager, id);
     expectError(await identity(h, NO_USER, id), 403, 'permission_error', 'role_not_held');
     expectError(await approval(h, NO_USER, id, 'owner', 2), 403, 'permission_error', 'role_not_held', 'role');
-    expect(await openApproval(h, NO_USER, id)).toMatchObject({ can_approve_as: [], blocked_by: ['role_not_held'] });
+    // Not the key owner's to approve: not listed at all.
+    expect(await openApproval(h, NO_USER, id)).toBeUndefined();
     // The partner's employer granted approvals:write, but the partner's user belongs to the partner.
     const partner = h.asPartnerFor(KEYS.hrsoft, 'org_acme');
     const own = 'onb_demo_partner';
@@ -219,7 +220,8 @@ describe('four-eyes', () => {
     await approval(h, KEYS.dual, id, 'owner', 2);
     expect(await openApproval(h, KEYS.dual, id)).toMatchObject({ can_approve_as: [], blocked_by: ['four_eyes'] });
     expect(await openApproval(h, KEYS.manager, id)).toMatchObject({ can_approve_as: ['manager'], blocked_by: [] });
-    expect(await openApproval(h, KEYS.owner, id)).toMatchObject({ can_approve_as: [], blocked_by: ['role_not_held'] });
+    // The owner role is approved (by Dana): nothing left that Olivia holds, so it is not hers to list.
+    expect(await openApproval(h, KEYS.owner, id)).toBeUndefined();
   });
 
   it('a new data version frees the person again', async () => {
@@ -301,17 +303,27 @@ describe('GET /v1/approvals', () => {
     expect(res.body.data.map((a: OpenApproval) => a.onboarding_id)).not.toContain(pending);
   });
 
-  it('role_not_held when the user holds none of the open roles', async () => {
+  it('leaves out an onboarding where the user holds none of the still-open roles', async () => {
     const h = harness();
+    // The flex template asks the manager and the payroll reviewer; Olivia is the owner only.
     const id = await inReview(h, KEYS.owner, { employment: FLEX });
-    expect(await openApproval(h, KEYS.owner, id)).toEqual({
-      onboarding_id: id, data_version: 2, can_approve_as: [], blocked_by: ['role_not_held', 'identity_check'],
-    });
-    // The manager holds a role but only the payroll reviewer is still open after the manager approved.
+    expect(await openApproval(h, KEYS.owner, id)).toBeUndefined();
     await identity(h, KEYS.manager, id);
     await approval(h, KEYS.manager, id, 'manager', 2);
+    // The manager's role is no longer open: the item leaves the manager's list, stays on the payroll reviewer's.
     expect(await openApproval(h, KEYS.payroll, id)).toMatchObject({ can_approve_as: ['payroll_reviewer'], blocked_by: [] });
-    expect(await openApproval(h, KEYS.manager, id)).toMatchObject({ can_approve_as: [], blocked_by: ['four_eyes'] });
+    expect(await openApproval(h, KEYS.manager, id)).toBeUndefined();
+  });
+
+  it('keeps an item whose open role the user holds but must wait for, with four_eyes or identity_check', async () => {
+    const h = harness();
+    const id = await inReview(h);
+    // Before the identity check: waiting, listed.
+    expect(await openApproval(h, KEYS.dual, id)).toEqual({ onboarding_id: id, data_version: 2, can_approve_as: ['manager', 'owner'], blocked_by: ['identity_check'] });
+    await identity(h, KEYS.manager, id);
+    await approval(h, KEYS.dual, id, 'manager', 2);
+    // Dana still holds the open owner role, but four-eyes stops her: listed with the reason.
+    expect(await openApproval(h, KEYS.dual, id)).toEqual({ onboarding_id: id, data_version: 2, can_approve_as: [], blocked_by: ['four_eyes'] });
   });
 
   it('returned_to_manager while the data waits for the manager\'s correction', async () => {
@@ -330,17 +342,15 @@ describe('GET /v1/approvals', () => {
     expect(await openApproval(h, KEYS.payroll, other)).toBeUndefined();
   });
 
-  it('a partner sees only its own onboardings in review, and holds no role', async () => {
+  it('a partner holds no role: its own onboardings in review are not its to approve', async () => {
     const h = harness();
     const mine = await inReview(h);
     const partner = h.asPartnerFor(KEYS.hrsoft, 'org_acme');
     for (let i = 0; i < 2; i++) expect((await partner.post('/v1/sandbox/onboardings/onb_demo_partner/advance')).status).toBe(200);
     const res = await partner.get('/v1/approvals');
     expect(res.status).toBe(200);
-    expect(res.body.data).toEqual([
-      { onboarding_id: 'onb_demo_partner', data_version: 2, can_approve_as: [], blocked_by: ['role_not_held', 'identity_check'] },
-    ]);
-    expect(res.body.data.map((a: OpenApproval) => a.onboarding_id)).not.toContain(mine);
+    expect(res.body).toEqual({ object: 'list', data: [], has_more: false, next_cursor: null });
+    expect(await openApproval(h, KEYS.manager, mine)).toBeDefined();
     // The employer's keys see the partner's onboarding too.
     expect(await openApproval(h, KEYS.manager, 'onb_demo_partner')).toMatchObject({ can_approve_as: ['manager'] });
   });

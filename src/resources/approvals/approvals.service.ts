@@ -15,7 +15,7 @@ import { getOnboarding, isVisible } from '../onboardings/onboardings.service.js'
  */
 
 /** Documented values of OpenApproval.blocked_by, in the order they are listed. */
-export const BLOCKED_BY = ['api_approvals_disabled', 'role_not_held', 'four_eyes', 'returned_to_manager', 'identity_check'] as const;
+export const BLOCKED_BY = ['api_approvals_disabled', 'four_eyes', 'returned_to_manager', 'identity_check'] as const;
 export type BlockedBy = (typeof BLOCKED_BY)[number];
 
 export interface OpenApproval {
@@ -67,18 +67,23 @@ export function giveApproval(ws: Workspace, p: Principal, id: string, body: Appr
   return approve(ws, getOnboarding(ws, p, id), user, body.role, body.data_version);
 }
 
-/** What this key's user could approve on one onboarding in review, and what stands in the way. */
+/** The roles still open on the current data_version that the key's user holds, in template order. */
+function openRolesHeld(r: OnboardingRecord, p: Principal): Role[] {
+  const user = reviewerOf(p);
+  if (!user) return [];
+  const current = r.approvals.filter((a) => a.data_version === r.data_version);
+  return r.required_roles.filter((role) => !current.some((a) => a.role === role) && user.roles.includes(role));
+}
+
+/** What this key's user could approve on one onboarding in review, and what it waits for. */
 export function openApproval(r: OnboardingRecord, p: Principal): OpenApproval {
   const user = reviewerOf(p);
-  const current = r.approvals.filter((a) => a.data_version === r.data_version);
-  const open = r.required_roles.filter((role) => !current.some((a) => a.role === role));
-  const held = open.filter((role) => user?.roles.includes(role) ?? false);
+  const held = openRolesHeld(r, p);
   // Four-eyes: one person, one role per data_version; so an earlier approval closes every other role.
-  const approvedAlready = user !== null && current.some((a) => a.user_id === user.id);
+  const approvedAlready = user !== null && r.approvals.some((a) => a.data_version === r.data_version && a.user_id === user.id);
   const blocked = new Set<BlockedBy>();
   if (!p.organization.api_approvals) blocked.add('api_approvals_disabled');
   if (approvedAlready) blocked.add('four_eyes');
-  else if (held.length === 0) blocked.add('role_not_held');
   if (r.returned_to === 'manager') blocked.add('returned_to_manager');
   if (!r.identity_verified_at) blocked.add('identity_check');
   return {
@@ -89,9 +94,13 @@ export function openApproval(r: OnboardingRecord, p: Principal): OpenApproval {
   };
 }
 
-/** GET /v1/approvals: every onboarding in review the key may see, oldest first (docs/decisions.md). */
+/**
+ * GET /v1/approvals, "what the key owner can approve now": the onboardings in review the key
+ * may see where its user holds a role still open, oldest first (docs/decisions.md). One the user
+ * holds no open role on is not theirs to approve and is left out.
+ */
 export function listOpenApprovals(ws: Workspace, p: Principal, q: PageRequest): Page<OpenApproval> {
   const visible = ws.store.onboardings.values().filter((r) => isVisible(r, p));
-  const page = paginate(visible, (r) => r.id, q, { defaultLimit: 25, filter: (r) => r.status === 'in_review' });
+  const page = paginate(visible, (r) => r.id, q, { defaultLimit: 25, filter: (r) => r.status === 'in_review' && openRolesHeld(r, p).length > 0 });
   return mapPage(page, (r) => openApproval(r, p));
 }
