@@ -1,9 +1,10 @@
 /**
- * Which webhook URLs the emulator accepts and delivers to (design section 9, clarifications).
+ * Which webhook URLs the emulator accepts and delivers to.
  * `local` (default): http and https, loopback and private hosts allowed, because receivers run
- * beside the emulator. `strict`: the production rules, https only and the host name resolved
- * right before every delivery, refusing internal addresses. Credentials in a URL are refused
- * under both. Resolving goes through an injected Resolver so tests never touch real DNS.
+ * beside the emulator. `strict`: the production rules, https only, an internal address literal
+ * refused at registration and the host name resolved right before every delivery, refusing
+ * internal addresses. Credentials in a URL are refused under both. Resolving goes through an
+ * injected Resolver so tests never touch real DNS.
  */
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
@@ -17,9 +18,10 @@ const MAX_URL_LENGTH = 2048;
 /**
  * At registration (POST /v1/webhooks): null when acceptable, else a reason without the field
  * name ("must use https under the strict URL policy."), for the caller to prefix. Both policies:
- * absolute http(s) URL, no user name or password, no fragment. strict: https only. Internal
- * hosts are not refused here even under strict: a name may resolve differently by the time of
- * delivery, so the one check that counts runs then (checkDeliveryTarget).
+ * absolute http(s) URL, no user name or password, no fragment. strict: https only, and a host
+ * that is an internal IP address in any notation the URL parser reads is refused. Host names are
+ * not resolved here: a name may resolve differently by the time of delivery, so its check runs
+ * then (checkDeliveryTarget).
  */
 export function checkAddressUrl(url: string, policy: UrlPolicy): string | null {
   if (typeof url !== 'string' || url === '') return 'must be an absolute http or https URL.';
@@ -44,6 +46,18 @@ export function checkAddressUrl(url: string, policy: UrlPolicy): string | null {
   }
   // `#` anywhere starts a fragment, even an empty one the parser would not report.
   if (url.includes('#')) return 'must not contain a fragment (#).';
+  if (policy === 'strict') {
+    // The parser has already turned decimal, octal, hex and short IPv4 forms into dotted ones and
+    // compressed IPv6, so the parsed host is the address a delivery would connect to.
+    const address = parsed.hostname.replace(/^\[(.*)\]$/, '$1');
+    if (isIP(address) && isInternalAddress(address)) {
+      const written = /^(\[[^\]]*\]|[^:]*)/.exec(authority)?.[1] ?? '';
+      const same = written === '' || written.toLowerCase() === parsed.hostname;
+      // Naming the parsed form too explains why `2852039166` counts as internal.
+      const shown = same ? parsed.hostname : `${written} (${parsed.hostname})`;
+      return `${shown} is an internal address, refused by the strict URL policy.`;
+    }
+  }
   return null;
 }
 

@@ -913,7 +913,6 @@ describe('strict URL policy (fake resolver and transport)', () => {
       ['https://private.example.test/hook', 'private.example.test resolves to 10.0.0.5, an internal address.'],
       ['https://loop.example.test/hook', 'loop.example.test resolves to 127.0.0.1, an internal address.'],
       ['https://mixed.example.test/hook', 'mixed.example.test resolves to 192.168.1.9, an internal address.'],
-      ['https://169.254.169.254/latest', '169.254.169.254 is an internal address.'],
       ['https://localhost:8443/hook', 'localhost is a loopback name.'],
       ['https://unknown.example.test/hook', 'unknown.example.test could not be resolved (ENOTFOUND).'],
     ];
@@ -928,6 +927,23 @@ describe('strict URL policy (fake resolver and transport)', () => {
     }
     expect(wire.sent).toEqual([]);
     expect(dns.calls).toEqual(['private.example.test', 'loop.example.test', 'mixed.example.test', 'unknown.example.test']);
+  });
+
+  it('refuses an internal literal before sending even when it reached the store another way (a snapshot taken under local)', async () => {
+    const local = harness({ webhooks: { transport: recordingTransport().transport } });
+    const registered = await register(local, { url: 'https://169.254.169.254/latest' });
+    const snapshot = await local.http().get('/_emulator/snapshot');
+    expect(snapshot.status, snapshot.text).toBe(200);
+
+    const { h, dns, wire } = strict({});
+    expect((await h.http().put('/_emulator/snapshot').send(snapshot.body as object)).status).toBe(200);
+    const p = await ping(h, registered.id);
+    await settle(h);
+    expect(await delivery(h, registered.id, p.delivery_id)).toMatchObject({
+      status: 'failed', attempts: 1, last_status_code: null, last_error: 'refused by the strict URL policy: 169.254.169.254 is an internal address.',
+    });
+    expect(wire.sent).toEqual([]);
+    expect(dns.calls).toEqual([]);
   });
 
   it('delivers to a public resolution through the transport, and resolves again before every attempt', async () => {

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import type { Resolver } from '../../src/delivery/address-policy.js';
 import { httpTransport, type Transport } from '../../src/delivery/transport.js';
 import { createBody, harness as baseHarness, KEYS, expectError } from '../support/harness.js';
 import { answer, useReceivers } from '../support/receiver.js';
@@ -142,6 +143,53 @@ describe('POST /v1/webhooks', () => {
     const h = harness();
     expectError(await h.as(KEYS.owner).post('/v1/webhooks', {}), 422, 'invalid_request', 'parameter_missing');
     expectError(await h.as(KEYS.owner).post('/v1/webhooks', { url: QUIET_URL, secret: 'whsec_mine' }), 422, 'invalid_request', 'parameter_unknown');
+  });
+});
+
+describe('POST /v1/webhooks: internal address literals under the strict URL policy', () => {
+  /** Records every name asked for and answers a public address: registration must ask nothing. */
+  function strictHarness() {
+    const asked: string[] = [];
+    const resolver: Resolver = async (host) => {
+      asked.push(host);
+      return ['93.184.216.34'];
+    };
+    return { h: baseHarness({ webhooks: { urlPolicy: 'strict', resolver, transport: loopbackOnly } }), asked };
+  }
+  const INTERNAL = [
+    ['https://10.0.0.1/hook', '10.0.0.1'],
+    ['https://169.254.169.254/latest/meta-data/', '169.254.169.254'],
+    ['https://2852039166/', '2852039166 (169.254.169.254)'],
+    ['https://0251.0376.0251.0376/', '0251.0376.0251.0376 (169.254.169.254)'],
+    ['https://0xa9fea9fe/', '0xa9fea9fe (169.254.169.254)'],
+    ['https://100.64.0.1/', '100.64.0.1'],
+    ['https://[::ffff:10.0.0.1]/', '[::ffff:10.0.0.1] ([::ffff:a00:1])'],
+    ['https://[fd00::1]/', '[fd00::1]'],
+    ['https://[fe80::1]:8443/hook', '[fe80::1]'],
+  ];
+
+  it('refuses each with 422 parameter_invalid on url, stores nothing and resolves nothing', async () => {
+    const { h, asked } = strictHarness();
+    const before = h.storeJson();
+    for (const [url, shown] of INTERNAL) {
+      const err = expectError(await h.as(KEYS.owner).post('/v1/webhooks', { url }), 422, 'invalid_request', 'parameter_invalid', 'url');
+      expect(err.message, url).toBe(`url: ${shown} is an internal address, refused by the strict URL policy.`);
+    }
+    expect(h.storeJson()).toBe(before);
+    expect(asked).toEqual([]);
+  });
+
+  it('accepts public literals and host names without resolving them at registration', async () => {
+    const { h, asked } = strictHarness();
+    for (const url of ['https://93.184.216.34/hook', 'https://[2606:4700::1]/hook', 'https://hooks.acme.test/hook', 'https://private.acme.test/hook']) {
+      expect((await register(h, { url })).url).toBe(url);
+    }
+    expect(asked).toEqual([]);
+  });
+
+  it('accepts the same literals under the default local policy', async () => {
+    const h = harness();
+    for (const [url] of INTERNAL) expect((await register(h, { url: url! })).url).toBe(url);
   });
 });
 

@@ -84,8 +84,7 @@ describe('checkAddressUrl', () => {
     ['http://127.0.0.1:4010/hooks', 'local'],
     ['http://localhost:3000/', 'local'],
     ['https://[::1]:8443/', 'local'],
-    // Internal hosts are a delivery-time matter, even under strict.
-    ['https://10.0.0.1/hooks', 'strict'],
+    ['https://10.0.0.1/hooks', 'local'],
   ] as const)('accepts %s under %s', (url, policy) => {
     expect(checkAddressUrl(url, policy)).toBeNull();
   });
@@ -130,6 +129,94 @@ describe('checkAddressUrl', () => {
       expect(reason).toEqual(expect.any(String));
       expect(reason).toMatch(/\.$/);
     }
+  });
+});
+
+describe('checkAddressUrl: internal address literals', () => {
+  // [URL as written, the address the URL parser reads in it]
+  it.each([
+    // IPv4, dotted
+    ['https://10.0.0.1/hook', '10.0.0.1'],
+    ['https://172.16.0.1/', '172.16.0.1'],
+    ['https://192.168.1.1:8443/x', '192.168.1.1'],
+    ['https://127.0.0.1/', '127.0.0.1'],
+    ['https://0.0.0.0/', '0.0.0.0'],
+    ['https://169.254.169.254/latest/meta-data/', '169.254.169.254'],
+    ['https://100.64.0.1/', '100.64.0.1'],
+    ['https://100.100.100.200/', '100.100.100.200'],
+    ['https://224.0.0.1/', '224.0.0.1'],
+    ['https://255.255.255.255/', '255.255.255.255'],
+    // IPv4, other notations the URL parser reads as an address
+    ['https://2852039166/', '169.254.169.254'],
+    ['https://0251.0376.0251.0376/', '169.254.169.254'],
+    ['https://0xa9fea9fe/', '169.254.169.254'],
+    ['https://0xA9.0xFE.0xA9.0xFE/', '169.254.169.254'],
+    ['https://017700000001/', '127.0.0.1'],
+    ['https://10.1/', '10.0.0.1'],
+    ['https://127.1:8443/', '127.0.0.1'],
+    ['https://0/', '0.0.0.0'],
+    ['https://10.0.0.1./', '10.0.0.1'],
+    ['https://%31%30.0.0.1/', '10.0.0.1'],
+    ['https://\uff11\uff10.0.0.1/', '10.0.0.1'],
+    // IPv6
+    ['https://[::]/', '[::]'],
+    ['https://[::1]:8443/', '[::1]'],
+    ['https://[fe80::1]/', '[fe80::1]'],
+    ['https://[FE80::1]/', '[fe80::1]'],
+    ['https://[fd00::1]/', '[fd00::1]'],
+    ['https://[fc00::1]/', '[fc00::1]'],
+    ['https://[fd00:ec2::254]/', '[fd00:ec2::254]'],
+    ['https://[fec0::1]/', '[fec0::1]'],
+    ['https://[ff02::1]/', '[ff02::1]'],
+    // IPv4 inside IPv6: mapped, translated, compatible, NAT64, 6to4
+    ['https://[::ffff:10.0.0.1]/', '[::ffff:a00:1]'],
+    ['https://[::ffff:a00:1]/', '[::ffff:a00:1]'],
+    ['https://[::ffff:169.254.169.254]/', '[::ffff:a9fe:a9fe]'],
+    ['https://[0:0:0:0:0:ffff:7f00:1]/', '[::ffff:7f00:1]'],
+    ['https://[::ffff:0:10.0.0.1]/', '[::ffff:0:a00:1]'],
+    ['https://[::10.0.0.1]/', '[::a00:1]'],
+    ['https://[64:ff9b::10.0.0.1]/', '[64:ff9b::a00:1]'],
+    ['https://[2002:a00:1::1]/', '[2002:a00:1::1]'],
+  ])('refuses %s (%s) under strict, accepts it under local', (url, address) => {
+    const reason = checkAddressUrl(url, 'strict');
+    expect(reason).toMatch(/ is an internal address, refused by the strict URL policy\.$/);
+    expect(reason).toContain(address);
+    expect(checkAddressUrl(url, 'local')).toBeNull();
+  });
+
+  it('names the host as written when the parser reads it as another spelling', () => {
+    expect(checkAddressUrl('https://2852039166/', 'strict')).toBe('2852039166 (169.254.169.254) is an internal address, refused by the strict URL policy.');
+    expect(checkAddressUrl('https://[::ffff:10.0.0.1]:8443/', 'strict')).toBe('[::ffff:10.0.0.1] ([::ffff:a00:1]) is an internal address, refused by the strict URL policy.');
+    expect(checkAddressUrl('https://10.0.0.1:8443/hook', 'strict')).toBe('10.0.0.1 is an internal address, refused by the strict URL policy.');
+  });
+
+  it('still refuses http first, so the reason is the one about the scheme', () => {
+    expect(checkAddressUrl('http://10.0.0.1/', 'strict')).toBe('must use https under the strict URL policy.');
+  });
+
+  it.each([
+    'https://93.184.216.34/',
+    'https://1572395042/',
+    'https://8.8.8.8:8443/hook',
+    'https://100.128.0.1/',
+    'https://203.0.113.10/',
+    'https://[2606:4700::1]/',
+    'https://[2001:db8::1]/',
+    'https://[::ffff:93.184.216.34]/',
+    'https://[64:ff9b::808:808]/',
+    'https://[2002:808:808::1]/',
+  ])('accepts the public literal %s under strict', (url) => {
+    expect(checkAddressUrl(url, 'strict')).toBeNull();
+  });
+
+  it.each([
+    'https://internal.corp/hook',
+    'https://10.0.0.1.nip.io/',
+    'https://10.0.0.1a/',
+    'https://0x7f.example.com/',
+    'https://localhost:8443/',
+  ])('leaves the name %s to the check before each delivery (nothing is resolved at registration)', (url) => {
+    expect(checkAddressUrl(url, 'strict')).toBeNull();
   });
 });
 
