@@ -1,3 +1,5 @@
+import { instantOutOfRange } from './core/clock.js';
+
 /**
  * The emulator's options, declared once: the CLI builds its flags from this table, each with
  * an environment variable for Docker, and createEmulator() takes the same names.
@@ -72,7 +74,10 @@ export function parsePort(value: string): number {
 
 export function parseStartTime(value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
-  if (!Number.isFinite(Date.parse(value))) throw new Error(`not a valid ISO 8601 instant: ${value}`);
+  const ms = Date.parse(value);
+  if (!Number.isFinite(ms)) throw new Error(`--start-time: not a valid ISO 8601 instant: ${value}`);
+  const outside = instantOutOfRange(ms);
+  if (outside) throw new Error(`--start-time ${value}: ${outside}`);
   return value;
 }
 

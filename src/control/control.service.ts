@@ -1,4 +1,5 @@
 import { ApiError, fail } from '../core/errors.js';
+import { CLOCK_LIMITS, instantOutOfRange } from '../core/clock.js';
 import { parseDuration } from '../core/durations.js';
 import type { Fault, FaultInput } from '../core/faults.js';
 import { describeTimer, type Fired } from '../core/scheduler.js';
@@ -49,6 +50,9 @@ export function describeWorkspace(ws: Workspace) {
 }
 
 export function createWorkspace(emulator: Emulator, input: WorkspaceInput) {
+  const start = input.clock?.start;
+  const outside = start === undefined ? null : instantOutOfRange(new Date(start).getTime());
+  if (outside) throw fail('parameter_invalid', `clock.start: ${outside}.`, 'clock.start');
   const ws = withFixtureErrors(() => emulator.createWorkspace(input));
   return { id: ws.id, keys: listKeys(ws).data, clock: { now: ws.now(), mode: ws.clock.mode } };
 }
@@ -90,18 +94,28 @@ function afterMove(ws: Workspace, fired: Fired[]) {
   return { ...clockState(ws), fired };
 }
 
-/** `{"by": "90m"}`, ISO 8601 or seconds; 0 runs what is due now. */
+/**
+ * `{"by": "90m"}`, ISO 8601 or seconds; 0 runs what is due now. Every limit is checked before
+ * the clock moves, so a refused advance changes nothing.
+ */
 export async function advanceClock(ws: Workspace, by: unknown) {
   const ms = parseDuration(by);
   if (ms === null) {
     throw fail('parameter_invalid', 'by: give seconds (5400), a duration such as "90m", "1h30m", "2d", or ISO 8601 such as "PT90M".', 'by');
   }
+  if (ms > CLOCK_LIMITS.maxAdvanceMs) {
+    throw fail('parameter_invalid', `by: one advance covers at most 100 years (${CLOCK_LIMITS.maxAdvanceMs / 1000} seconds); this asks for ${ms / 1000} seconds.`, 'by');
+  }
+  const outside = instantOutOfRange(ws.clock.nowMs() + ms);
+  if (outside) throw fail('parameter_invalid', `by: it is ${ws.now()} in this workspace, and ${outside}.`, 'by');
   return afterMove(ws, await ws.scheduler.advanceBy(ms));
 }
 
-/** Jumps to an instant; never backwards. */
+/** Jumps to an instant within the clock's range; never backwards. */
 export async function setClock(ws: Workspace, now: string) {
   const target = Date.parse(now);
+  const outside = instantOutOfRange(target);
+  if (outside) throw fail('parameter_invalid', `now: ${outside}.`, 'now');
   if (target < ws.clock.nowMs()) {
     throw fail('clock_backwards', `The clock never moves backwards: it is ${ws.now()} in this workspace.`, 'now');
   }

@@ -14,6 +14,34 @@ export interface ClockOptions {
 
 export class ClockError extends Error {}
 
+const YEAR_MS = 365.25 * 86_400_000;
+
+/**
+ * The instants a workspace clock can show, and the longest single advance: every date the API
+ * writes stays a four-digit year, and every timer due time stays a valid Date. A move outside
+ * them is refused before anything changes.
+ */
+export const CLOCK_LIMITS = {
+  min: Date.UTC(2000, 0, 1),
+  max: Date.UTC(9999, 11, 31, 23, 59, 59, 999),
+  maxAdvanceMs: 100 * YEAR_MS,
+} as const;
+
+export const CLOCK_RANGE_TEXT = '2000-01-01T00:00:00.000Z to 9999-12-31T23:59:59.999Z';
+
+/** An instant as ISO 8601 where Date can write it, else as the number it is. */
+export function describeInstant(ms: number): string {
+  const date = new Date(ms);
+  return Number.isNaN(date.getTime()) ? String(ms) : date.toISOString();
+}
+
+/** Why an instant cannot be a workspace's now, or null when it can. */
+export function instantOutOfRange(ms: number): string | null {
+  if (!Number.isFinite(ms)) return 'not a valid instant';
+  if (ms < CLOCK_LIMITS.min || ms > CLOCK_LIMITS.max) return `the clock stays within ${CLOCK_RANGE_TEXT}`;
+  return null;
+}
+
 export class Clock {
   readonly mode: ClockMode;
   private readonly wallNow: () => number;
@@ -25,6 +53,8 @@ export class Clock {
     this.wallNow = options.wallNow ?? (() => Date.now());
     const wall = this.wallNow();
     const start = options.start === undefined ? wall : toMs(options.start);
+    const problem = instantOutOfRange(start);
+    if (problem) throw new ClockError(`start ${describeInstant(start)}: ${problem}`);
     this.offsetMs = this.mode === 'frozen' ? start : start - wall;
   }
 
@@ -42,6 +72,8 @@ export class Clock {
 
   advance(ms: number): void {
     if (!Number.isFinite(ms) || ms < 0) throw new ClockError('the clock only moves forward');
+    const problem = instantOutOfRange(this.nowMs() + ms);
+    if (problem) throw new ClockError(problem);
     this.offsetMs += ms;
   }
 

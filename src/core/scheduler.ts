@@ -99,7 +99,14 @@ export class Scheduler {
     this.ws.clock.catchUp(batch[0]!.due);
     return batch.map((timer) => {
       const entry = describeTimer(timer);
-      const result = this.handlers[timer.kind]?.(this.ws, timer);
+      let result: ReturnType<TimerHandler> | undefined;
+      try {
+        result = this.handlers[timer.kind]?.(this.ws, timer);
+      } catch (err) {
+        // One timer that cannot run is reported where it fired; it must not fail the request
+        // (or the alarm) that ran it, nor leave the rest of its batch unrun.
+        return Object.assign(entry, { error: err instanceof Error ? err.message : String(err) });
+      }
       if (result instanceof Promise) {
         const work = result.then(
           (facts) => void Object.assign(entry, facts ?? {}),

@@ -1,4 +1,4 @@
-import { Clock } from './clock.js';
+import { Clock, ClockError, instantOutOfRange } from './clock.js';
 import { ApiError, type ErrorDetail } from './errors.js';
 import { FaultList } from './faults.js';
 import { IdempotencyStore } from './idempotency.js';
@@ -88,8 +88,11 @@ function meaningMistakes(s: WorkspaceSnapshot): ErrorDetail[] {
       seen.add(id);
     });
   }
+  const outside = instantOutOfRange(Date.parse(s.clock.now));
+  if (outside) mistakes.push({ path: 'clock.now', message: outside });
   const seqs = new Set<number>();
   s.timers.timers.forEach((t, i) => {
+    if (Number.isNaN(new Date(t.due).getTime())) mistakes.push({ path: `timers.timers[${i}].due`, message: 'must be a valid instant (ms since the epoch)' });
     if (seqs.has(t.seq)) mistakes.push({ path: `timers.timers[${i}].seq`, message: `${t.seq} appears twice` });
     if (t.seq >= s.timers.next_seq) mistakes.push({ path: `timers.timers[${i}].seq`, message: `must be below timers.next_seq (${s.timers.next_seq})` });
     seqs.add(t.seq);
@@ -117,7 +120,14 @@ export function buildState(checked: WorkspaceSnapshot, ws: Workspace): Workspace
   const s = JSON.parse(JSON.stringify(checked)) as WorkspaceSnapshot; // nothing shared with the caller's object
   const wallNow = ws.recipe.clock?.wallNow;
   const start = s.clock.mode === 'frozen' ? Date.parse(s.clock.now) : wallMs(ws) + s.clock.offset_ms;
-  const clock = new Clock({ mode: s.clock.mode, start, ...(wallNow ? { wallNow } : {}) });
+  let clock: Clock;
+  try {
+    clock = new Clock({ mode: s.clock.mode, start, ...(wallNow ? { wallNow } : {}) });
+  } catch (err) {
+    // A realtime offset that puts now outside the clock's range (the shape and now were fine).
+    if (!(err instanceof ClockError)) throw err;
+    throw snapshotRefusal([{ path: s.clock.mode === 'frozen' ? 'clock.now' : 'clock.offset_ms', message: err.message }]);
+  }
   const random = restoreRandom(s.random === null ? null : { seed: s.random.seed, words: [...s.random.words] as [number, number, number, number] });
   const store = createStore();
   for (const name of COLLECTIONS) {

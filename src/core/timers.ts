@@ -22,6 +22,13 @@ export interface TimerQueueState {
   cancelled: number[];
 }
 
+/** The last instant a Date can hold: a due time past the clock's range stays one, and never fires. */
+const LAST_INSTANT_MS = 8.64e15;
+
+function representable(due: number): number {
+  return Number.isNaN(due) ? LAST_INSTANT_MS : Math.min(Math.max(due, -LAST_INSTANT_MS), LAST_INSTANT_MS);
+}
+
 export class TimerQueue {
   private heap: Timer[] = [];
   private nextSeq = 1;
@@ -58,10 +65,20 @@ export class TimerQueue {
 
   /** `seq`: one given by reserve(); a new one otherwise. */
   schedule(kind: string, due: number, payload: Record<string, unknown> = {}, seq = this.nextSeq++): Timer {
-    const timer = { seq, due, kind, payload };
+    const timer = { seq, due: representable(due), kind, payload };
     this.heap.push(timer);
     this.up(this.heap.length - 1);
     return timer;
+  }
+
+  /** Removes every timer that matches at once (not lazily), leaving no trace in entries(). */
+  discard(match: (timer: Timer) => boolean): void {
+    const kept = this.heap.filter((t) => !match(t));
+    this.heap = [];
+    for (const t of kept) {
+      this.heap.push(t);
+      this.up(this.heap.length - 1);
+    }
   }
 
   /** Cancelled timers leave the heap lazily, when they reach its top. */

@@ -39,6 +39,9 @@ const USERS = new Map<string, FixtureUser>(
   [...DEFAULT.organizations, ...DEFAULT.partners].flatMap((o) => (o.users ?? []).map((u) => [u.id, u] as const)),
 );
 
+/** GET /v1/onboardings of Acme's owner key on the default fixtures, newest first (two staff onboardings, completed at load, then the two open ones). */
+const FIXTURE_ONBOARDINGS = ['onb_demo_partner', 'onb_demo_jansen', 'onb_acme_daan', 'onb_acme_sanne'];
+
 const KEY_FIELDS = ['api_version', 'environment', 'key', 'name', 'organization_id', 'partner_id', 'scopes', 'user'];
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 
@@ -227,7 +230,7 @@ describe('POST /_emulator/workspaces', () => {
     expect(org.body.id).toBe('org_acme');
     const list = await h.as(keyFor(ws, KEYS.owner)).get('/v1/onboardings');
     expect(list.status).toBe(200);
-    expect(list.body.data.map((o: { id: string }) => o.id).sort()).toEqual(['onb_demo_jansen', 'onb_demo_partner']);
+    expect(list.body.data.map((o: { id: string }) => o.id)).toEqual(FIXTURE_ONBOARDINGS);
     // The personas keep their behaviour in the new workspace.
     const noScopes = await h.as(keyFor(ws, KEYS.noscopes)).get('/v1/onboardings');
     expect(noScopes.status).toBe(403);
@@ -404,7 +407,7 @@ describe('GET and DELETE /_emulator/workspaces', () => {
     expect(first.body.data[0]).toMatchObject({
       id: 'default',
       clock: { now: '2026-10-05T09:00:00.000Z', mode: 'frozen' },
-      counts: { keys: FIXTURE_KEYS.length, onboardings: 2, employees: 4 },
+      counts: { keys: FIXTURE_KEYS.length, onboardings: 4, employees: 4 },
     });
     const a = await newWorkspace(h);
     const b = await newWorkspace(h, { fixtures: MINI });
@@ -427,7 +430,7 @@ describe('GET and DELETE /_emulator/workspaces', () => {
     const ws = await newWorkspace(h);
     const res = await h.http().get(`/_emulator/workspaces/${ws.id}`);
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ id: ws.id, counts: { keys: FIXTURE_KEYS.length, onboardings: 2, employees: 4 } });
+    expect(res.body).toMatchObject({ id: ws.id, counts: { keys: FIXTURE_KEYS.length, onboardings: 4, employees: 4 } });
     expect(res.body.created_at).toMatch(ISO);
     expect(res.body.clock.mode).toBe(ws.clock.mode);
     const def = await h.http().get('/_emulator/workspaces/default');
@@ -499,7 +502,7 @@ describe('POST /_emulator/reset', () => {
 
     const res = await h.http().post('/_emulator/reset');
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ id: 'default', reset: true, counts: { keys: FIXTURE_KEYS.length, onboardings: 2, employees: 4 } });
+    expect(res.body).toMatchObject({ id: 'default', reset: true, counts: { keys: FIXTURE_KEYS.length, onboardings: 4, employees: 4 } });
 
     const gone = await h.as(KEYS.owner).get(`/v1/onboardings/${made.body.id}`);
     expect(gone.status).toBe(404);
@@ -510,7 +513,8 @@ describe('POST /_emulator/reset', () => {
     const partner = await h.as(KEYS.owner).get('/v1/onboardings/onb_demo_partner');
     expect(partner.body.reference).toBe('hrsoft-1001');
     const list = await h.as(KEYS.owner).get('/v1/onboardings');
-    expect(list.body.data.map((o: { id: string }) => o.id).sort()).toEqual(['onb_demo_jansen', 'onb_demo_partner']);
+    expect(list.body.data.map((o: { id: string }) => o.id)).toEqual(FIXTURE_ONBOARDINGS);
+    expect(list.body.data.map((o: { status: string }) => o.status)).toEqual(['pending_employee', 'pending_employee', 'completed', 'completed']);
     expect((await h.as(KEYS.owner).get('/v1/employees')).body.data).toHaveLength(4);
   });
 

@@ -9,16 +9,18 @@ interface Employee {
   position: string;
   location_id: string;
   start_date: string;
-  onboarding: { id: string; status: string } | null;
+  /** Every employee comes from an onboarding: never null. */
+  onboarding: { id: string; status: string };
 }
 
+/** Staff of the fixtures: each from its own onboarding, played to completed at load. */
 const SANNE: Employee = {
   id: 'emp_acme_sanne', first_name: 'Sanne', last_name: 'de Vries', position: 'Store manager',
-  location_id: 'loc_acme_amsterdam', start_date: '2024-03-01', onboarding: null,
+  location_id: 'loc_acme_amsterdam', start_date: '2024-03-01', onboarding: { id: 'onb_acme_sanne', status: 'completed' },
 };
 const DAAN: Employee = {
   id: 'emp_acme_daan', first_name: 'Daan', last_name: 'Visser', position: 'Warehouse lead',
-  location_id: 'loc_acme_utrecht', start_date: '2025-01-15', onboarding: null,
+  location_id: 'loc_acme_utrecht', start_date: '2025-01-15', onboarding: { id: 'onb_acme_daan', status: 'completed' },
 };
 
 const BAKKER_BODY = createBody({
@@ -57,7 +59,7 @@ async function list(h: H, key: string, query = '', org?: string) {
 }
 
 describe('GET /v1/employees', () => {
-  it('lists the fixture employees and one employee per fixture onboarding, newest first', async () => {
+  it('lists one employee per fixture onboarding, the completed staff ones included, newest first', async () => {
     const h = harness();
     const jansen = await employeeIdOf(h, KEYS.owner, 'onb_demo_jansen');
     const partner = await employeeIdOf(h, KEYS.owner, 'onb_demo_partner');
@@ -78,6 +80,17 @@ describe('GET /v1/employees', () => {
       DAAN,
       SANNE,
     ]);
+    // Every employee carries the onboarding it came from; the staff ones are completed.
+    for (const e of res.body.data as Employee[]) {
+      expect(e.onboarding, e.id).not.toBeNull();
+      expect(e.onboarding, e.id).toEqual({ id: expect.stringMatching(/^onb_/), status: expect.any(String) });
+    }
+    const byId = new Map((res.body.data as Employee[]).map((e) => [e.id, e]));
+    expect(byId.get('emp_acme_sanne')!.onboarding).toEqual({ id: 'onb_acme_sanne', status: 'completed' });
+    expect(byId.get('emp_acme_daan')!.onboarding).toEqual({ id: 'onb_acme_daan', status: 'completed' });
+    // The staff employee ids are the ones their onboardings name.
+    expect(await employeeIdOf(h, KEYS.owner, 'onb_acme_sanne')).toBe('emp_acme_sanne');
+    expect(await employeeIdOf(h, KEYS.owner, 'onb_acme_daan')).toBe('emp_acme_daan');
   });
 
   it('each employee has exactly the spec fields, with an emp_ id', async () => {
@@ -87,7 +100,8 @@ describe('GET /v1/employees', () => {
       expect(Object.keys(e).sort()).toEqual(['first_name', 'id', 'last_name', 'location_id', 'onboarding', 'position', 'start_date']);
       expect(e.id).toMatch(/^emp_/);
       expect(e.start_date).toMatch(/^\d{4}-\d{2}-\d{2}$/);
-      if (e.onboarding !== null) expect(Object.keys(e.onboarding).sort()).toEqual(['id', 'status']);
+      expect(e.onboarding).not.toBeNull();
+      expect(Object.keys(e.onboarding).sort()).toEqual(['id', 'status']);
     }
     // No personal contact data in the employee list.
     expect(JSON.stringify(res.body)).not.toContain('@example.test');

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { payrollFail, resolveAction } from '../../src/resources/onboardings/onboardings.lifecycle.js';
 import { createBody, envelope, FROZEN_START, harness, KEYS } from '../support/harness.js';
@@ -6,6 +7,33 @@ import { payrollDone, payrollFailed, signed } from '../support/journey.js';
 const EMPLOYER_FIXTURE = 'onb_demo_jansen'; // created by hrs_test_acme_owner
 const PARTNER_FIXTURE = 'onb_demo_partner'; // created by hrs_test_hrsoft for org_acme
 const MINUTE = 60_000;
+/**
+ * The default fixtures' staff onboardings (onb_acme_sanne, then onb_acme_daan) complete at load,
+ * payroll succeeding with nmbrs: Acme's last sync is the newer one, at the start of the clock.
+ */
+const STAFF_SYNC = { at: FROZEN_START, outcome: 'succeeded', onboarding_id: 'onb_acme_daan', error_code: null };
+
+type H = ReturnType<typeof harness>;
+
+/** The default fixtures without the completed (staff) onboardings: nothing of org_acme ever synced. */
+function fixturesWithoutStaff() {
+  const doc = JSON.parse(readFileSync(new URL('../../fixtures/default.json', import.meta.url), 'utf8')) as {
+    onboardings: { id: string; completed?: boolean }[];
+  };
+  const onboardings = doc.onboardings.filter((o) => !o.completed);
+  expect(onboardings.map((o) => o.id)).toEqual([EMPLOYER_FIXTURE, PARTNER_FIXTURE]);
+  return { ...doc, onboardings };
+}
+
+/** A new workspace from those fixtures, and its key standing for `fixtureKey`. */
+async function workspaceWithoutStaff(h: H, fixtureKey: string): Promise<string> {
+  const res = await h.http().post('/_emulator/workspaces').send({ fixtures: fixturesWithoutStaff() });
+  expect(res.status).toBe(201);
+  const suffix = (res.body.id as string).slice(-12);
+  const key = (res.body.keys as { key: string }[]).find((k) => k.key === `${fixtureKey}_${suffix}`);
+  expect(key, fixtureKey).toBeDefined();
+  return key!.key;
+}
 
 const nmbrs = (status: string, lastSync: unknown) => ({
   object: 'list',
@@ -15,13 +43,21 @@ const nmbrs = (status: string, lastSync: unknown) => ({
 });
 
 describe('GET /v1/integrations', () => {
-  it("lists the employer's payroll connector, connected and never synced", async () => {
+  it("lists the employer's payroll connector, connected and never synced (no onboarding of the employer completed)", async () => {
     const h = harness();
-    const res = await h.as(KEYS.owner).get('/v1/integrations');
+    const owner = await workspaceWithoutStaff(h, KEYS.owner);
+    const res = await h.as(owner).get('/v1/integrations');
     expect(res.status).toBe(200);
     expect(res.body).toEqual(nmbrs('connected', null));
     const bakker = await h.as(KEYS.bakker).get('/v1/integrations');
     expect(bakker.body.data[0]).toMatchObject({ connector: 'manual', status: 'connected', last_sync: null });
+  });
+
+  it("shows the default staff's newest completed onboarding as the employer's last sync", async () => {
+    const h = harness();
+    const res = await h.as(KEYS.owner).get('/v1/integrations');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual(nmbrs('connected', STAFF_SYNC));
   });
 
   it('is failing while the payroll failure switch of the organization is on', async () => {
@@ -37,9 +73,10 @@ describe('GET /v1/integrations', () => {
   it('shows the newest payroll outcome: success, then a failure, then its resolution', async () => {
     const h = harness();
     const ws = h.emulator.defaultWorkspace;
+    expect((await h.as(KEYS.owner).get('/v1/integrations')).body).toEqual(nmbrs('connected', STAFF_SYNC));
     const processing = signed(ws, EMPLOYER_FIXTURE);
-    // Processing is not a sync yet.
-    expect((await h.as(KEYS.owner).get('/v1/integrations')).body).toEqual(nmbrs('connected', null));
+    // Processing is not a sync yet: the staff's completion stays the last one.
+    expect((await h.as(KEYS.owner).get('/v1/integrations')).body).toEqual(nmbrs('connected', STAFF_SYNC));
 
     ws.clock.advance(MINUTE);
     payrollDone(ws, PARTNER_FIXTURE);
@@ -110,8 +147,14 @@ describe('GET /v1/integrations', () => {
 
   it('a new onboarding is not a sync', async () => {
     const h = harness();
+    expect((await h.as(KEYS.owner).get('/v1/integrations')).body).toEqual(nmbrs('connected', STAFF_SYNC));
+    h.emulator.defaultWorkspace.clock.advance(MINUTE);
     expect((await h.as(KEYS.owner).post('/v1/onboardings', createBody())).status).toBe(201);
-    expect((await h.as(KEYS.owner).get('/v1/integrations')).body).toEqual(nmbrs('connected', null));
+    expect((await h.as(KEYS.owner).get('/v1/integrations')).body).toEqual(nmbrs('connected', STAFF_SYNC));
+    // Nor where nothing synced before.
+    const owner = await workspaceWithoutStaff(h, KEYS.owner);
+    expect((await h.as(owner).post('/v1/onboardings', createBody())).status).toBe(201);
+    expect((await h.as(owner).get('/v1/integrations')).body).toEqual(nmbrs('connected', null));
   });
 });
 

@@ -4,6 +4,10 @@ import { createBody, envelope, harness, KEYS } from '../support/harness.js';
 const HOUR = 60 * 60 * 1000;
 const EMPLOYER_FIXTURE = 'onb_demo_jansen'; // created by hrs_test_acme_owner
 const PARTNER_FIXTURE = 'onb_demo_partner'; // created by hrs_test_hrsoft for org_acme
+/** Staff onboardings of org_acme, created first by hrs_test_acme_owner and completed at load; newest first. */
+const STAFF_FIXTURES = ['onb_acme_daan', 'onb_acme_sanne'];
+/** What Acme's owner key lists on the default fixtures, newest first. */
+const ALL_FIXTURES = [PARTNER_FIXTURE, EMPLOYER_FIXTURE, ...STAFF_FIXTURES];
 
 type H = ReturnType<typeof harness>;
 
@@ -159,7 +163,7 @@ describe('GET /v1/onboardings: list shape', () => {
     expect(res.body.object).toBe('list');
     expect(res.body.has_more).toBe(false);
     expect(res.body.next_cursor).toBeNull();
-    expect(idsOf(res).sort()).toEqual([EMPLOYER_FIXTURE, PARTNER_FIXTURE].sort());
+    expect(idsOf(res)).toEqual(ALL_FIXTURES);
   });
 
   it('lists newest first', async () => {
@@ -171,13 +175,13 @@ describe('GET /v1/onboardings: list shape', () => {
     expect(res.status).toBe(200);
     const ids = idsOf(res);
     expect(ids.slice(0, 3)).toEqual([c, b, a]);
-    expect(ids.slice(3).sort()).toEqual([EMPLOYER_FIXTURE, PARTNER_FIXTURE].sort());
+    expect(ids.slice(3)).toEqual(ALL_FIXTURES);
   });
 
   it('leaves steps, documents, email, phone and the employment terms out of list items, even for the owner', async () => {
     const res = await harness().as(KEYS.owner).get('/v1/onboardings');
     expect(res.status).toBe(200);
-    expect(res.body.data.length).toBe(2);
+    expect(idsOf(res)).toEqual(ALL_FIXTURES);
     for (const item of res.body.data) {
       expect(item).not.toHaveProperty('steps');
       expect(item).not.toHaveProperty('documents');
@@ -211,8 +215,13 @@ describe('GET /v1/onboardings: filters', () => {
     expect(idsOf(pending)).toEqual([PARTNER_FIXTURE]);
     const completed = await h.as(KEYS.owner).get('/v1/onboardings?status=completed');
     expect(completed.status).toBe(200);
-    expect(completed.body.data).toEqual([]);
+    expect(idsOf(completed)).toEqual(STAFF_FIXTURES);
+    expect(completed.body.data.map((o: { status: string }) => o.status)).toEqual(['completed', 'completed']);
     expect(completed.body.has_more).toBe(false);
+    const processing = await h.as(KEYS.owner).get('/v1/onboardings?status=processing');
+    expect(processing.status).toBe(200);
+    expect(processing.body.data).toEqual([]);
+    expect(processing.body.has_more).toBe(false);
   });
 
   it('refuses a status outside the enum (422, param status)', async () => {
@@ -293,7 +302,7 @@ describe('GET /v1/onboardings: filters', () => {
 describe('GET /v1/onboardings: limit', () => {
   it('returns 25 items by default', async () => {
     const h = harness();
-    await createMany(h, 28); // 30 with the two fixtures
+    await createMany(h, 28); // 32 with the four fixtures
     const res = await h.as(KEYS.owner).get('/v1/onboardings');
     expect(res.status).toBe(200);
     expect(res.body.data).toHaveLength(25);
@@ -311,17 +320,17 @@ describe('GET /v1/onboardings: limit', () => {
 
   it('accepts limit 100 and returns everything when fewer exist', async () => {
     const h = harness();
-    await createMany(h, 28);
+    await createMany(h, 28); // 32 with the four fixtures
     const res = await h.as(KEYS.owner).get('/v1/onboardings?limit=100');
     expect(res.status).toBe(200);
-    expect(res.body.data).toHaveLength(30);
+    expect(res.body.data).toHaveLength(32);
     expect(res.body.has_more).toBe(false);
     expect(res.body.next_cursor).toBeNull();
   });
 
   it('says has_more false when the page ends exactly at the last item', async () => {
-    const res = await harness().as(KEYS.owner).get('/v1/onboardings?limit=2');
-    expect(res.body.data).toHaveLength(2);
+    const res = await harness().as(KEYS.owner).get('/v1/onboardings?limit=4'); // the four fixtures
+    expect(idsOf(res)).toEqual(ALL_FIXTURES);
     expect(res.body.has_more).toBe(false);
     expect(res.body.next_cursor).toBeNull();
   });
@@ -357,9 +366,10 @@ describe('GET /v1/onboardings: cursor paging', () => {
 
   it('walks all pages with starting_after = next_cursor and sees each item once, newest first', async () => {
     const h = harness();
-    await createMany(h, 10); // 12 in all
+    await createMany(h, 10); // 14 in all
     const all = idsOf(await h.as(KEYS.owner).get('/v1/onboardings?limit=100'));
-    expect(all).toHaveLength(12);
+    expect(all).toHaveLength(14);
+    expect(all.slice(10)).toEqual(ALL_FIXTURES);
     const { seen, pages } = await walk(h, 5);
     expect(pages).toBe(3);
     expect(seen).toEqual(all);
@@ -368,7 +378,7 @@ describe('GET /v1/onboardings: cursor paging', () => {
 
   it('sees each item once while new onboardings are created between page fetches', async () => {
     const h = harness();
-    await createMany(h, 8); // 10 in all
+    await createMany(h, 8); // 12 in all
     const before = idsOf(await h.as(KEYS.owner).get('/v1/onboardings?limit=100'));
     const added: string[] = [];
     const { seen } = await walk(h, 3, async () => {
@@ -449,7 +459,7 @@ describe('Visibility: partners, employers and environments', () => {
     const h = harness();
     const mine = await partner(h).post('/v1/onboardings', createBody({ reference: 'partner-new' }));
     const res = await h.as(KEYS.owner).get('/v1/onboardings');
-    expect(idsOf(res).sort()).toEqual([EMPLOYER_FIXTURE, PARTNER_FIXTURE, mine.body.id].sort());
+    expect(idsOf(res)).toEqual([mine.body.id, ...ALL_FIXTURES]);
     expect((await h.as(KEYS.owner).get(`/v1/onboardings/${mine.body.id}`)).status).toBe(200);
   });
 

@@ -43,12 +43,16 @@ function base() {
       },
     ],
     keys: [
-      { key: 'hrs_test_one_owner', name: 'One owner', organization_id: 'org_one', user_id: 'usr_one_owner', scopes: ['organization:read'] },
+      { key: 'hrs_test_one_owner', name: 'One owner', organization_id: 'org_one', user_id: 'usr_one_owner', scopes: ['organization:read', 'onboardings:write'] },
       { key: 'hrs_test_partner', name: 'Partner key', organization_id: 'org_partner', scopes: ['organization:read'] },
     ],
-    employees: [
+    onboardings: [
       {
-        id: 'emp_one_a', organization_id: 'org_one', first_name: 'A', last_name: 'B', position: 'Clerk', location_id: 'loc_one', start_date: '2024-01-01',
+        id: 'onb_one_a', key: 'hrs_test_one_owner', employee_id: 'emp_one_a', completed: true,
+        request: {
+          employee: { first_name: 'A', last_name: 'B', email: 'a.b@one.test' },
+          employment: { position: 'Clerk', start_date: '2024-01-01', location_id: 'loc_one', template_id: 'tpl_one', hours_per_week: 20, hourly_wage_cents: 1500 },
+        } as unknown,
       },
     ],
   };
@@ -205,12 +209,12 @@ describe('parseFixtures: schema mistakes, each with its path', () => {
       d.keys[1]!.scopes = ['nope'];
       (d.organizations[1]!.templates[0] as { contract_type: string }).contract_type = 'freelance';
       (d.organizations[1]!.users[0] as { roles: string[] }).roles = ['ceo'];
-      (d.employees[0] as { start_date: string }).start_date = '01-01-2024';
+      (d.onboardings[0] as { employee_id: string }).employee_id = 'staff_1';
     }));
     expect(pathsOf(m)).toEqual([
-      'employees[0].start_date',
       'keys[0].key',
       'keys[1].scopes[0]',
+      'onboardings[0].employee_id',
       'organizations[0].name',
       'organizations[1].templates[0].contract_type',
       'organizations[1].users[0].roles[0]',
@@ -271,14 +275,15 @@ describe('parseFixtures: cross references', () => {
       d.keys[1]!.key = 'hrs_test_one_owner';
       d.keys[1]!.organization_id = 'org_one';
       d.organizations[0]!.locations.push({ id: 'loc_one', name: 'Again', city: 'Zwolle' });
-      d.employees.push({ ...d.employees[0]! });
+      d.onboardings.push({ ...d.onboardings[0]! });
     }));
     const paths = pathsOf(m);
     expect(paths).toContain('organizations[1].id');
     expect(paths).toContain('organizations[1].users[0].id');
     expect(paths).toContain('keys[1].key');
     expect(paths).toContain('organizations[0].locations[1].id');
-    expect(paths).toContain('employees[1].id');
+    expect(paths).toContain('onboardings[1].id');
+    expect(paths).toContain('onboardings[1].employee_id');
     for (const x of m.filter((y) => y.path.endsWith('.id') || y.path.endsWith('.key'))) expect(x.message).toMatch(/duplicate/);
   });
 
@@ -328,12 +333,14 @@ describe('parseFixtures: cross references', () => {
     expect(pathsOf(m)).toEqual(['partners[1].admitted_by[0].organization_id']);
   });
 
-  it('an employee of an unknown organization or at a location of another organization', () => {
-    const m = mistakesOfDoc(edit((d) => {
-      d.employees.push({ ...d.employees[0]!, id: 'emp_one_b', location_id: 'loc_two' });
-      d.employees.push({ ...d.employees[0]!, id: 'emp_one_c', organization_id: 'org_ghost' });
-    }));
-    expect(pathsOf(m)).toEqual(['employees[1].location_id', 'employees[2].organization_id']);
+  it('an employee listed apart from an onboarding: every employee has the onboarding it came from', () => {
+    const doc = {
+      ...base(),
+      employees: [{ id: 'emp_one_b', organization_id: 'org_one', first_name: 'A', last_name: 'B', position: 'Clerk', location_id: 'loc_one', start_date: '2024-01-01' }],
+    };
+    const m = mistakesOfDoc(doc);
+    expect(pathsOf(m)).toEqual(['employees']);
+    expect(m[0]!.message).toMatch(/exists only through its onboarding.*employee_id.*completed: true/);
   });
 
   it('a fixture onboarding made with a key the document does not have', () => {

@@ -92,6 +92,35 @@ describe('Scheduler', () => {
     await expect(ws.scheduler.advanceTo(START - 1)).rejects.toThrow(/backwards/);
   });
 
+  it('a timer whose handler throws is reported in fired with its error; the rest of the batch and the clock go on', async () => {
+    const seen: string[] = [];
+    const ws = frozenWorkspace({
+      boom: () => {
+        throw new RangeError('Invalid time value');
+      },
+      ok: (_w, t) => void seen.push(String(t.payload.n)),
+    });
+    ws.scheduler.schedule('ok', START + MIN, { n: 1 });
+    ws.scheduler.schedule('boom', START + MIN);
+    ws.scheduler.schedule('ok', START + MIN, { n: 2 });
+    ws.scheduler.schedule('ok', START + 2 * MIN, { n: 3 });
+    const fired = await ws.scheduler.advanceBy(5 * MIN);
+    expect(fired.map((f) => [f.kind, f.error])).toEqual([['ok', undefined], ['boom', 'Invalid time value'], ['ok', undefined], ['ok', undefined]]);
+    expect(seen).toEqual(['1', '2', '3']);
+    expect(ws.now()).toBe('2026-10-05T09:05:00.000Z');
+    // The same when the timer runs as part of a request (runDue): no throw.
+    ws.scheduler.schedule('boom', ws.clock.nowMs());
+    expect(ws.scheduler.runDue()).toMatchObject([{ kind: 'boom', error: 'Invalid time value' }]);
+  });
+
+  it('keeps a due time no Date can hold at the last instant a Date holds, so it can be described and never fires', async () => {
+    const ws = frozenWorkspace({});
+    ws.scheduler.schedule('far', 1e300);
+    ws.scheduler.schedule('nan', Number.NaN);
+    expect(ws.timers.entries().timers.map((t) => t.due)).toEqual([8.64e15, 8.64e15]);
+    expect(await ws.scheduler.advanceBy(100 * 365 * 24 * 60 * MIN)).toEqual([]);
+  });
+
   it('fires timers by itself in realtime mode when their time comes', async () => {
     const seen: number[] = [];
     const ws = new Workspace({ id: 'ws_rt', keySuffix: '' }, { ping: () => void seen.push(1) });

@@ -2,7 +2,7 @@ import { Type } from '../../core/schema.js';
 import type { Principal } from '../../core/access.js';
 import { mapPage, paginate, type PageRequest } from '../../core/pagination.js';
 import type { Workspace } from '../../core/workspace.js';
-import { DateOnly, ErrorSchema, ListOf, Literals, Nullable, PageQuery } from '../common.schemas.js';
+import { DateOnly, ErrorSchema, ListOf, Literals, PageQuery } from '../common.schemas.js';
 import { ok, type ApiRoute } from '../route.js';
 import { ONBOARDING_STATUSES } from '../onboardings/onboardings.model.js';
 import type { EmployeeRecord } from './employees.model.js';
@@ -15,8 +15,9 @@ export const EmployeeSchema = Type.Object(
     position: Type.String(),
     location_id: Type.String(),
     start_date: DateOnly,
-    onboarding: Nullable(
-      Type.Object({ id: Type.String(), status: Literals(ONBOARDING_STATUSES) }),
+    onboarding: Type.Object(
+      { id: Type.String(), status: Literals(ONBOARDING_STATUSES) },
+      { description: 'the onboarding the employee came from (staff of the fixtures: a completed one)' },
     ),
   },
   { title: 'Employee' },

@@ -17,8 +17,9 @@ import { checkMetadataValues, checkReturnUrl, mergeMetadata } from './onboarding
 const HOUR_MS = 60 * 60 * 1000;
 
 export interface CreateOptions {
-  /** Fixtures give their onboardings well-known ids. */
+  /** Fixtures give their onboardings, and the employees they bring, well-known ids. */
   id?: string;
+  employeeId?: string;
   source?: 'api' | 'dashboard';
   /** Base of the links put into mails. */
   baseUrl?: string;
@@ -50,10 +51,13 @@ export function createOnboarding(
   if (options.id && ws.store.onboardings.has(options.id)) {
     throw fail('parameter_invalid', `id: ${options.id} is already taken.`, 'id');
   }
+  if (options.employeeId && ws.store.employees.has(options.employeeId)) {
+    throw fail('parameter_invalid', `employee_id: ${options.employeeId} is already taken.`, 'employee_id');
+  }
 
   const now = ws.now();
   const id = options.id ?? ws.ids.id('onb');
-  const employeeId = ws.ids.id('emp');
+  const employeeId = options.employeeId ?? ws.ids.id('emp');
   const seq = nextSequence(ws.store);
   const invite = body.options?.send_invitation ?? false;
   const build = (status: OnboardingStatus): OnboardingRecord => ({
