@@ -13,7 +13,7 @@ export type ErrorType =
 
 /** The spec's type-to-status mapping is "not shown"; this is ours (docs/decisions.md). */
 export const STATUS_OF_TYPE: Record<ErrorType, readonly number[]> = {
-  invalid_request: [400, 405, 413, 415, 422],
+  invalid_request: [400, 405, 408, 413, 415, 422, 431],
   authentication_error: [401],
   permission_error: [403],
   not_found: [404],
@@ -25,8 +25,10 @@ export const STATUS_OF_TYPE: Record<ErrorType, readonly number[]> = {
 const def = (status: number, type: ErrorType) => ({ status, type });
 
 export const ERROR_CODES = {
-  // Request shape (400, 413, 415, 405)
+  // Request shape (400, 408, 413, 415, 405, 431)
   request_malformed: def(400, 'invalid_request'),
+  request_header_too_large: def(431, 'invalid_request'),
+  request_timeout: def(408, 'invalid_request'),
   body_invalid_json: def(400, 'invalid_request'),
   body_not_object: def(400, 'invalid_request'),
   body_too_large: def(413, 'invalid_request'),

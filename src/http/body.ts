@@ -1,7 +1,9 @@
 import express, { type Request, type Response } from 'express';
 import { fail, type ApiError } from '../core/errors.js';
+import { lingeringClose } from './lingering-close.js';
 
-export const BODY_LIMIT = '1mb';
+/** 1 MB, in bytes: of the body as sent, and of the JSON once decoded. */
+export const BODY_LIMIT = 1024 * 1024;
 
 const parseJson = express.json({ limit: BODY_LIMIT, strict: false, type: () => true });
 
@@ -20,14 +22,35 @@ export async function readJsonBody(req: Request, res: Response): Promise<unknown
   if (!req.is(['application/json', 'application/*+json'])) {
     throw fail('content_type_unsupported', 'Send the body as JSON with Content-Type: application/json.');
   }
+  // A body announced or seen to be over the limit is answered at once, not once the parser has
+  // read it to its end (however long that is); the rest is drained after the answer.
+  if (Number(req.headers['content-length']) > BODY_LIMIT) throw tooLarge(req, res);
   await new Promise<void>((resolve, reject) => {
-    parseJson(req, res, (err?: unknown) => (err ? reject(translate(err)) : resolve()));
+    let seen = 0;
+    const count = (chunk: Buffer): void => {
+      seen += chunk.length;
+      if (seen > BODY_LIMIT) {
+        req.off('data', count);
+        reject(tooLarge(req, res));
+      }
+    };
+    req.on('data', count);
+    parseJson(req, res, (err?: unknown) => {
+      req.off('data', count);
+      if (err) reject(translate(err));
+      else resolve();
+    });
   });
   const body: unknown = req.body;
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     throw fail('body_not_object', 'The body must be a JSON object.');
   }
   return body;
+}
+
+function tooLarge(req: Request, res: Response): ApiError {
+  lingeringClose(req, res);
+  return fail('body_too_large', 'The body is larger than 1 MB.');
 }
 
 function translate(err: unknown): ApiError {

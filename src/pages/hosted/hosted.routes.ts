@@ -2,6 +2,7 @@ import type { Express, Request, RequestHandler, Response } from 'express';
 import { ApiError } from '../../core/errors.js';
 import type { Workspace } from '../../core/workspace.js';
 import type { Emulator } from '../../emulator.js';
+import { lingeringClose } from '../../http/lingering-close.js';
 import { baseUrlOf } from '../../http/mount.js';
 import { documentFile } from '../../resources/documents/documents.files.js';
 import { codeVoid, confirmCode, findByLinkToken, hasSession, needsCodeMail, sendCode } from '../../resources/onboardings/hosted-access.js';
@@ -206,7 +207,7 @@ function post(emulator: Emulator, needsSession: boolean, action: Action): Reques
       await action(req, res, l);
     } catch (err) {
       if (err instanceof FormReadError) {
-        if (err.status === 413) res.set('Connection', 'close');
+        if (err.status === 413) lingeringClose(req, res);
         return send(res, refusedView(l.model, err.status, err.message), l);
       }
       if (!(err instanceof ApiError)) throw err;
