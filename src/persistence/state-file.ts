@@ -27,11 +27,19 @@ export interface StateFileOptions {
 export type StateFileStart = 'restored' | 'created' | 'reset';
 
 /**
- * Realtime `now` moves on every read while nothing changed; the offset is what a realtime clock
- * keeps, so it is left out of the comparison that skips writing an unchanged state.
+ * The file's text, and the text compared with the last write to skip writing an unchanged
+ * state: realtime `now` moves on every read while nothing changed (the offset is what a
+ * realtime clock keeps), so it is null there and put in after. One serialisation for both, as
+ * this runs for every batch of answers: `clock` comes before any record in a snapshot, so the
+ * first `"now": null` is the clock's.
  */
-function comparable(s: WorkspaceSnapshot): string {
-  return JSON.stringify(s.clock.mode === 'realtime' ? { ...s, clock: { ...s.clock, now: null } } : s);
+function render(s: WorkspaceSnapshot): { comparable: string; file: () => string } {
+  if (s.clock.mode !== 'realtime') {
+    const text = JSON.stringify(s, null, 2);
+    return { comparable: text, file: () => text };
+  }
+  const text = JSON.stringify({ ...s, clock: { ...s.clock, now: null } }, null, 2);
+  return { comparable: text, file: () => text.replace('"now": null', `"now": ${JSON.stringify(s.clock.now)}`) };
 }
 
 interface Batch {
@@ -90,7 +98,7 @@ export class StateFile {
     } catch (err) {
       throw new StateFileError(`state file ${this.path} cannot be written: ${(err as Error).message}`);
     }
-    this.written = comparable(document);
+    this.written = render(document).comparable;
     this.unsubscribe = emulator.onChange((ws) => {
       if (ws === emulator.defaultWorkspace) this.touch();
     });
@@ -142,10 +150,10 @@ export class StateFile {
     let text: string;
     let file: string;
     try {
-      const document = this.document(open);
-      text = comparable(document);
+      const rendered = render(this.document(open));
+      text = rendered.comparable;
       if (text === this.written) return;
-      file = JSON.stringify(document, null, 2);
+      file = rendered.file();
     } catch (err) {
       throw new StateFileError(`state file ${this.path}: the state could not be taken: ${(err as Error).message}`);
     }
