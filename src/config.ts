@@ -24,6 +24,8 @@ export interface ServeOptions {
   stateFile?: string | undefined;
   /** With stateFile: start from the fixtures and overwrite the file. */
   resetState?: boolean | undefined;
+  /** On SIGTERM/SIGINT: how long requests and webhook attempts in flight may take before they are cut. */
+  drainTimeoutMs: string;
   /** The inspector at /_emulator/ui; `--no-ui` sets false. */
   ui?: boolean | undefined;
 }
@@ -56,6 +58,7 @@ export const SERVE_OPTIONS: OptionSpec[] = [
   { key: 'webhookTimeoutMs', flag: '--webhook-timeout-ms <ms>', env: 'EMULATOR_WEBHOOK_TIMEOUT_MS', default: '10000', description: 'how long a webhook attempt waits for the answer' },
   { key: 'stateFile', flag: '--state-file <file>', env: 'EMULATOR_STATE_FILE', description: 'keep the default workspace in this JSON file: read at start (a bad file stops the start), created when missing, written after every change' },
   { key: 'resetState', flag: '--reset-state', env: 'EMULATOR_RESET_STATE', description: 'with --state-file: start from the fixtures and overwrite the file, whatever it holds (environment: any value)' },
+  { key: 'drainTimeoutMs', flag: '--drain-timeout-ms <ms>', env: 'EMULATOR_DRAIN_TIMEOUT_MS', default: '10000', description: 'on SIGTERM or SIGINT: how long requests and webhook attempts in flight may run before they are cut (attempts cut are stored as due again); then the state file is written and the process exits 0' },
   { key: 'ui', flag: '--no-ui', env: 'EMULATOR_NO_UI', description: 'turn the inspector page (/_emulator/ui, and the redirect from /) off: 404 (environment: any value)' },
   { key: 'rateLimit', flag: '--rate-limit <rate>', env: 'EMULATOR_RATE_LIMIT', description: 'per-key limit on /v1 requests, N/s or N/m (e.g. 10/s): over it, 429 rate_limited with Retry-After; default: off' },
 ];
@@ -63,6 +66,12 @@ export const SERVE_OPTIONS: OptionSpec[] = [
 export function parseTimeout(value: string): number {
   const ms = Number(value);
   if (!Number.isInteger(ms) || ms < 1 || ms > 600_000) throw new Error(`not a valid timeout in ms (1 to 600000): ${value}`);
+  return ms;
+}
+
+export function parseDrainTimeout(value: string): number {
+  const ms = Number(value);
+  if (!Number.isInteger(ms) || ms < 0 || ms > 600_000) throw new Error(`not a valid drain timeout in ms (0 to 600000): ${value}`);
   return ms;
 }
 

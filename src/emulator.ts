@@ -3,7 +3,7 @@ import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fail, type ErrorDetail } from './core/errors.js';
 import { createIds, type IdFactory } from './core/ids.js';
-import { createRandom } from './core/random.js';
+import { createRandom, restartRandom } from './core/random.js';
 import { Clock, type ClockOptions } from './core/clock.js';
 import type { TimerHandlers } from './core/scheduler.js';
 import { applyState, buildState, readSnapshot, takeSnapshot, type WorkspaceSnapshot } from './core/snapshot.js';
@@ -16,6 +16,7 @@ import { setScenario } from './scenarios/autopilot.js';
 import { checkScenario, mergeScenarios, readScenarioFile, ScenarioError } from './scenarios/scenario.load.js';
 import type { ScenarioDocument } from './scenarios/scenario.schema.js';
 import { deliverySettings, type DeliverySettings } from './delivery/settings.js';
+import { inFlightAsDue } from './delivery/in-flight.js';
 
 export const DEFAULT_FIXTURES_PATH = fileURLToPath(new URL('../fixtures/default.json', import.meta.url));
 export const DEFAULT_WORKSPACE = 'default';
@@ -87,7 +88,7 @@ export class Emulator {
   private readonly entries = new Map<string, Entry>();
   private readonly keyIndex = new Map<string, Workspace>();
   /** Request ids and workspace ids; workspaces have their own sources. */
-  private readonly ids: IdFactory;
+  private ids: IdFactory;
   private readonly defaultFixtures: FixturesDocument;
   /** New workspaces keep the emulator's clock mode and start unless they ask otherwise. */
   private readonly clockDefaults: ClockOptions | undefined;
@@ -201,9 +202,26 @@ export class Emulator {
     return true;
   }
 
-  /** The workspace's whole state as one plain JSON document (src/core/snapshot.ts). */
+  /**
+   * The workspace's whole state as one plain JSON document (src/core/snapshot.ts), taken at
+   * once: webhook attempts still running are stored as due again (src/delivery/in-flight.ts).
+   */
   snapshot(ws: Workspace): WorkspaceSnapshot {
-    return takeSnapshot(ws);
+    return inFlightAsDue(takeSnapshot(ws));
+  }
+
+  /**
+   * After a restart that may have lost writes (the state file was not closed): the workspace's
+   * ids, codes and secrets, and the request ids, come from streams of their own for this
+   * restart number, so none repeats one the stopped process handed out. No effect unseeded.
+   */
+  restartStreams(ws: Workspace, restart: number): void {
+    const state = ws.random.state();
+    if (state) {
+      ws.random = restartRandom(state, restart);
+      ws.ids = createIds(ws.random);
+    }
+    if (this.seed !== undefined) this.ids = createIds(createRandom(this.seed).fork(`emulator restart ${restart}`));
   }
 
   /**
@@ -211,8 +229,9 @@ export class Emulator {
    * built before the workspace is touched, so a refusal changes nothing. Keys must not belong to
    * another workspace (a /v1 request finds its workspace by its key): 409 snapshot_key_conflict.
    * Work in flight (deliveries) must have settled first: it would write into the new state.
+   * `restart`: the restart number of a state file not closed cleanly (restartStreams).
    */
-  restore(ws: Workspace, document: unknown): void {
+  restore(ws: Workspace, document: unknown, restart?: number): void {
     const snapshot = checkSnapshot(document);
     for (const k of snapshot.store.keys) {
       const owner = this.keyIndex.get(k.key);
@@ -224,6 +243,7 @@ export class Emulator {
     this.unindex(ws);
     applyState(ws, state);
     this.index(ws);
+    if (restart !== undefined) this.restartStreams(ws, restart); // before timers that fell due draw ids
     ws.scheduler.runDue(); // what fell due while stored runs now; a realtime clock re-arms its alarm
     this.changed(ws);
   }

@@ -1,4 +1,3 @@
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { basename } from 'node:path';
 import type express from 'express';
 import type { Fault, FaultInput } from './core/faults.js';
@@ -16,7 +15,7 @@ import { restoreWorkspace, snapshotWorkspace } from './control/snapshot.service.
 import { checkedScenario, describeScenario, loadScenario, scenarioRefusal, validateScenario } from './control/scenario.service.js';
 import { mergeScenarios, readScenarioFile, ScenarioError } from './scenarios/scenario.load.js';
 import type { ScenarioDocument } from './scenarios/scenario.schema.js';
-import { openStateFile, type StateFile } from './persistence/state-file.js';
+import { openStateFile } from './persistence/state-file.js';
 
 /**
  * The in-process transport of the control interface (design habit 8): each helper checks its
@@ -204,7 +203,7 @@ export interface InProcessEmulator extends ControlHelpers {
   listen(port?: number, host?: string): Promise<RunningServer>;
   /** Listens on 127.0.0.1 (port 0: a free port); a second call returns the running server's URL. */
   start(port?: number, host?: string): Promise<{ url: string }>;
-  /** Stops the server start() began (nothing to do if none runs); with stateFile, writes the state. */
+  /** Stops the server start() began (nothing to do if none runs); with stateFile, writes the state a last time (later changes are not written). */
   close(): Promise<void>;
   /** The base URL while started, otherwise null. */
   readonly url: string | null;
@@ -214,26 +213,12 @@ export interface InProcessOptions extends EmulatorOptions, AppOptions {
   /**
    * Keeps the default workspace in this JSON file (a snapshot document), as `--state-file`
    * does: restored now if the file exists (a bad file throws and is left untouched), created
-   * otherwise, written after every change, and written once more by close().
+   * otherwise, written before every answer and after every other change, and written once
+   * more by close(), after which it is no longer written.
    */
   stateFile?: string | undefined;
   /** With stateFile: start from the fixtures and overwrite the file whatever it holds. */
   resetState?: boolean | undefined;
-}
-
-/** Every response that ends (served or aborted) may have changed the state: the state file hears of it. */
-function touchAfterRequests(server: Server, state: StateFile): void {
-  server.on('request', (_req: IncomingMessage, res: ServerResponse) => res.once('close', () => state.touch()));
-}
-
-/** The app for supertest, telling the state file after each response; everything else is the app's own. */
-function touchingApp(app: express.Express, state: StateFile): express.Express {
-  const wrapped = (req: IncomingMessage, res: ServerResponse) => {
-    res.once('close', () => state.touch());
-    return app(req, res);
-  };
-  Object.setPrototypeOf(wrapped, app); // app.listen, app.get, app.settings, ... reach the app itself
-  return wrapped as unknown as express.Express;
 }
 
 /**
@@ -244,18 +229,16 @@ function touchingApp(app: express.Express, state: StateFile): express.Express {
 export function createEmulator(options: InProcessOptions = {}): InProcessEmulator {
   const emulator = new Emulator(options);
   const state = options.stateFile === undefined ? undefined : openStateFile(emulator, { path: options.stateFile, reset: options.resetState });
-  const app = createApp(emulator, options);
-  const serve = async (port: number, host: string) => {
-    const server = await listen(emulator, { ...options, port, host });
-    if (state) touchAfterRequests(server.server, state);
-    return server;
-  };
+  // Every answer waits for the state file to hold what its request changed.
+  const appOptions = state ? { ...options, commit: () => state.commit() } : options;
+  const app = createApp(emulator, appOptions);
+  const serve = (port: number, host: string) => listen(emulator, { ...appOptions, port, host });
   let running: Promise<RunningServer> | null = null;
   let url: string | null = null;
   return {
     ...helpers(emulator, DEFAULT_WORKSPACE),
     emulator,
-    app: state ? touchingApp(app, state) : app,
+    app,
     listen: (port = 0, host = '127.0.0.1') => serve(port, host),
     async start(port = 0, host = '127.0.0.1') {
       running ??= serve(port, host).catch((err: unknown) => {
@@ -270,7 +253,7 @@ export function createEmulator(options: InProcessOptions = {}): InProcessEmulato
       running = null;
       url = null;
       if (server) await (await server).close();
-      await state?.flush(true);
+      await state?.close();
     },
     get url() {
       return url;

@@ -1,13 +1,14 @@
 #!/usr/bin/env node
 import { Command, Option } from 'commander';
 import { pino } from 'pino';
-import { SERVE_OPTIONS, parsePort, scenarioFiles, parseStartTime, parseTimeout, type ServeOptions } from '../config.js';
+import { SERVE_OPTIONS, parseDrainTimeout, parsePort, scenarioFiles, parseStartTime, parseTimeout, type ServeOptions } from '../config.js';
 import { EMULATOR_VERSION } from '../control/control.service.js';
 import { Emulator } from '../emulator.js';
 import { FixturesError } from '../fixtures/fixtures.load.js';
 import { parseRateLimit } from '../http/rate-limit.js';
 import { listen } from '../http/server.js';
 import { openStateFile, StateFileError } from '../persistence/state-file.js';
+import { drain } from './drain.js';
 import { ScenarioError } from '../scenarios/scenario.load.js';
 import { registerClock } from './commands/clock.js';
 import { registerControl } from './commands/control.js';
@@ -40,6 +41,7 @@ serve.action(async (raw: Record<string, string | undefined>) => {
   try {
     if (options.resetState && !options.stateFile) throw new Error('--reset-state needs --state-file: it says what to do with that file');
     const startTime = parseStartTime(options.startTime);
+    const drainMs = parseDrainTimeout(options.drainTimeoutMs);
     const emulator = new Emulator({
       ...(options.fixtures ? { fixtures: options.fixtures } : {}),
       ...(scenarioFiles(options.scenario).length ? { scenario: scenarioFiles(options.scenario) } : {}),
@@ -63,18 +65,17 @@ serve.action(async (raw: Record<string, string | undefined>) => {
       publicUrl: options.publicUrl,
       ui: options.ui !== false,
       ...(options.rateLimit ? { rateLimit: parseRateLimit(options.rateLimit) } : {}),
+      // Any request may change the default workspace (a GET runs due timers): every answer waits for the write holding it.
+      ...(persisted ? { commit: () => persisted.commit() } : {}),
     });
-    // Any request may change the default workspace (a GET runs due timers); unchanged states are not written.
-    if (persisted) running.server.on('request', (_req, res) => res.once('close', () => persisted.touch()));
     // The ready line is written at any level but silent: scripts and tests wait for it.
     if (options.logLevel !== 'silent') {
       const stateInfo = persisted ? { state_file: persisted.path, state: persisted.start, ...(persisted.scenarioReplaced ? { state_scenario: 'replaced by --scenario' } : {}) } : {};
       logger.child({}, { level: 'info' }).info({ url: running.url, seed: options.seed ?? null, clock: options.clock, ...stateInfo }, 'onboarding emulator listening');
     }
-    // A clean stop writes the state file last, after the server stopped taking requests.
+    // A clean stop answers what is in flight, then writes the state file last; a second signal stops at once.
     const stop = () =>
-      void running
-        .close()
+      void drain(emulator, running, drainMs, logger)
         .then(() => persisted?.close())
         .then(
           () => process.exit(0),

@@ -112,6 +112,7 @@ export const ERROR_CODES = {
   // Rate limit and server (429, 500)
   rate_limited: def(429, 'rate_limited'),
   internal_error: def(500, 'api_error'),
+  state_not_written: def(500, 'api_error'),
 } as const satisfies Record<string, { status: number; type: ErrorType }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

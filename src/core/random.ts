@@ -28,6 +28,18 @@ export function restoreRandom(state: RandomState | null): RandomSource {
   return state === null ? osRandom() : seededRandom(state.seed, state.words);
 }
 
+/**
+ * A seeded source for the `restart`-th start after a stop that may have lost writes: the same
+ * seed (so forks stay as they were), but a stream of its own, drawn from the seed and the
+ * restart number, instead of the stored position. Ids handed out after the last write of the
+ * stopped process came from the old stream past that position; the new stream does not repeat
+ * them, which continuing from the position would.
+ */
+export function restartRandom(state: RandomState, restart: number): RandomSource {
+  const fresh = seededRandom(`${state.seed}\u0000restart ${restart}`).state()!;
+  return seededRandom(state.seed, fresh.words);
+}
+
 /** Bytes are drawn from the OS in blocks: one system call per request id was measurable. */
 function osRandom(): RandomSource {
   const POOL = 4096;

@@ -45,7 +45,17 @@ export interface WorkspaceSnapshot {
    * written, null for none, so a restart tells a changed flag from a scenario changed through the
    * API. A restore ignores it.
    */
-  state_file?: { start_scenario: string | null };
+  state_file?: {
+    start_scenario: string | null;
+    /**
+     * True from the start of a process on the file until its clean stop writes false: a start on
+     * a file still open follows a kill, whose last answers may have handed out ids the file
+     * does not hold. Absent in older files and saved snapshots: taken as closed.
+     */
+    open?: boolean;
+    /** How many starts followed such a kill; each draws ids from a stream of its own. */
+    restarts?: number;
+  };
 }
 
 /** The store's collections, read from the store itself, so a new collection is never left out. */
@@ -135,7 +145,12 @@ export const SnapshotSchema = Type.Unsafe<WorkspaceSnapshot>(
       faults: Type.Array(FaultSchema),
       scenario: Nullable(Type.Object({ document: Type.Object({}), source: Type.String(), loaded_at: Instant })),
       autopilot: Type.Unsafe<Record<string, AutopilotProgress>>({ type: 'object', additionalProperties: AutopilotSchema }),
-      state_file: Type.Optional(Type.Object({ start_scenario: Nullable(Str) }, { additionalProperties: false, description: 'written by --state-file; ignored by a restore' })),
+      state_file: Type.Optional(
+        Type.Object(
+          { start_scenario: Nullable(Str), open: Type.Optional(Type.Boolean()), restarts: Type.Optional(Type.Integer({ minimum: 0 })) },
+          { additionalProperties: false, description: 'written by --state-file; ignored by a restore' },
+        ),
+      ),
     },
     {
       additionalProperties: false,

@@ -94,28 +94,31 @@ export async function attemptTimer(ws: Workspace, timer: Timer): Promise<Facts> 
     const ended = giveUp(ws, delivery, endpoint ? 'the address is disabled' : 'the address was deleted');
     return { delivery_id: ended.id, status: ended.status };
   }
-  const done = await attempt(ws, endpoint, delivery, true);
+  const done = await attempt(ws, endpoint, delivery, timer);
   return { delivery_id: done.id, status: done.status, status_code: done.last_status_code };
 }
 
 /**
- * One HTTP attempt and its bookkeeping. Scheduled attempts move through the retry schedule;
- * a manual retry is an extra attempt that can only end the delivery well.
+ * One HTTP attempt and its bookkeeping. Scheduled attempts (`timer`: the timer that fired) move
+ * through the retry schedule; a manual retry (null) is an extra attempt that can only end the
+ * delivery well.
  */
-export async function attempt(ws: Workspace, endpoint: WebhookEndpointRecord, delivery: DeliveryRecord, scheduled: boolean): Promise<DeliveryRecord> {
+export async function attempt(ws: Workspace, endpoint: WebhookEndpointRecord, delivery: DeliveryRecord, timer: Timer | null): Promise<DeliveryRecord> {
+  const scheduled = timer !== null;
   const settings = settingsOf(ws);
   const startedAt = ws.clock.nowMs();
   // Attempts due together start in queue order but end in the receivers' order; the retry's
   // place in the queue is taken now, so retries due at one instant run in a repeatable order.
   const retrySeq = scheduled ? ws.timers.reserve() : undefined;
-  ws.store.deliveries.put({ ...delivery, status: 'in_progress', attempts: delivery.attempts + 1, timer_seq: scheduled ? null : delivery.timer_seq });
+  const resume = { status: delivery.status, timer_seq: delivery.timer_seq, timer: timer && { seq: timer.seq, due: timer.due } };
+  ws.store.deliveries.put({ ...delivery, status: 'in_progress', attempts: delivery.attempts + 1, timer_seq: scheduled ? null : delivery.timer_seq, resume });
   const refused = await checkDeliveryTarget(endpoint.url, settings.urlPolicy, settings.resolver);
   const result = refused
     ? { ok: false, status: null, error: `refused by the strict URL policy: ${refused}` }
     : await settings.limit(() =>
         settings.transport.send({ url: endpoint.url, headers: headersFor(ws, endpoint, delivery), body: delivery.body, timeoutMs: settings.timeoutMs }),
       );
-  const current = ws.store.deliveries.get(delivery.id)!;
+  const { resume: _done, ...current } = ws.store.deliveries.get(delivery.id)!;
   const outcome = { last_status_code: result.status, last_error: result.ok ? null : result.error ?? 'failed' };
   const logged = (next: string | null) => ({
     ...outcome,
@@ -133,8 +136,8 @@ export async function attempt(ws: Workspace, endpoint: WebhookEndpointRecord, de
   const delay = retryDelayMs(current.attempts);
   if (delay === null) return giveUp(ws, { ...current, ...logged(null) }, outcome.last_error);
   const due = startedAt + delay;
-  const timer = ws.scheduler.schedule('webhook.attempt', due, { delivery_id: delivery.id }, retrySeq);
-  return ws.store.deliveries.put({ ...current, ...logged(new Date(due).toISOString()), status: 'failed', next_attempt_at: new Date(due).toISOString(), timer_seq: timer.seq });
+  const retry = ws.scheduler.schedule('webhook.attempt', due, { delivery_id: delivery.id }, retrySeq);
+  return ws.store.deliveries.put({ ...current, ...logged(new Date(due).toISOString()), status: 'failed', next_attempt_at: new Date(due).toISOString(), timer_seq: retry.seq });
 }
 
 function headersFor(ws: Workspace, endpoint: WebhookEndpointRecord, delivery: DeliveryRecord): Record<string, string> {

@@ -5,6 +5,7 @@ import { CURRENT_API_VERSION } from '../core/versions.js';
 import type { Emulator } from '../emulator.js';
 import { mountApiRoute, mountControlRoute, type MountOptions } from './mount.js';
 import { buildOpenApi } from './openapi.js';
+import { holdAnswers } from './hold.js';
 import { mountPages, PAGE_ROUTES, pageErrorHandler } from './pages.js';
 import { parseRateLimit, RateLimiter, type RateLimitOptions } from './rate-limit.js';
 import { writeError, writeJsonText } from './reply.js';
@@ -18,6 +19,11 @@ export interface AppOptions extends Omit<MountOptions, 'limiter'> {
   rateLimit?: RateLimitOptions | string | undefined;
   /** The inspector at /_emulator/ui (and the redirect from /); false (--no-ui): 404. Default on. */
   ui?: boolean | undefined;
+  /**
+   * Awaited before every answer is sent (--state-file: the write holding the request's change);
+   * a rejection answers 500 state_not_written instead (src/http/hold.ts).
+   */
+  commit?: (() => Promise<void>) | undefined;
 }
 
 /** createApp(emulator): the thin HTTP adapter over the emulator. Express stays in src/http. */
@@ -35,6 +41,7 @@ export function createApp(emulator: Emulator, options: AppOptions = {}): express
     res.setHeader('Service-Version', CURRENT_API_VERSION);
     next();
   });
+  if (options.commit) app.use(holdAnswers(options.commit));
   if (options.logger?.isLevelEnabled('info')) app.use(requestLog(options.logger));
 
   let openapi: string | undefined; // built on first request, off the start-up path

@@ -7,7 +7,12 @@ import { answerClientErrors } from './client-errors.js';
 export interface RunningServer {
   server: Server;
   url: string;
-  close(): Promise<void>;
+  /**
+   * Stops listening and lets the requests in flight finish and be answered; keep-alive
+   * connections close once idle. After `drainMs` (default 0: at once) the connections still
+   * open are cut. Resolves when none is left.
+   */
+  close(drainMs?: number): Promise<void>;
 }
 
 /** Listens apart from createApp, so tests can drive the app without a port. */
@@ -24,10 +29,18 @@ export async function listen(emulator: Emulator, options: AppOptions & { host?: 
   return {
     server,
     url: `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${address.port}`,
-    close: () =>
+    close: (drainMs = 0) =>
       new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
+        // A connection that finished its request while draining is idle; it is closed on the next sweep.
+        const sweep = setInterval(() => server.closeIdleConnections(), 25);
+        const cut = drainMs > 0 ? setTimeout(() => server.closeAllConnections(), drainMs) : undefined;
+        server.close(() => {
+          clearInterval(sweep);
+          clearTimeout(cut);
+          resolve();
+        });
+        if (drainMs > 0) server.closeIdleConnections();
+        else server.closeAllConnections();
       }),
   };
 }

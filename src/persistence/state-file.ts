@@ -1,17 +1,17 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { Low } from 'lowdb';
-import { JSONFile, JSONFileSync, TextFileSync } from 'lowdb/node';
 import { ApiError } from '../core/errors.js';
 import type { WorkspaceSnapshot } from '../core/snapshot.js';
 import type { Emulator } from '../emulator.js';
+import { writeDurably, writeDurablySync } from './durable-file.js';
 
 /**
- * `--state-file PATH`: the default workspace kept in a JSON file (a snapshot document) through
- * lowdb. lowdb's file adapters write through steno: the text goes to `.NAME.tmp` beside the
- * file and is then renamed over it, so a kill -9 leaves the old or the new file, never a torn
- * one. Writes are coalesced: a change asks for a write within `delayMs`, later changes in that
- * window join it, and one write runs at a time. close() writes what is left.
+ * `--state-file PATH`: the default workspace kept in a JSON file (a snapshot document). The
+ * promise is that an answer is only sent once the file holds what its request changed: the HTTP
+ * layer awaits commit() before it answers (src/http/hold.ts). Writes are group commits: one runs
+ * at a time, and everything that asks for a write while it runs shares the next one, which
+ * takes its snapshot when it starts. A write is durable (src/persistence/durable-file.ts), and a
+ * snapshot never waits for webhook attempts: one still running is stored as due again.
  */
 export class StateFileError extends Error {}
 
@@ -19,9 +19,7 @@ export interface StateFileOptions {
   path: string;
   /** Start from the fixtures and overwrite the file, whatever it holds. */
   reset?: boolean | undefined;
-  /** How long a change waits for others to join its write; default 25 ms. */
-  delayMs?: number | undefined;
-  /** A failed background write (the next change tries again); default: ignored. */
+  /** A failed write nobody waited for (timers, deliveries); the next write tries again. Default: ignored. */
   onError?: ((err: Error) => void) | undefined;
 }
 
@@ -29,11 +27,32 @@ export interface StateFileOptions {
 export type StateFileStart = 'restored' | 'created' | 'reset';
 
 /**
- * Realtime `now` moves on every read while nothing changed; the offset is what a realtime clock
- * keeps, so it is left out of the comparison that skips writing an unchanged state.
+ * The file's text, and the text compared with the last write to skip writing an unchanged
+ * state: realtime `now` moves on every read while nothing changed (the offset is what a
+ * realtime clock keeps), so it is null there and put in after. One serialisation for both, as
+ * this runs for every batch of answers: `clock` comes before any record in a snapshot, so the
+ * first `"now": null` is the clock's.
  */
-function comparable(s: WorkspaceSnapshot): string {
-  return JSON.stringify(s.clock.mode === 'realtime' ? { ...s, clock: { ...s.clock, now: null } } : s);
+function render(s: WorkspaceSnapshot): { comparable: string; file: () => string } {
+  if (s.clock.mode !== 'realtime') {
+    const text = JSON.stringify(s, null, 2);
+    return { comparable: text, file: () => text };
+  }
+  const text = JSON.stringify({ ...s, clock: { ...s.clock, now: null } }, null, 2);
+  return { comparable: text, file: () => text.replace('"now": null', `"now": ${JSON.stringify(s.clock.now)}`) };
+}
+
+interface Batch {
+  promise: Promise<void>;
+  resolve: () => void;
+  reject: (err: unknown) => void;
+}
+
+function batch(): Batch {
+  let resolve!: () => void;
+  let reject!: (err: unknown) => void;
+  const promise = new Promise<void>((res, rej) => ((resolve = res), (reject = rej)));
+  return { promise, resolve, reject };
 }
 
 export class StateFile {
@@ -41,95 +60,115 @@ export class StateFile {
   readonly start: StateFileStart;
   /** The stored state played another scenario than the one given at start, which replaced it. */
   readonly scenarioReplaced: boolean = false;
-  private readonly db: Low<WorkspaceSnapshot | null>;
-  private readonly delayMs: number;
-  private last: string;
-  private dirty = false;
+  /** Starts on this file that followed a kill (the file was still open); each draws fresh ids. */
+  readonly restarts: number;
+  /** The comparable text of the last write that reached the disk. */
+  private written: string;
   private closed = false;
-  private timer: ReturnType<typeof setTimeout> | undefined;
-  private writing: Promise<void> | null = null;
+  private running: Promise<void> | null = null;
+  /** The next write's waiters; it starts when the running one ends. */
+  private next: Batch | null = null;
   private readonly unsubscribe: () => void;
 
-  /** Reads (or makes) the file synchronously, so a bad file stops the start before the port opens. */
+  /**
+   * Reads (or makes) the file synchronously, so a bad file stops the start before the port
+   * opens, and marks it open on the disk before any answer: a kill from now on is known at the
+   * next start.
+   */
   constructor(private readonly emulator: Emulator, private readonly options: StateFileOptions) {
     this.path = resolve(options.path);
-    this.delayMs = options.delayMs ?? 25;
     const found = options.reset ? NO_FILE : readFile(this.path);
+    let restarts = 0;
     if (found !== NO_FILE) {
-      restoreFrom(emulator, found, this.path);
+      // Read before the restore checks the document: a refused one never gets this far.
+      const stored = (found as Partial<WorkspaceSnapshot> | null)?.state_file;
+      restarts = typeof stored?.restarts === 'number' ? stored.restarts : 0;
+      // Still open: the process was killed, and may have answered with ids past the stored random position.
+      restoreFrom(emulator, found, this.path, stored?.open === true ? ++restarts : undefined);
       this.start = 'restored';
-      // As the file holds it: timers that fell due at the restore, or a replaced scenario, changed the state, and that is written below.
-      this.last = comparable(found as WorkspaceSnapshot);
-      this.scenarioReplaced = emulator.adoptStartScenario(emulator.defaultWorkspace, (found as WorkspaceSnapshot).state_file?.start_scenario);
+      this.scenarioReplaced = emulator.adoptStartScenario(emulator.defaultWorkspace, stored?.start_scenario);
     } else {
       this.start = options.reset ? 'reset' : 'created';
-      const fresh = this.document();
-      try {
-        mkdirSync(dirname(this.path), { recursive: true });
-        new JSONFileSync<WorkspaceSnapshot>(this.path).write(fresh);
-      } catch (err) {
-        throw new StateFileError(`state file ${this.path} cannot be written: ${(err as Error).message}`);
-      }
-      this.last = comparable(fresh);
     }
-    this.db = new Low<WorkspaceSnapshot | null>(new JSONFile(this.path), null);
+    this.restarts = restarts;
+    const document = this.document(true);
+    try {
+      mkdirSync(dirname(this.path), { recursive: true });
+      writeDurablySync(this.path, JSON.stringify(document, null, 2));
+    } catch (err) {
+      throw new StateFileError(`state file ${this.path} cannot be written: ${(err as Error).message}`);
+    }
+    this.written = render(document).comparable;
     this.unsubscribe = emulator.onChange((ws) => {
       if (ws === emulator.defaultWorkspace) this.touch();
     });
-    this.touch(); // written only if it differs from the file
-  }
-
-  /** Something may have changed: a write follows within delayMs, joined by further changes. */
-  touch(): void {
-    if (this.closed) return;
-    this.dirty = true;
-    this.timer ??= setTimeout(() => {
-      this.timer = undefined;
-      this.flush().catch((err: unknown) => this.options.onError?.(err as Error));
-    }, this.delayMs);
   }
 
   /**
-   * Writes now if anything changed since the last write; waits for a write already running.
-   * `always`: compare with the file even without a change notice (before a shutdown).
+   * Resolves once a write that started after this call has reached the disk (or found the
+   * state as the file holds it); rejects with a StateFileError when that write failed. After
+   * close(), resolves at once: nothing more is written.
    */
-  async flush(always = false): Promise<void> {
-    clearTimeout(this.timer);
-    this.timer = undefined;
-    if (always) this.dirty = true;
-    while (this.writing) await this.writing;
-    if (!this.dirty) return;
-    this.dirty = false;
-    this.writing = this.write().finally(() => (this.writing = null));
-    await this.writing;
+  commit(): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    const waiting = (this.next ??= batch());
+    if (!this.running) this.runNext();
+    return waiting.promise;
   }
 
-  /** The final write: after it, changes are no longer written. */
+  /** A change nobody waits for (a timer, a delivery that finished): written with the next write. */
+  touch(): void {
+    this.commit().catch((err: unknown) => this.options.onError?.(err as Error));
+  }
+
+  /**
+   * The last write, after the server stopped answering: marks the file closed, so the next
+   * start continues the stored random position. Later changes are not written.
+   */
   async close(): Promise<void> {
-    await this.flush(true);
+    if (this.closed) return;
     this.closed = true;
     this.unsubscribe();
+    while (this.running) await this.running;
+    await this.write(false);
   }
 
-  /** The default workspace's snapshot with the start scenario it was written under. */
-  private document(ws = this.emulator.defaultWorkspace): WorkspaceSnapshot {
-    return { ...this.emulator.snapshot(ws), state_file: { start_scenario: this.emulator.startScenarioDigest() } };
+  private runNext(): void {
+    const waiting = this.next;
+    if (!waiting) return;
+    this.next = null;
+    // write() takes its snapshot before its first await, so the batch holds every change made before now.
+    this.running = this.write(true)
+      .then(waiting.resolve, waiting.reject)
+      .finally(() => {
+        this.running = null;
+        this.runNext();
+      });
   }
 
-  private async write(): Promise<void> {
+  private async write(open: boolean): Promise<void> {
+    let text: string;
+    let file: string;
     try {
-      const ws = this.emulator.defaultWorkspace;
-      await ws.scheduler.settle(); // a delivery half done would be in neither state
-      const snapshot = this.document(ws);
-      const text = comparable(snapshot);
-      if (text === this.last) return;
-      this.db.data = snapshot;
-      await this.db.write();
-      this.last = text;
+      const rendered = render(this.document(open));
+      text = rendered.comparable;
+      if (text === this.written) return;
+      file = rendered.file();
     } catch (err) {
-      this.dirty = true; // the next change (or close) tries again
+      throw new StateFileError(`state file ${this.path}: the state could not be taken: ${(err as Error).message}`);
+    }
+    try {
+      await writeDurably(this.path, file);
+    } catch (err) {
       throw new StateFileError(`state file ${this.path} could not be written: ${(err as Error).message}`);
     }
+    this.written = text;
+  }
+
+  /** The default workspace's snapshot with what only the state file records. */
+  private document(open: boolean): WorkspaceSnapshot {
+    const snapshot = this.emulator.snapshot(this.emulator.defaultWorkspace);
+    return { ...snapshot, state_file: { start_scenario: this.emulator.startScenarioDigest(), open, restarts: this.restarts } };
   }
 }
 
@@ -137,13 +176,13 @@ const NO_FILE = Symbol('no file');
 
 /** The file's JSON, or NO_FILE when there is none; a file that cannot be read or parsed is refused. */
 function readFile(path: string): unknown {
-  let text: string | null;
+  let text: string;
   try {
-    text = new TextFileSync(path).read(); // null only when the file does not exist
+    text = readFileSync(path, 'utf8');
   } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return NO_FILE;
     throw new StateFileError(`state file ${path} cannot be read (${(err as Error).message})`);
   }
-  if (text === null) return NO_FILE;
   try {
     return JSON.parse(text) as unknown;
   } catch (err) {
@@ -151,9 +190,9 @@ function readFile(path: string): unknown {
   }
 }
 
-function restoreFrom(emulator: Emulator, found: unknown, path: string): void {
+function restoreFrom(emulator: Emulator, found: unknown, path: string, restart: number | undefined): void {
   try {
-    emulator.restore(emulator.defaultWorkspace, found);
+    emulator.restore(emulator.defaultWorkspace, found, restart);
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;
     const details = (err.details ?? []).slice(0, 10).map((d) => `\n  ${d.path}: ${d.message}`).join('');

@@ -10,7 +10,7 @@ import { createBody, KEYS } from '../support/harness.js';
 
 /**
  * `--state-file` (issue 5, item 7): the default workspace kept in a JSON file across restarts,
- * written atomically (lowdb over steno: a temporary file renamed over the old one), refused
+ * written atomically and durably (a temporary file flushed and renamed over the old one), refused
  * loudly and left untouched when it cannot be read, overwritten only on --reset-state.
  */
 const CLI = 'dist/cli/main.js';

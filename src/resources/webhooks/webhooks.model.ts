@@ -42,6 +42,19 @@ export interface DeliveryRecord {
   timer_seq: number | null;
   /** Every attempt made, oldest first (the inspector shows them); absent in older snapshots. */
   attempt_log?: AttemptRecord[];
+  /**
+   * Only while an attempt runs (status in_progress): what the delivery was before it, so a
+   * snapshot taken meanwhile stores the delivery as it was, its attempt due again.
+   */
+  resume?: DeliveryResume;
+}
+
+/** A running attempt's way back: the status and timer before it, and the scheduled timer it came from. */
+export interface DeliveryResume {
+  status: DeliveryStatus;
+  timer_seq: number | null;
+  /** The scheduled attempt's timer (its number and due instant); null for a manual retry. */
+  timer: { seq: number; due: number } | null;
 }
 
 /** One HTTP attempt of a delivery: when, what came back, and what was planned next. */

@@ -127,7 +127,7 @@ export async function retryDelivery(ws: Workspace, p: Principal, id: string, del
 export async function resend(ws: Workspace, w: WebhookEndpointRecord, d: DeliveryRecord): Promise<DeliveryRecord> {
   if (d.status === 'in_progress') throw fail('delivery_in_progress', 'An attempt of this delivery is running; retry when it has finished.');
   if (w.status === 'disabled') throw fail('webhook_disabled', 'The address is disabled; re-enable it first.');
-  return attempt(ws, w, d, false);
+  return attempt(ws, w, d, null);
 }
 
 /** Control API: the dashboard re-enables a disabled address; the dead count starts again. */

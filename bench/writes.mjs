@@ -1,0 +1,101 @@
+// Write throughput of `serve`, with and without --state-file: POST /v1/onboardings from 10
+// connections for a few seconds on 127.0.0.1. With the state file every answer waits for a
+// durable write holding its change (group commit: writes are shared by the answers waiting
+// together), so the difference is the price of "an answer means it is on the disk".
+// Run with `npm run bench` (last) or `npm run build && node bench/writes.mjs`;
+// BENCH_WRITE_DURATION sets the seconds per case (default 3). Figures go to stdout and, under
+// the key `writes`, to bench/results.json.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const CLI = path.join(ROOT, 'dist/cli/main.js');
+const DURATION_S = Number(process.env.BENCH_WRITE_DURATION ?? 3);
+const CONNECTIONS = 10;
+const BODY = JSON.stringify({
+  reference: 'bench-write',
+  metadata: { batch: 'writes' },
+  employee: { first_name: 'Bench', last_name: 'Writer', email: 'bench.writer@example.test' },
+  employment: { position: 'Clerk', start_date: '2026-12-01', location_id: 'loc_acme_amsterdam', template_id: 'tpl_acme_standard', hours_per_week: 24, hourly_wage_cents: 1400 },
+});
+
+const tmp = mkdtempSync(path.join(os.tmpdir(), 'onboarding-bench-writes-'));
+const children = new Set();
+process.on('exit', () => {
+  for (const c of children) c.kill('SIGKILL');
+  rmSync(tmp, { recursive: true, force: true });
+});
+// Bounded: a hang ends the run with a message instead of blocking `npm run bench`.
+setTimeout(() => {
+  console.error('bench/writes.mjs: gave up after 120 s');
+  process.exit(1);
+}, 120_000).unref();
+
+/** Spawns `serve` on a free port; resolves with its URL from the ready line. */
+function start(extra) {
+  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--log-level', 'warn', ...extra], { stdio: ['ignore', 'pipe', 'inherit'] });
+  children.add(child);
+  child.once('exit', () => children.delete(child));
+  return new Promise((resolve, reject) => {
+    let seen = '';
+    child.stdout.on('data', (c) => {
+      seen += c;
+      const line = seen.split('\n').find((l) => l.includes('"url"'));
+      if (line) resolve({ child, url: JSON.parse(line).url });
+    });
+    child.once('exit', (code) => reject(new Error(`serve exited ${code} before it was ready`)));
+  });
+}
+
+async function stop(child) {
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+async function measure(label, extra, file) {
+  const { child, url } = await start(extra);
+  try {
+    process.stdout.write(`  ${label}: ${DURATION_S} s ... `);
+    const r = await autocannon({
+      url: `${url}/v1/onboardings`,
+      method: 'POST',
+      connections: CONNECTIONS,
+      duration: DURATION_S,
+      headers: { authorization: 'Bearer hrs_test_acme_owner', 'content-type': 'application/json' },
+      body: BODY,
+    });
+    const figures = {
+      requests_per_s: Math.round(r.requests.average),
+      requests_total: r.requests.total,
+      latency_ms: { p50: r.latency.p50, p99: r.latency.p99, max: r.latency.max },
+      non_2xx: r.non2xx,
+      errors: r.errors,
+    };
+    await stop(child);
+    if (file) figures.state_file_bytes_at_end = statSync(file).size;
+    console.log(`${figures.requests_per_s} writes/s, p50 ${figures.latency_ms.p50} ms, p99 ${figures.latency_ms.p99} ms${file ? `, file ${Math.round(figures.state_file_bytes_at_end / 1024)} KiB at the end` : ''}`);
+    if (r.non2xx || r.errors) console.log(`  WARNING ${label}: ${r.non2xx} non-2xx, ${r.errors} errors`);
+    return figures;
+  } finally {
+    if (children.has(child)) child.kill('SIGKILL');
+  }
+}
+
+if (!existsSync(CLI)) throw new Error('dist/cli/main.js is missing: run `npm run build` first (npm run bench does)');
+console.log(`\nwrite throughput: POST /v1/onboardings, ${CONNECTIONS} connections, ${DURATION_S} s per case`);
+const memory = await measure('in memory', []);
+const file = path.join(tmp, 'state.json');
+const durable = await measure('--state-file (fsync per group commit)', ['--state-file', file], file);
+const ratio = Math.round((100 * durable.requests_per_s) / memory.requests_per_s) / 100;
+console.log(`  ratio --state-file / in memory: ${ratio}`);
+
+const resultsFile = path.join(ROOT, 'bench/results.json');
+const all = existsSync(resultsFile) ? JSON.parse(readFileSync(resultsFile, 'utf8')) : {};
+const writes = { measured_at: new Date().toISOString(), connections: CONNECTIONS, duration_s: DURATION_S, in_memory: memory, state_file: durable, ratio };
+writeFileSync(resultsFile, JSON.stringify({ ...all, writes }, null, 2) + '\n');
+process.exit(0);

@@ -1,0 +1,67 @@
+import { closeSync, fsyncSync, openSync, renameSync, writeFileSync } from 'node:fs';
+import { open, rename } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+
+/**
+ * Replaces a file so that a kill -9 or a power cut leaves the old text or the new one, and once
+ * this returns, the new one: the text goes to `.NAME.tmp` beside the file and is flushed to the
+ * disk, renamed over the file, and then the folder is flushed, which makes the rename itself
+ * durable. A rename alone (what lowdb's steno does) is atomic but may still be in the page
+ * cache when the machine stops.
+ */
+export async function writeDurably(path: string, text: string): Promise<void> {
+  const tmp = tmpPathOf(path);
+  const file = await open(tmp, 'w');
+  try {
+    await file.writeFile(text, 'utf8');
+    await file.sync();
+  } finally {
+    await file.close();
+  }
+  await rename(tmp, path);
+  await syncFolder(dirname(path));
+}
+
+/** The same, synchronously: at start, before the port opens. */
+export function writeDurablySync(path: string, text: string): void {
+  const tmp = tmpPathOf(path);
+  const fd = openSync(tmp, 'w');
+  try {
+    writeFileSync(fd, text, 'utf8');
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(tmp, path);
+  try {
+    const dir = openSync(dirname(path), 'r');
+    try {
+      fsyncSync(dir);
+    } finally {
+      closeSync(dir);
+    }
+  } catch (err) {
+    if (!folderSyncUnsupported(err)) throw err;
+  }
+}
+
+const tmpPathOf = (path: string) => join(dirname(path), `.${basename(path)}.tmp`);
+
+async function syncFolder(dir: string): Promise<void> {
+  try {
+    const handle = await open(dir, 'r');
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  } catch (err) {
+    if (!folderSyncUnsupported(err)) throw err;
+  }
+}
+
+/** Windows cannot open or flush a folder; there the rename is as durable as it gets. */
+function folderSyncUnsupported(err: unknown): boolean {
+  const code = (err as NodeJS.ErrnoException).code;
+  return process.platform === 'win32' && (code === 'EISDIR' || code === 'EPERM' || code === 'EACCES' || code === 'EINVAL');
+}
