@@ -33,6 +33,9 @@ export function createApp(emulator: Emulator, options: AppOptions = {}): express
   app.disable('x-powered-by');
   app.disable('etag');
   app.set('query parser', 'simple');
+  // As on the real service, /v1/ONBOARDINGS and /v1/onboardings/ are other paths than /v1/onboardings.
+  app.set('case sensitive routing', true);
+  app.set('strict routing', true);
 
   app.use((req: Request, res: Response, next: NextFunction) => {
     const id = emulator.requestId();
@@ -51,7 +54,7 @@ export function createApp(emulator: Emulator, options: AppOptions = {}): express
   });
 
   // OPTIONS is answered by the fallback below (204 with Allow), not by the router's default.
-  const router = express.Router({ strict: false });
+  const router = express.Router({ strict: true, caseSensitive: true });
   const rateLimit = typeof options.rateLimit === 'string' ? parseRateLimit(options.rateLimit) : options.rateLimit;
   const apiOptions: MountOptions = { ...options, limiter: rateLimit ? new RateLimiter(rateLimit) : undefined };
   for (const route of apiRoutes) mountApiRoute(router, emulator, route, apiOptions);

@@ -24,14 +24,31 @@ export interface MountOptions {
 interface Compiled {
   body?: Validator<unknown>;
   query?: Validator<unknown>;
+  /** Query parameters declared as integers: written in decimal digits only. */
+  integers: string[];
 }
 
 /** Every schema is compiled once, when the app is built. */
 function compileRoute(route: ApiRoute | ControlRoute<never>): Compiled {
+  const properties = (route.query as { properties?: Record<string, { type?: unknown }> } | undefined)?.properties ?? {};
   return {
     ...(route.body ? { body: compile(route.body) } : {}),
     ...(route.query ? { query: compile(route.query, { coerce: true }) } : {}),
+    integers: Object.entries(properties).filter(([, schema]) => schema.type === 'integer').map(([name]) => name),
   };
+}
+
+/**
+ * Coercion alone reads `0x10`, `1e1` and ` 16` as numbers; the real service's integer
+ * parameters take decimal digits, so anything else is refused before the schema sees it.
+ */
+function checkIntegerSpelling(compiled: Compiled, query: Record<string, unknown>): void {
+  for (const name of compiled.integers) {
+    const value = query[name];
+    if (typeof value === 'string' && !/^-?[0-9]+$/.test(value)) {
+      throw fail('parameter_invalid', `${name}: must be an integer written in decimal digits, such as 25.`, name);
+    }
+  }
 }
 
 /**
@@ -68,6 +85,7 @@ function requestedVersion(req: Request, res: Response): string | undefined {
 function validateQuery(compiled: Compiled, req: Request): unknown {
   // A copy: coercion writes into it, and Express's req.query is a getter.
   const query = { ...(req.query as Record<string, unknown>) };
+  checkIntegerSpelling(compiled, query);
   return compiled.query ? check(compiled.query, query) : query;
 }
 

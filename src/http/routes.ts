@@ -40,7 +40,7 @@ export function pathMatcher(extra: { method: string; path: string }[]): PathMatc
   const table = [
     ...[...apiRoutes, ...allControlRoutes].flatMap((r) => servedPaths(r).map((path) => ({ method: r.method, path }))),
     ...extra,
-  ].map((r) => ({ method: r.method, regex: new RegExp(`^${r.path.replace(/:[A-Za-z]+/g, '[^/]+')}/?$`) }));
+  ].map((r) => ({ method: r.method, regex: new RegExp(`^${r.path.replace(/:[A-Za-z]+/g, '[^/]+')}$`) }));
   return {
     methodsAt(path) {
       const methods = new Set(table.filter((r) => r.regex.test(path)).map((r) => r.method));

@@ -58,11 +58,11 @@ describe('POST /v1/onboardings/{id}/review-sessions', () => {
     expect(stored).toMatchObject({ onboarding_id: EMPLOYER_FIXTURE, client_id: 'org_acme', created_at: FROZEN_START, opened_at: null });
   });
 
-  it('answers name null when it is left out, and gives every session its own link', async () => {
+  it('answers name as an empty string (the spec types it a string, never null) when it is left out, and gives every session its own link', async () => {
     const h = inReview();
     const a = await session(h, { reviewer: { email: 'mark.manager@acme.test', external_id: 'user-42' } });
     const b = await session(h);
-    expect(a.reviewer).toEqual({ email: 'mark.manager@acme.test', external_id: 'user-42', name: null, linked: false });
+    expect(a.reviewer).toEqual({ email: 'mark.manager@acme.test', external_id: 'user-42', name: '', linked: false });
     expect(a.id).not.toBe(b.id);
     expect(a.review_url).not.toBe(b.review_url);
   });

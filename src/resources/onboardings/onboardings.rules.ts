@@ -53,6 +53,10 @@ export function checkReturnUrl(raw: string, p: Principal): void {
   if (url.username || url.password) {
     throw fail('return_url_not_allowed', 'options.return_url: must not carry credentials.', 'options.return_url');
   }
+  // The URL parser keeps `*` in a host; a wildcard is a rule of allowed_origins, never a place to return to.
+  if (!/^([a-z0-9_-]+\.)*[a-z0-9_-]+\.?$|^\[[0-9a-f:.]+\]$/.test(url.hostname)) {
+    throw fail('return_url_not_allowed', `options.return_url: ${url.hostname} is not a host name (a wildcard belongs in allowed_origins, never in a URL).`, 'options.return_url');
+  }
   if (!allowed.some((entry) => hostMatches(url.hostname, entry))) {
     throw fail(
       'return_url_not_allowed',

@@ -1,5 +1,5 @@
 import { Type, type Static } from '../../core/schema.js';
-import { DateTime, Nullable } from '../common.schemas.js';
+import { DateTime } from '../common.schemas.js';
 import { EXTERNAL_ID_MAX, REVIEWER_NAME_MAX } from './reviews.model.js';
 
 export const ReviewSessionBody = Type.Object(
@@ -26,7 +26,7 @@ export const ReviewSessionSchema = Type.Object(
     reviewer: Type.Object({
       email: Type.String(),
       external_id: Type.String(),
-      name: Nullable(Type.String()),
+      name: Type.String({ description: 'as given; empty when no name was given' }),
       linked: Type.Boolean(),
     }),
   },

@@ -59,7 +59,8 @@ export function renderReviewSession(s: ReviewSessionRecord, baseUrl: string) {
     onboarding_id: s.onboarding_id,
     review_url: `${baseUrl}/review/${s.token}`,
     expires_at: s.expires_at,
-    reviewer: { ...s.reviewer, linked: s.linked },
+    // The spec types name as a string: one not given is empty, never null.
+    reviewer: { ...s.reviewer, name: s.reviewer.name ?? '', linked: s.linked },
   };
 }
 
