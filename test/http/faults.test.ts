@@ -133,7 +133,7 @@ describe('applying faults to /v1 requests', () => {
     expect(listed.map((f: { id: string; remaining: number }) => [f.id, f.remaining])).toEqual([[exact.id, 2], [listed[1].id, 1]]);
     expect((await h.as(KEYS.owner).get('/v1/onboardings')).status).toBe(429);
     expect((await h.as(KEYS.owner).get('/v1/onboardings/onb_demo_jansen')).status).toBe(200);
-    expect((await h.as(KEYS.owner).get('/v1/employees/')).status).toBe(200); // not the exact path
+    expect((await h.as(KEYS.owner).get('/v1/employees/')).status).toBe(404); // not the exact path: no route (strict routing), and the fault is not used up
     expect((await h.as(KEYS.owner).get('/v1/employees')).status).toBe(500);
     expect((await h.as(KEYS.owner).get('/v1/employees')).status).toBe(500);
     expect((await h.as(KEYS.owner).get('/v1/employees')).status).toBe(200);
