@@ -290,4 +290,25 @@ describe('a form over the hosted page\'s own limit (8 MB)', () => {
     expect(answer.headers.connection).toBe('close');
     expect(answer.body).toContain('too large');
   });
+
+  it('is a 413 page the client reads in full when the form comes chunked, without a length', async () => {
+    const created = await fetch(`${url}/v1/onboardings`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${KEY}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify(createBody()),
+      signal: AbortSignal.timeout(5_000),
+    });
+    const path = new URL(((await created.json()) as { hosted_url: string }).hosted_url).pathname;
+    const client = rawClient();
+    await client.write(`POST ${path}/code HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\nTransfer-Encoding: chunked\r\n\r\n`);
+    const piece = Buffer.alloc(256 * 1024, 'a');
+    for (let i = 0; i < 36; i++) await client.write(Buffer.concat([Buffer.from(`${piece.length.toString(16)}\r\n`), piece, Buffer.from('\r\n')])); // 9 MB
+    await client.write('0\r\n\r\n');
+    await client.closed(10_000);
+    expect(client.failure).toBeNull();
+    const answer = parse(client.received());
+    expect(answer.status).toBe(413);
+    expect(answer.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(answer.body).toContain('too large');
+  });
 });

@@ -163,7 +163,8 @@ async function readForm(req: Request): Promise<FormData> {
   let seen = 0;
   let over = false;
   async function* limited(): AsyncGenerator<Uint8Array> {
-    for await (const chunk of req as AsyncIterable<Uint8Array>) {
+    // Leaving the loop must not destroy the request: the rest of the body is drained after the 413 page.
+    for await (const chunk of req.iterator({ destroyOnReturn: false }) as AsyncIterable<Uint8Array>) {
       seen += chunk.length;
       if (seen > BODY_LIMIT) {
         over = true;
