@@ -98,7 +98,17 @@ const IdempotencySchema = Type.Object(
     key: Str,
     fingerprint: Type.String(),
     response: Type.Object(
-      { status: Type.Integer({ minimum: 100, maximum: 599 }), body: Type.String(), headers: Type.Unsafe<Record<string, string>>({ type: 'object', additionalProperties: { type: 'string' } }) },
+      {
+        // A replay writes these as they are: only what a succeeded request records (a 2xx, header names
+        // and values node can send) may be restored, or the replay itself would answer 500.
+        status: Type.Integer({ minimum: 200, maximum: 299 }),
+        body: Type.String(),
+        headers: Type.Unsafe<Record<string, string>>({
+          type: 'object',
+          propertyNames: { pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$" },
+          additionalProperties: { type: 'string', pattern: '^[\\t\\u0020-\\u007e\\u0080-\\u00ff]*$' },
+        }),
+      },
       { additionalProperties: false },
     ),
     expires_at: Type.Number(),

@@ -89,6 +89,9 @@ function meaningMistakes(s: WorkspaceSnapshot): ErrorDetail[] {
     });
   }
   mistakes.push(...danglingReferences(s));
+  s.idempotency.forEach((r, i) => {
+    if (!isJsonText(r.response.body)) mistakes.push({ path: `idempotency[${i}].response.body`, message: 'must be JSON text: a replay sends it as the answer' });
+  });
   const outside = instantOutOfRange(Date.parse(s.clock.now));
   if (outside) mistakes.push({ path: 'clock.now', message: outside });
   const seqs = new Set<number>();
@@ -126,6 +129,15 @@ function danglingReferences(s: WorkspaceSnapshot): ErrorDetail[] {
     });
   }
   return mistakes;
+}
+
+function isJsonText(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Everything a restore replaces, built apart from the workspace. */

@@ -7,6 +7,7 @@ import { expectError, harness, KEYS } from '../support/harness.js';
  * workspace goes on answering as before.
  */
 type H = ReturnType<typeof harness>;
+type Idem = { response: { status: number; body: string; headers: Record<string, string> } };
 
 async function snapshotOf(h: H) {
   const res = await h.http().get('/_emulator/snapshot');
@@ -59,6 +60,23 @@ describe('a restored snapshot cannot break later requests', () => {
     s.faults[0]!.latency_ms = 2_000_000_000;
     const err = expectError(await h.http().put('/_emulator/snapshot').send(s), 422, 'invalid_request', 'snapshot_invalid');
     expect(err.details).toContainEqual(expect.objectContaining({ path: 'faults[0].latency_ms' }));
+  });
+
+  it.each([
+    ['a header value with a line break, which made the replay answer 500', (r: Idem) => void (r.response.headers['X-Note'] = 'a\nb')],
+    ['a 5xx status, which the replay answered with', (r: Idem) => void (r.response.status = 599)],
+    ['a body that is not JSON, which the replay sent as application/json', (r: Idem) => void (r.response.body = '{{{')],
+  ])('refuses an idempotency record with %s', async (_, edit) => {
+    const h = harness();
+    const send = () => h.as(KEYS.owner).post('/v1/onboardings/onb_demo_jansen/cancel', {}).set('Idempotency-Key', 'poison');
+    expect((await send()).status).toBe(200);
+    const s = (await snapshotOf(h)) as unknown as { idempotency: Idem[] };
+    edit(s.idempotency[0]!);
+    const err = expectError(await h.http().put('/_emulator/snapshot').send(s), 422, 'invalid_request', 'snapshot_invalid');
+    expect(err.details![0]!.path).toMatch(/^idempotency\[0\]\.response/);
+    const replay = await send();
+    expect(replay.status).toBe(200);
+    expect(replay.headers['idempotent-replayed']).toBe('true');
   });
 });
 
