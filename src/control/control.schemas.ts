@@ -1,4 +1,4 @@
-import { DEFAULT_PAYROLL_DOWN_ERROR, FAULT_KINDS, FAULT_METHODS } from '../core/faults.js';
+import { DEFAULT_PAYROLL_DOWN_ERROR, FAULT_KINDS, FAULT_LIMITS, FAULT_METHODS } from '../core/faults.js';
 import { Type } from '../core/schema.js';
 import { API_VERSIONS } from '../core/versions.js';
 import { Literals, Nullable, DateTime } from '../resources/common.schemas.js';
@@ -114,11 +114,11 @@ export const EnabledWebhook = Type.Object({ id: Type.String(), status: Literals(
 export const CreateFaultBody = Type.Object(
   {
     kind: Literals(FAULT_KINDS),
-    count: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, description: 'how many matching requests (payroll_down: payroll runs) it applies to; default 1' })),
+    count: Type.Optional(Type.Integer({ minimum: 1, maximum: FAULT_LIMITS.count, description: 'how many matching requests (payroll_down: payroll runs) it applies to; default 1' })),
     method: Type.Optional(Literals(FAULT_METHODS)),
     path: Type.Optional(Type.String({ minLength: 1, maxLength: 500, pattern: '^/[^*]*\\*?$', description: 'an exact path, or a prefix ending in * such as /v1/onboardings*' })),
-    latency_ms: Type.Optional(Type.Integer({ minimum: 1, maximum: 30000, description: 'latency only: the wait before the request goes on' })),
-    retry_after_seconds: Type.Optional(Type.Integer({ minimum: 1, maximum: 3600, description: 'rate_limit only: the Retry-After header; default 1' })),
+    latency_ms: Type.Optional(Type.Integer({ minimum: 1, maximum: FAULT_LIMITS.latencyMs, description: 'latency only: the wait before the request goes on' })),
+    retry_after_seconds: Type.Optional(Type.Integer({ minimum: 1, maximum: FAULT_LIMITS.retryAfterSeconds, description: 'rate_limit only: the Retry-After header; default 1' })),
     error_code: Type.Optional(Type.String({ minLength: 1, maxLength: 100, pattern: '^[a-z0-9_]+$', description: `payroll_down only: the payroll error_code of the failed runs; default ${DEFAULT_PAYROLL_DOWN_ERROR}` })),
   },
   { additionalProperties: false, title: 'CreateFaultRequest' },

@@ -11,6 +11,8 @@ export const FAULT_KINDS = ['latency', 'rate_limit', 'error', 'payroll_down'] as
 /** The payroll error_code of a payroll_down fault that names none. */
 export const DEFAULT_PAYROLL_DOWN_ERROR = 'payroll_connector_unavailable';
 export const FAULT_METHODS = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'] as const;
+/** The bounds of a fault, for a created one and a restored one alike: a restore cannot leave a day-long wait. */
+export const FAULT_LIMITS = { count: 1000, latencyMs: 30_000, retryAfterSeconds: 3600 } as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 export type FaultMethod = (typeof FAULT_METHODS)[number];
 

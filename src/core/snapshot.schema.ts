@@ -1,8 +1,9 @@
 import type { ClockMode } from './clock.js';
-import { FAULT_KINDS, FAULT_METHODS, type Fault } from './faults.js';
+import { FAULT_KINDS, FAULT_LIMITS, FAULT_METHODS, type Fault } from './faults.js';
 import type { IdempotencyRecord } from './idempotency.js';
 import type { RandomState } from './random.js';
 import { Type, type TSchema } from './schema.js';
+import { RECORD_SCHEMAS } from './snapshot.records.js';
 import { Collection, createStore, type Store } from './store.js';
 import type { TimerQueueState } from './timers.js';
 import type { AuditEntry, OutboxMail } from './workspace.js';
@@ -69,13 +70,18 @@ export const idFieldOf = (collection: string): string => (collection === 'keys' 
 const Str = Type.String({ minLength: 1 });
 const Instant = Type.String({ format: 'date-time' });
 const Nullable = <T>(schema: TSchema<T>) => Type.Union([schema, Type.Null()]);
-/** Records are the emulator's own plain JSON; only what indexes them is checked here. */
 const record = (idField: string, more: Record<string, TSchema> = {}) => Type.Object({ [idField]: Str, ...more });
+/** Every field later requests read is checked (snapshot.records.ts): a restore cannot leave a record that breaks them. */
+function recordSchema(name: string): TSchema {
+  const schema = RECORD_SCHEMAS[name];
+  if (!schema) throw new Error(`no snapshot schema for the store collection ${name}`);
+  return schema;
+}
 const Uint32 = Type.Integer({ minimum: 0, maximum: 4_294_967_295 });
 
 const StoreSchema = Type.Object(
   {
-    ...Object.fromEntries(COLLECTIONS.map((name) => [name, Type.Array(name === 'keys' ? record('key', { organization_id: Str }) : record('id'))])),
+    ...Object.fromEntries(COLLECTIONS.map((name) => [name, Type.Array(recordSchema(name))])),
     sequence: Type.Integer({ minimum: 1, description: 'the next record position' }),
   },
   { additionalProperties: false },
@@ -92,7 +98,17 @@ const IdempotencySchema = Type.Object(
     key: Str,
     fingerprint: Type.String(),
     response: Type.Object(
-      { status: Type.Integer({ minimum: 100, maximum: 599 }), body: Type.String(), headers: Type.Unsafe<Record<string, string>>({ type: 'object', additionalProperties: { type: 'string' } }) },
+      {
+        // A replay writes these as they are: only what a succeeded request records (a 2xx, header names
+        // and values node can send) may be restored, or the replay itself would answer 500.
+        status: Type.Integer({ minimum: 200, maximum: 299 }),
+        body: Type.String(),
+        headers: Type.Unsafe<Record<string, string>>({
+          type: 'object',
+          propertyNames: { pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$" },
+          additionalProperties: { type: 'string', pattern: '^[\\t\\u0020-\\u007e\\u0080-\\u00ff]*$' },
+        }),
+      },
       { additionalProperties: false },
     ),
     expires_at: Type.Number(),
@@ -106,10 +122,10 @@ const FaultSchema = Type.Object({
   kind: Type.Unsafe<string>({ enum: [...FAULT_KINDS] }),
   method: Type.Unsafe<string | null>({ enum: [...FAULT_METHODS, null] }),
   path: Nullable(Type.String()),
-  count: Type.Integer({ minimum: 1 }),
-  remaining: Type.Integer({ minimum: 1 }),
-  latency_ms: Nullable(Type.Integer()),
-  retry_after_seconds: Nullable(Type.Integer()),
+  count: Type.Integer({ minimum: 1, maximum: FAULT_LIMITS.count }),
+  remaining: Type.Integer({ minimum: 1, maximum: FAULT_LIMITS.count }),
+  latency_ms: Nullable(Type.Integer({ minimum: 1, maximum: FAULT_LIMITS.latencyMs })),
+  retry_after_seconds: Nullable(Type.Integer({ minimum: 1, maximum: FAULT_LIMITS.retryAfterSeconds })),
   error_code: Nullable(Type.String()),
   created_at: Instant,
 });

@@ -88,6 +88,10 @@ function meaningMistakes(s: WorkspaceSnapshot): ErrorDetail[] {
       seen.add(id);
     });
   }
+  mistakes.push(...danglingReferences(s));
+  s.idempotency.forEach((r, i) => {
+    if (!isJsonText(r.response.body)) mistakes.push({ path: `idempotency[${i}].response.body`, message: 'must be JSON text: a replay sends it as the answer' });
+  });
   const outside = instantOutOfRange(Date.parse(s.clock.now));
   if (outside) mistakes.push({ path: 'clock.now', message: outside });
   const seqs = new Set<number>();
@@ -98,6 +102,42 @@ function meaningMistakes(s: WorkspaceSnapshot): ErrorDetail[] {
     seqs.add(t.seq);
   });
   return mistakes;
+}
+
+/**
+ * The references every request follows without a check of its own (a key to its organization
+ * and user, a record to its organization): one naming nothing would fail each later request
+ * that reads it, so the snapshot is refused instead.
+ */
+function danglingReferences(s: WorkspaceSnapshot): ErrorDetail[] {
+  const mistakes: ErrorDetail[] = [];
+  const orgs = new Set(s.store.organizations.map((o) => o.id));
+  const users = new Set(s.store.users.map((u) => u.id));
+  const expectIn = (ids: Set<string>, what: string, id: string | null, path: string) => {
+    if (id !== null && !ids.has(id)) mistakes.push({ path, message: `names ${what} ${id}, which the snapshot does not hold` });
+  };
+  s.store.organizations.forEach((o, i) => o.admitted_by.forEach((a, j) => expectIn(orgs, 'the organization', a.organization_id, `store.organizations[${i}].admitted_by[${j}].organization_id`)));
+  s.store.users.forEach((u, i) => expectIn(orgs, 'the organization', u.organization_id, `store.users[${i}].organization_id`));
+  s.store.keys.forEach((k, i) => {
+    expectIn(orgs, 'the organization', k.organization_id, `store.keys[${i}].organization_id`);
+    expectIn(users, 'the user', k.user_id, `store.keys[${i}].user_id`);
+  });
+  for (const name of ['onboardings', 'employees', 'events', 'webhooks', 'reviewSessions', 'reviewerLinks'] as const) {
+    (s.store[name] as { organization_id: string; partner_id?: string | null }[]).forEach((r, i) => {
+      expectIn(orgs, 'the organization', r.organization_id, `store.${name}[${i}].organization_id`);
+      if (r.partner_id !== undefined) expectIn(orgs, 'the partner', r.partner_id, `store.${name}[${i}].partner_id`);
+    });
+  }
+  return mistakes;
+}
+
+function isJsonText(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Everything a restore replaces, built apart from the workspace. */

@@ -1,4 +1,5 @@
 import { parseJsonOrYaml, readDocumentFile, type DocumentRead } from '../core/documents.js';
+import { CLOCK_LIMITS } from '../core/clock.js';
 import { parseDuration } from '../core/durations.js';
 import { compile, join, type Mistake } from '../core/validation.js';
 import { Delay, DelayOrNever, ScenarioSchema, type ScenarioDocument } from './scenario.schema.js';
@@ -147,7 +148,10 @@ function delays(at: Map<string, Place>, reported: ScenarioMistake[]): ScenarioMi
   const mistakes: ScenarioMistake[] = [];
   for (const [path, { node, value }] of at) {
     if (typeof value !== 'string' || value === 'never' || !node || !delayIn(node) || known.has(path)) continue;
-    if (parseDuration(value) === null) mistakes.push({ path, message: `"${value}" is not a delay`, hint: DELAY_HINT });
+    const ms = parseDuration(value);
+    if (ms === null) mistakes.push({ path, message: `"${value}" is not a delay`, hint: DELAY_HINT });
+    // The clock's own limit on one advance: a longer delay could only be due past the clock's range.
+    else if (ms > CLOCK_LIMITS.maxAdvanceMs) mistakes.push({ path, message: `"${value}" is longer than 100 years, the longest delay`, hint: `${DELAY_HINT}, at most 100 years ("36524d")` });
   }
   return mistakes;
 }
