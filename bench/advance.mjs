@@ -1,5 +1,5 @@
-// Clock benchmarks of the life-cycle work (issue "Life cycle", item 8) and the memory target of
-// design section 11, in this process on the built code:
+// Clock benchmarks of the life cycle and the memory target (docs/benchmarks.md), in this
+// process on the built code:
 //   - advancing a workspace 30 days with nothing due (target: under 5 ms);
 //   - advancing 30 days with 10,000 timers due (the event-retention timers of 5,000 onboardings
 //     created with an invitation, each 2 events): reported;

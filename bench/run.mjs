@@ -1,5 +1,5 @@
-// Benchmarks of design section 11: GET /v1/onboardings/{id} throughput and p99 against a bare
-// Express 5 baseline in the same run, and start-up time to the first 200. Run after a build:
+// Benchmarks of the quality targets in docs/benchmarks.md: GET /v1/onboardings/{id} throughput
+// and p99 against a bare Express 5 baseline in the same run, and start-up time to the first 200. Run after a build:
 //
 //   npm run bench                      (10 s per measurement after a 2 s warm-up)
 //   BENCH_DURATION=3 npm run bench     (shorter; BENCH_WARMUP sets the warm-up seconds)

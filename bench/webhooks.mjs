@@ -1,5 +1,5 @@
-// Webhook delivery benchmarks (issue "Webhooks", item 10; design section 11), in this process on
-// the built code (dist/), every receiver on 127.0.0.1:
+// Webhook delivery benchmarks (targets in docs/benchmarks.md), in this process on the built
+// code (dist/), every receiver on 127.0.0.1:
 //   (a) 1,000 events to a dead receiver (an address on a closed port: connection refused), then
 //       advancing the workspace clock 2 days so that every attempt runs: 1 + 7 retries each,
 //       8,000 real connection attempts (target: under 10 s);

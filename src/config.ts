@@ -1,8 +1,13 @@
 import { instantOutOfRange } from './core/clock.js';
 
 /**
- * The emulator's options, declared once: the CLI builds its flags from this table, each with
- * an environment variable for Docker, and createEmulator() takes the same names.
+ * The `serve` options, declared once: the CLI builds its flags from this table, each with an
+ * environment variable for Docker. createEmulator() takes the same settings, but not all under
+ * these names: it takes the Emulator's grouped options, so --webhook-url-policy is
+ * `webhooks.urlPolicy`, --clock and --start-time are `clock.mode` and `clock.start`, and
+ * --log-level is a pino `logger`; port and host are arguments of start() and listen(), and
+ * --drain-timeout-ms is CLI only. The whole mapping is the options table of
+ * docs/architecture.md, which test/unit/options.test.ts holds to this list and to the types.
  */
 export interface ServeOptions {
   port: number;

@@ -18,7 +18,8 @@ import type { ScenarioDocument } from './scenarios/scenario.schema.js';
 import { openStateFile } from './persistence/state-file.js';
 
 /**
- * The in-process transport of the control interface (design habit 8): each helper checks its
+ * The in-process transport of the control interface (one interface, two transports; see
+ * docs/architecture.md, "Add a control action"): each helper checks its
  * input against the schema the /_emulator route declares, then calls the same function of
  * src/control/control.service.ts the route calls. Errors are the same ApiError (code, message,
  * param) the HTTP transport renders as its envelope. Every helper returns a promise, so an HTTP

@@ -10,8 +10,9 @@ import { ScenarioError } from '../scenarios/scenario.load.js';
 import { scenarioRefusal } from './scenario.service.js';
 
 /**
- * The one control interface (design section 3): what the dashboard, the back office and a
- * test need. Served over HTTP under /_emulator and in-process through createEmulator().
+ * The one control interface: what the dashboard, the back office and a test need, written
+ * once with no transport in it. Served over HTTP under /_emulator and in-process through
+ * createEmulator(), so both always behave alike (docs/architecture.md, "Add a control action").
  */
 export const EMULATOR_VERSION = '0.1.0';
 
@@ -136,7 +137,7 @@ export function listOutbox(ws: Workspace, filter: OutboxFilter = {}): OutboxMail
   );
 }
 
-/** Faults (design section 3): the next N matching /v1 requests get latency, a 429 or a 500. */
+/** Faults (src/core/faults.ts): the next N matching /v1 requests get latency, a 429 or a 500. */
 export function addFault(ws: Workspace, input: FaultInput): Fault {
   return ws.faults.add(input, ws.ids, ws.now());
 }

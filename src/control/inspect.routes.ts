@@ -10,7 +10,7 @@ import { inspectOnboarding, listDeliveries, listEvents, listOnboardings, listWeb
 import { OnboardingIdParam } from './onboarding-actions.schemas.js';
 
 /**
- * What the inspector page reads (design section 10), as control endpoints any client may use:
+ * What the inspector page reads (src/pages/inspector), as control endpoints any client may use:
  * the whole workspace, whichever key or environment made each record. Per workspace, so also
  * under /_emulator/workspaces/{id}/...
  */

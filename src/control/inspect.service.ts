@@ -11,7 +11,7 @@ import type { ActionName, InspectDeliveriesQuery, InspectEventsQuery, InspectLis
 import { findOnboarding, renderFull } from './onboarding-actions.service.js';
 
 /**
- * Reads of a whole workspace for the inspector page (design section 10), over the control API
+ * Reads of a whole workspace for the inspector page (/_emulator/ui), over the control API
  * like everything else the page does. What an onboarding may do next is asked of the state
  * machine's table, so the page holds no life-cycle rule of its own.
  */

@@ -12,8 +12,9 @@ import { OrganizationIdParam, OrganizationSettings, PatchOrganizationBody } from
 import { findOrganization, patchOrganization, renderSettings } from './organization-settings.service.js';
 
 /**
- * The control API's dashboard, employee, back-office and payroll actions (design sections 3
- * and 7), per workspace: under /_emulator/... and /_emulator/workspaces/{id}/...
+ * The control API's dashboard, employee, back-office and payroll actions: what people do in the
+ * real product's screens, each one trigger of the life-cycle table (onboardings.machine.ts), per
+ * workspace: under /_emulator/... and /_emulator/workspaces/{id}/...
  */
 const errors = { description: 'Error', schema: ErrorSchema };
 const tag = 'Control';

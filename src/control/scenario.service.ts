@@ -7,7 +7,7 @@ import { checkScenario, ScenarioError } from '../scenarios/scenario.load.js';
 import { ScenarioSchema, type ScenarioDocument } from '../scenarios/scenario.schema.js';
 
 /**
- * Loading, showing and checking scenarios (design section 8) for one workspace: over HTTP
+ * Loading, showing and checking scenarios (docs/scenarios.md) for one workspace: over HTTP
  * under /_emulator and in-process through createEmulator().
  */
 

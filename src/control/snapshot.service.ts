@@ -4,7 +4,7 @@ import type { Emulator } from '../emulator.js';
 import { describeWorkspace } from './control.service.js';
 
 /**
- * Snapshot and restore of one workspace (design section 3): over HTTP as GET/PUT
+ * Snapshot and restore of one workspace, a control action like the others: over HTTP as GET/PUT
  * /_emulator/snapshot, in-process through createEmulator(), and for the --state-file. Both wait
  * for webhook attempts in flight first: an attempt half done would be in neither state, and one
  * finishing after a restore would write into the restored one.

@@ -10,7 +10,7 @@ import type { AuditEntry, OutboxMail } from './workspace.js';
 import type { AutopilotProgress, LoadedScenario } from '../scenarios/scenario.model.js';
 
 /**
- * The snapshot document (design section 3, `GET/PUT /_emulator/snapshot`, and the `--state-file`):
+ * The snapshot document (`GET/PUT /_emulator/snapshot`, and the `--state-file`):
  * one workspace's whole state as plain JSON. `format` and `version` come first, so a reader
  * knows at once whether it can read the rest; a change of shape gets a new version.
  */

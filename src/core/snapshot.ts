@@ -14,10 +14,11 @@ import { COLLECTIONS, idFieldOf, SNAPSHOT_FORMAT, SNAPSHOT_VERSION, SnapshotSche
 export { SNAPSHOT_FORMAT, SNAPSHOT_VERSION, SnapshotSchema, type WorkspaceSnapshot } from './snapshot.schema.js';
 
 /**
- * Snapshots of one workspace (design sections 3 and 5): taken as plain JSON, read back with
- * every mistake listed, and built into a complete new state before anything of the workspace
- * is touched, so a refused restore changes nothing. The workspace's fields are replaced here
- * rather than by a method of Workspace, which stays the plain isolation unit.
+ * Snapshots of one workspace (the control API's snapshot and restore, and the state file):
+ * taken as plain JSON, read back with every mistake listed, and built into a complete new state
+ * before anything of the workspace is touched, so a refused restore changes nothing. The
+ * workspace's fields are replaced here rather than by a method of Workspace, which stays the
+ * plain isolation unit.
  */
 
 /** The wall time as the workspace's clock reads it (its injected wallNow in tests), through a clock at offset 0. */

@@ -1,8 +1,8 @@
 /**
- * The workspace's one timer queue (design section 4): everything that happens later is a
- * timer of plain data (kind, due time, sequence, payload), never a closure, so a snapshot can
- * hold it. Ordered by due time, then by creation order; a binary heap keeps scheduling and
- * taking the next timer at O(log n) however many are waiting.
+ * The workspace's one timer queue (docs/architecture.md, "Clock and timers"): everything that
+ * happens later is a timer of plain data (kind, due time, sequence, payload), never a closure,
+ * so a snapshot can hold it. Ordered by due time, then by creation order; a binary heap keeps
+ * scheduling and taking the next timer at O(log n) however many are waiting.
  */
 export interface Timer {
   seq: number;
@@ -145,7 +145,8 @@ export class TimerQueue {
 
 /**
  * Wakes a realtime workspace when its next timer falls due, so timers also fire by themselves
- * (design section 4). One pending wall-clock timeout at a time; it never keeps the process alive.
+ * with no request to run them. One pending wall-clock timeout at a time; it never keeps the
+ * process alive.
  */
 export class WallAlarm {
   private handle: ReturnType<typeof setTimeout> | undefined;

@@ -51,8 +51,9 @@ export interface WorkspaceHooks {
 }
 
 /**
- * The isolation unit (design section 2): its own store, clock, random source and
- * idempotency records. Every service function takes the workspace first.
+ * The isolation unit: its own store, clock, random source, timers and idempotency records,
+ * so parallel test suites never see each other's data. Every service function takes the
+ * workspace first. Adding state here: docs/architecture.md, "Add a piece of workspace state".
  */
 export class Workspace {
   readonly id: string;
@@ -71,7 +72,7 @@ export class Workspace {
   auditLog!: AuditEntry[];
   /** Injected faults for /v1 requests (POST /_emulator/faults). */
   faults!: FaultList;
-  /** The loaded scenario (design section 8); null: nothing moves by itself but magic e-mail addresses. */
+  /** The loaded scenario (docs/scenarios.md); null: only magic e-mail addresses move anything. */
   scenario: LoadedScenario | null = null;
   /** Per onboarding id: the autopilot's progress on it. */
   autopilot!: Map<string, AutopilotProgress>;

@@ -1,8 +1,9 @@
 /**
- * The retry schedule of a webhook delivery (spec, Webhook delivery; design section 9): one
- * attempt, then retries 1, 5, 30, 120, 360, 720 and 1440 minutes after each failed attempt;
- * after the last retry fails the delivery is dead. Delays count from the failed attempt, on the
- * workspace clock (the caller adds them to its "now"), so fast-forwarding reaches every retry.
+ * The retry schedule of a webhook delivery (spec: Webhook delivery; docs/decisions.md, Webhook
+ * delivery): one attempt, then retries 1, 5, 30, 120, 360, 720 and 1440 minutes after each
+ * failed attempt; after the last retry fails the delivery is dead. Delays count from the failed
+ * attempt, on the workspace clock (the caller adds them to its "now"), so fast-forwarding
+ * reaches every retry.
  */
 const MINUTE_MS = 60_000;
 

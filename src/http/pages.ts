@@ -15,7 +15,8 @@ import { requestIdOf } from './reply.js';
 export { frameAncestors } from '../pages/review/frame.js';
 
 /**
- * The pages behind the links the API hands out (design section 10), mounted in one place.
+ * The pages a person opens (hosted_url, review_url and embed.js, and the inspector), mounted in
+ * one place (docs/architecture.md, "Add a page").
  * They answer in HTML, not in the error envelope: a person reads them, often inside a
  * partner's iframe. The routes feed the 405/404 matcher; the operations the OpenAPI document.
  */

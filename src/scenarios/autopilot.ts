@@ -17,7 +17,7 @@ import { driverFor, type Driver } from './scenario.rules.js';
 import type { DelayValue, ScenarioDocument, ScenarioRule } from './scenario.schema.js';
 
 /**
- * The autopilot (design section 8): after every change of an onboarding a scenario drives, it
+ * The autopilot (docs/scenarios.md): after every change of an onboarding a scenario drives, it
  * works out the next scripted step from the stored facts and schedules it as one timer, that
  * many milliseconds later on the workspace clock. When the timer fires the step goes through
  * the same life-cycle function a person would trigger, whose transition plans the step after.

@@ -4,7 +4,7 @@ import { TermsBody } from '../control/onboarding-actions.schemas.js';
 import { ROLES } from '../resources/organizations/organizations.model.js';
 
 /**
- * The scenario document (design section 8, docs/scenarios.md): rules that select onboardings
+ * The scenario document (docs/scenarios.md): rules that select onboardings
  * and script what the people around them do, each step a delay on the workspace clock counted
  * from the step before it. One definition validates files, PUT /_emulator/scenario and the
  * published OpenAPI document.

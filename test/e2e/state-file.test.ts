@@ -9,9 +9,10 @@ import { StateFileError } from '../../src/persistence/state-file.js';
 import { createBody, KEYS } from '../support/harness.js';
 
 /**
- * `--state-file` (issue 5, item 7): the default workspace kept in a JSON file across restarts,
- * written atomically and durably (a temporary file flushed and renamed over the old one), refused
- * loudly and left untouched when it cannot be read, overwritten only on --reset-state.
+ * `--state-file` (README, Persisting state): the default workspace kept in a JSON file across
+ * restarts, written atomically and durably (a temporary file flushed and renamed over the old
+ * one), refused loudly and left untouched when it cannot be read, overwritten only on
+ * --reset-state.
  */
 const CLI = 'dist/cli/main.js';
 const children: ChildProcess[] = [];

@@ -9,7 +9,7 @@ import { createBody, expectError, FROZEN_START, harness as baseHarness, KEYS } f
 import { approved, payrollDone, payrollFailed, signed, submitted } from '../support/journey.js';
 
 /**
- * The inspector's reads over the control API (issue 7 item 4): every onboarding with status,
+ * The inspector's reads over the control API (README, Inspector): every onboarding with status,
  * waiting_on and the actions the state machine allows; one onboarding's timeline; events;
  * webhook addresses with deliveries and attempts; the manual retry. Then the inspector page's
  * shell: its policy, the redirect from /, and --no-ui.

@@ -6,10 +6,10 @@ import { createEmulator } from '../../src/in-process.js';
 import { createBody, expectError, FROZEN_START, harness, KEYS } from '../support/harness.js';
 
 /**
- * GET/PUT /_emulator/snapshot (issue 5, item 7): the whole workspace as one document, and back.
- * A restore must give byte-identical answers, continue a seeded id sequence, keep timers
- * (retries, purges) firing at their instants, refuse a bad document without changing anything,
- * and keep API keys unique across workspaces.
+ * GET/PUT /_emulator/snapshot (docs/decisions.md, Snapshots and persistence): the whole
+ * workspace as one document, and back. A restore must give byte-identical answers, continue a
+ * seeded id sequence, keep timers (retries, purges) firing at their instants, refuse a bad
+ * document without changing anything, and keep API keys unique across workspaces.
  */
 type H = ReturnType<typeof harness>;
 

@@ -7,11 +7,11 @@ import { answer, destroy, hang, useReceivers, type Receiver, type ReceivedReques
 import { advance, advanceTimes, createOnboarding } from '../support/sandbox-steps.js';
 
 /**
- * Webhook deliveries with real HTTP receivers on 127.0.0.1 (issue 4, items 2 to 7 and 9): the
- * message and its signature, checked here by an independent HMAC; the retry schedule to dead on
- * the workspace clock; failures of every kind; auto-disable; manual retry; test ping; secret
- * rotation; the delivery log; partner routing; the strict URL policy with a fake resolver and
- * transport (no test connects anywhere but loopback).
+ * Webhook deliveries with real HTTP receivers on 127.0.0.1 (docs/decisions.md, Webhook
+ * delivery): the message and its signature, checked here by an independent HMAC; the retry
+ * schedule to dead on the workspace clock; failures of every kind; auto-disable; manual retry;
+ * test ping; secret rotation; the delivery log; partner routing; the strict URL policy with a
+ * fake resolver and transport (no test connects anywhere but loopback).
  */
 type H = ReturnType<typeof harness>;
 

@@ -388,7 +388,7 @@ describe('parseFixtures: text that is neither JSON nor YAML', () => {
   });
 });
 
-describe('fixtures/default.json holds the personas of the design', () => {
+describe("fixtures/default.json holds the personas the tests and the README's well-known keys rely on", () => {
   const doc: FixturesDocument = parseFixtures(DEFAULT_TEXT, 'default.json');
   const employers = new Map(doc.organizations.map((o) => [o.id, o]));
   const partners = new Map((doc.partners ?? []).map((p) => [p.id, p]));

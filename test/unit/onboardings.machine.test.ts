@@ -3,7 +3,8 @@ import { decide, TRANSITIONS, type Trigger } from '../../src/resources/onboardin
 import { ONBOARDING_STATUSES, type OnboardingStatus } from '../../src/resources/onboardings/onboardings.model.js';
 
 /**
- * The design's life-cycle table (section 7), written out independently of the code: for each
+ * The onboarding life-cycle table (README, The life cycle; docs/decisions.md, Life cycle),
+ * written out independently of src/resources/onboardings/onboardings.machine.ts: for each
  * trigger, where it may start, where it leads, its events, and the code of every refusal.
  */
 type Row = { from: OnboardingStatus[]; to?: OnboardingStatus; events: string[]; refusal: string };

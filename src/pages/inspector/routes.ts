@@ -6,7 +6,7 @@ import { INSPECTOR_CSS_PATH, INSPECTOR_JS_PATH, INSPECTOR_PATH, INSPECTOR_POLICY
 import { inspectorDocument } from './shell.js';
 
 /**
- * The inspector (issue 7 item 4, design section 10): a static shell, one script and one style
+ * The inspector at /_emulator/ui (README, Inspector): a static shell, one script and one style
  * sheet. The script is one more client of the control API; the server adds no data here.
  * With the UI off (--no-ui) every path answers 404 in the envelope.
  */

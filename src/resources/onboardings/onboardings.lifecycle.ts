@@ -10,9 +10,9 @@ import { MANUAL_CONNECTOR } from './payroll-outcome.js';
 
 /**
  * What employees, reviewers, the employer and payroll do to an onboarding, one function per
- * action of the design's life-cycle table. Each checks what the status alone cannot tell,
- * then goes through the one transition applier. The API, the sandbox, the control API and
- * the hosted pages all call these.
+ * action of the life-cycle table (onboardings.machine.ts). Each checks what the status alone
+ * cannot tell, then goes through the one transition applier. The API, the sandbox, the control
+ * API and the hosted pages all call these.
  */
 
 /** Documents the emulator attaches, with the small real files shipped in fixtures/documents. */

@@ -3,10 +3,11 @@ import type { EventType } from '../events/events.model.js';
 import { ONBOARDING_STATUSES, TERMINAL_STATUSES, type OnboardingStatus } from './onboardings.model.js';
 
 /**
- * The one pure transition table (design section 7). Every change of an onboarding, from the
- * API, the sandbox, the control API or a scenario, is one of these triggers; the events listed
- * are emitted by the one emitter (older names are added there). Guards that need more than the
- * status (four-eyes, data_version, link validity) live in the services.
+ * The one pure transition table of the onboarding life cycle (docs/architecture.md, "A write").
+ * Every change of an onboarding, from the API, the sandbox, the control API or a scenario, is
+ * one of these triggers; the events listed are emitted by the one emitter (older names are
+ * added there). Guards that need more than the status (four-eyes, data_version, link validity)
+ * live in the services.
  */
 export type Trigger =
   | 'create'

@@ -10,7 +10,7 @@ import {
 import { activeLink } from './reviews.service.js';
 
 /**
- * The embedded review page's use cases (spec: POST .../review-sessions; design section 10):
+ * The embedded review page's use cases (spec: POST .../review-sessions):
  * open the link once, sign the reviewer in (the first time) and link the client's user for 30
  * days, then confirm the identity check, approve or return for correction through the same
  * life-cycle functions as the API. No HTTP here; src/pages/review renders the results.

@@ -12,9 +12,10 @@ import { payrollOutcome } from '../onboardings/payroll-outcome.js';
 
 /**
  * POST /v1/sandbox/onboardings/{id}/advance: plays the next step of the life cycle, one per
- * call, in the order of the clarifications. Every step goes through the same life-cycle
- * function a person would trigger, so the events are the real ones. The sandbox plays the
- * service's test users, so the organization's API-approvals switch does not apply.
+ * call, in the journey order of SANDBOX_STEPS (docs/decisions.md, Reviews and sandbox). Every
+ * step goes through the same life-cycle function a person would trigger, so the events are the
+ * real ones. The sandbox plays the service's test users, so the organization's API-approvals
+ * switch does not apply.
  */
 
 /** The documented step names (docs/decisions.md), in journey order. */

@@ -5,8 +5,8 @@ import { useBrowserAndEmulator } from '../../support/browser.js';
 import { createBody, FROZEN_START, KEYS } from '../../support/harness.js';
 
 /**
- * The inspector in headless Chromium against a real emulator on 127.0.0.1 (issue 7 items 4
- * and 6): it moves the clock with its buttons, retries a dead delivery, shows a new event
+ * The inspector in headless Chromium against a real emulator on 127.0.0.1 (README,
+ * Inspector): it moves the clock with its buttons, retries a dead delivery, shows a new event
  * without a reload, and renders an employee named like markup as text.
  */
 async function api(method: string, path: string, body?: unknown, key?: string): Promise<{ status: number; body: Record<string, unknown> }> {

@@ -1,0 +1,101 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { SERVE_OPTIONS, type ServeOptions } from '../../src/config.js';
+import type { ClockOptions } from '../../src/core/clock.js';
+import type { DeliverySettings } from '../../src/delivery/settings.js';
+import { createEmulator, type InProcessOptions } from '../../src/in-process.js';
+
+/**
+ * The `serve` options and their createEmulator() counterparts are two sets of names (see
+ * docs/decisions.md, CLI and logging). This keeps the table in docs/architecture.md that maps
+ * them true: every option has a row, every row names an option the types really have, and the
+ * grouped options do what their flags do.
+ */
+
+/** An option of createEmulator(), one level into the grouped ones: a rename fails the typecheck. */
+type OptionPath = keyof InProcessOptions | `webhooks.${keyof DeliverySettings}` | `clock.${keyof ClockOptions}`;
+/** How a `serve` option is given in process: an option, an argument of start() and listen(), or not at all (null: CLI only). */
+type Counterpart = OptionPath | 'start(port)' | 'start(port, host)' | null;
+
+/** A `serve` option added to ServeOptions without a counterpart here fails the typecheck. */
+const COUNTERPARTS: Record<keyof ServeOptions, Counterpart> = {
+  port: 'start(port)',
+  host: 'start(port, host)',
+  fixtures: 'fixtures',
+  scenario: 'scenario',
+  seed: 'seed',
+  logLevel: 'logger',
+  clock: 'clock.mode',
+  startTime: 'clock.start',
+  publicUrl: 'publicUrl',
+  webhookUrlPolicy: 'webhooks.urlPolicy',
+  signatureClock: 'webhooks.signatureClock',
+  webhookTimeoutMs: 'webhooks.timeoutMs',
+  rateLimit: 'rateLimit',
+  stateFile: 'stateFile',
+  resetState: 'resetState',
+  drainTimeoutMs: null,
+  ui: 'ui',
+};
+
+interface Row {
+  flag: string;
+  env: string;
+  counterpart: string;
+}
+
+/** The rows of the table under "## Options" in docs/architecture.md. */
+function documentedRows(): Row[] {
+  const text = readFileSync(new URL('../../docs/architecture.md', import.meta.url), 'utf8');
+  const section = /^## Options\b[^\n]*\n([\s\S]*?)(?=^## )/m.exec(text)?.[1] ?? '';
+  return section
+    .split('\n')
+    .filter((line) => line.startsWith('| `-'))
+    .map((line) => {
+      const [flag = '', env = '', counterpart = ''] = line.split('|').slice(1).map((cell) => cell.trim());
+      return { flag, env, counterpart };
+    });
+}
+
+const longFlag = (flag: string) => /--[a-z-]+/.exec(flag)![0];
+
+describe('serve options and createEmulator() options', () => {
+  const rows = documentedRows();
+
+  it('every ServeOptions key is a serve option, and the other way round', () => {
+    expect(SERVE_OPTIONS.map((o) => o.key).sort()).toEqual(Object.keys(COUNTERPARTS).sort());
+  });
+
+  it('docs/architecture.md has one row per serve option, with its flag and environment variable', () => {
+    expect(rows.map((r) => r.flag).sort()).toEqual(SERVE_OPTIONS.map((o) => `\`${longFlag(o.flag)}\``).sort());
+    for (const option of SERVE_OPTIONS) {
+      const row = rows.find((r) => r.flag === `\`${longFlag(option.flag)}\``)!;
+      expect(row.env, option.flag).toBe(`\`${option.env}\``);
+    }
+  });
+
+  it('each row names the counterpart of its option, or says CLI only', () => {
+    for (const option of SERVE_OPTIONS) {
+      const row = rows.find((r) => r.flag === `\`${longFlag(option.flag)}\``)!;
+      const counterpart = COUNTERPARTS[option.key];
+      if (counterpart === null) expect(row.counterpart, option.flag).toMatch(/^CLI only\b/);
+      else expect(row.counterpart, option.flag).toContain(`\`${counterpart}\``);
+    }
+  });
+
+  it('the grouped options do what their flags do', async () => {
+    const em = createEmulator({
+      seed: 'options',
+      publicUrl: 'https://emulator.example.test/',
+      clock: { mode: 'frozen', start: '2026-10-05T09:00:00Z' },
+      webhooks: { urlPolicy: 'strict', signatureClock: 'emulated', timeoutMs: 1234 },
+    });
+    const ws = em.emulator.defaultWorkspace;
+    expect(em.emulator.seed).toBe('options');
+    expect(em.emulator.publicUrl).toBe('https://emulator.example.test');
+    expect(ws.clock.mode).toBe('frozen');
+    expect(await em.clock.now()).toBe('2026-10-05T09:00:00.000Z');
+    expect(ws.delivery).toMatchObject({ urlPolicy: 'strict', signatureClock: 'emulated', timeoutMs: 1234 });
+    await em.close();
+  });
+});
