@@ -17,17 +17,18 @@ export class ClockError extends Error {}
 const YEAR_MS = 365.25 * 86_400_000;
 
 /**
- * The instants a workspace clock can show, and the longest single advance: every date the API
- * writes stays a four-digit year, and every timer due time stays a valid Date. A move outside
- * them is refused before anything changes.
+ * The instants a workspace clock can show, and the longest single advance. The end leaves a
+ * century below year 10000, so every date the API writes (a link expiring after now, a step
+ * planned up to 100 years ahead) stays a four-digit ISO year, and every timer due time a valid
+ * Date. A move outside is refused before anything changes.
  */
 export const CLOCK_LIMITS = {
   min: Date.UTC(2000, 0, 1),
-  max: Date.UTC(9999, 11, 31, 23, 59, 59, 999),
+  max: Date.UTC(9899, 11, 31, 23, 59, 59, 999),
   maxAdvanceMs: 100 * YEAR_MS,
 } as const;
 
-export const CLOCK_RANGE_TEXT = '2000-01-01T00:00:00.000Z to 9999-12-31T23:59:59.999Z';
+export const CLOCK_RANGE_TEXT = '2000-01-01T00:00:00.000Z to 9899-12-31T23:59:59.999Z';
 
 /** An instant as ISO 8601 where Date can write it, else as the number it is. */
 export function describeInstant(ms: number): string {

@@ -14,9 +14,8 @@ import { DELIVERY_STATUSES } from '../resources/webhooks/webhooks.model.js';
 const Str = Type.String();
 const Id = Type.String({ minLength: 1 });
 /**
- * An instant as Date writes it, six-digit years included: a record may hold a time past year
- * 9999 (a link made near the clock's end expires after it), and a workspace's own snapshot must
- * restore. Every string of this form reads back as a Date.
+ * An instant as Date writes it, six-digit years included, so a snapshot written before the
+ * clock's range left room below year 10000 still restores. Every string of this form reads back as a Date.
  */
 const Instant = Type.String({ pattern: '^(\\d{4}|[+-]\\d{6})-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])T([01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(\\.\\d{1,9})?(Z|[+-]([01]\\d|2[0-3]):[0-5]\\d)$' });
 const Day = Type.String({ format: 'date' });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { expectError, FROZEN_START, harness, KEYS } from '../support/harness.js';
 
 /**
- * The workspace clock stays within 2000-01-01 and the end of 9999, and one advance covers at
+ * The workspace clock stays within 2000-01-01 and the end of 9899, and one advance covers at
  * most 100 years. A move outside is refused before anything changes, and the workspace keeps
  * answering: once, a huge advance left every later request failing until a reset.
  */
@@ -49,12 +49,12 @@ describe('POST /_emulator/clock/advance: limits', () => {
     await stillAnswers(h, later);
   });
 
-  it('refuses an advance past the end of 9999, saying where the clock stands', async () => {
-    const h = harness({ clock: { mode: 'frozen', start: '9950-01-01T00:00:00Z' } });
+  it('refuses an advance past the end of 9899, saying where the clock stands', async () => {
+    const h = harness({ clock: { mode: 'frozen', start: '9850-01-01T00:00:00Z' } });
     const err = expectError(await advance(h, '36500d'), 422, 'invalid_request', 'parameter_invalid', 'by');
-    expect(err.message).toContain('9950-01-01T00:00:00.000Z');
-    expect(err.message).toContain('9999-12-31T23:59:59.999Z');
-    await stillAnswers(h, '9950-01-01T00:00:00.000Z');
+    expect(err.message).toContain('9850-01-01T00:00:00.000Z');
+    expect(err.message).toContain('9899-12-31T23:59:59.999Z');
+    await stillAnswers(h, '9850-01-01T00:00:00.000Z');
   });
 });
 
@@ -66,8 +66,9 @@ describe('POST /_emulator/clock: limits', () => {
     await stillAnswers(h, FROZEN_START);
   });
 
-  it('refuses an instant after 9999 with 422', async () => {
+  it('refuses an instant after 9899 with 422 (and one past 9999)', async () => {
     const h = harness();
+    expectError(await jump(h, '9900-01-01T00:00:00Z'), 422, 'invalid_request', 'parameter_invalid', 'now');
     const res = await jump(h, '+010000-01-01T00:00:00Z');
     expect(res.status).toBe(422);
     await stillAnswers(h, FROZEN_START);
@@ -79,11 +80,13 @@ describe('POST /_emulator/clock: limits', () => {
     await stillAnswers(h, FROZEN_START);
   });
 
-  it('accepts the last instant of 9999, and then refuses any advance', async () => {
+  it('accepts the last instant of 9899, and then refuses any advance; a link made then expires in a four-digit year', async () => {
     const h = harness();
-    expect((await jump(h, '9999-12-31T23:59:59.999Z')).status).toBe(200);
+    expect((await jump(h, '9899-12-31T23:59:59.999Z')).status).toBe(200);
+    const link = await h.as(KEYS.owner).post('/v1/onboardings/onb_demo_jansen/hosted-link', { expires_in_hours: 336 });
+    expect(link.body.expires_at).toBe('9900-01-14T23:59:59.999Z');
     expectError(await advance(h, 1), 422, 'invalid_request', 'parameter_invalid', 'by');
-    await stillAnswers(h, '9999-12-31T23:59:59.999Z');
+    await stillAnswers(h, '9899-12-31T23:59:59.999Z');
   });
 });
 
@@ -110,7 +113,7 @@ describe('clocks made outside the range', () => {
     await stillAnswers(h, FROZEN_START);
   });
 
-  it('a realtime snapshot whose offset puts now past 9999 is 422 on clock.offset_ms', async () => {
+  it('a realtime snapshot whose offset puts now past 9899 is 422 on clock.offset_ms', async () => {
     const h = harness({ clock: { mode: 'realtime' } });
     const snap = (await h.http().get('/_emulator/snapshot')).body;
     const res = await h.http().put('/_emulator/snapshot').send({ ...snap, clock: { ...snap.clock, offset_ms: 1e15 } });
