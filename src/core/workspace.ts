@@ -7,7 +7,6 @@ import { Scheduler, type TimerHandlers } from './scheduler.js';
 import { createStore, type Store } from './store.js';
 import { TimerQueue } from './timers.js';
 import type { DeliverySettings } from '../delivery/settings.js';
-import type { OnboardingRecord } from '../resources/onboardings/onboardings.model.js';
 import type { AutopilotProgress, LoadedScenario } from '../scenarios/scenario.model.js';
 
 export interface OutboxMail {
@@ -44,11 +43,12 @@ export interface WorkspaceRecipe {
   publicUrl?: string | undefined;
 }
 
-/** Reactions the composition root wires in, so the core needs no import of what reacts. */
-export interface WorkspaceHooks {
-  /** After every stored transition of an onboarding (the scenario autopilot plans its next step). */
-  afterTransition?: (ws: Workspace, onboarding: OnboardingRecord) => void;
-}
+/**
+ * Reactions and questions the composition root wires in, so the core needs no import of what
+ * reacts or answers. Empty here: each caller declares the hooks it calls in its own module
+ * (declaration merging), e.g. src/resources/onboardings/onboardings.hooks.ts.
+ */
+export interface WorkspaceHooks {}
 
 /**
  * The isolation unit (design section 2): its own store, clock, random source and
