@@ -2,7 +2,8 @@ import { basename } from 'node:path';
 import type express from 'express';
 import type { Fault, FaultInput } from './core/faults.js';
 import type { WorkspaceSnapshot } from './core/snapshot.js';
-import type { OutboxMail, Workspace } from './core/workspace.js';
+import type { Workspace } from './core/workspace.js';
+import type { OutboxMail } from './resources/onboardings/outbox.js';
 import { check, compile } from './core/validation.js';
 import { ApiError, type ErrorDetail } from './core/errors.js';
 import { DEFAULT_WORKSPACE, Emulator, type EmulatorOptions, type WorkspaceInput } from './emulator.js';
@@ -41,7 +42,7 @@ export type ResetWorkspace = ReturnType<typeof control.resetWorkspace>;
 export type RestoredWorkspace = Awaited<ReturnType<typeof restoreWorkspace>>;
 export type { WorkspaceSnapshot } from './core/snapshot.js';
 export type { Fault, FaultInput } from './core/faults.js';
-export type { OutboxMail } from './core/workspace.js';
+export type { OutboxMail } from './resources/onboardings/outbox.js';
 export type { OutboxFilter } from './control/control.service.js';
 export type { ScenarioDocument, ScenarioRule, ScenarioMatch } from './scenarios/scenario.schema.js';
 

@@ -5,8 +5,7 @@ import type { RandomState } from './random.js';
 import { Type, type TSchema } from './schema.js';
 import { Collection, createStore, type Store } from './store.js';
 import type { TimerQueueState } from './timers.js';
-import type { AuditEntry, OutboxMail } from './workspace.js';
-import type { AutopilotProgress, LoadedScenario } from '../scenarios/scenario.model.js';
+import type { Kept } from './workspace.js';
 
 /**
  * The snapshot document (design section 3, `GET/PUT /_emulator/snapshot`, and the `--state-file`):
@@ -34,12 +33,12 @@ export interface WorkspaceSnapshot {
   store: SnapshotStore;
   timers: TimerQueueState;
   idempotency: IdempotencyRecord[];
-  outbox: OutboxMail[];
-  audit_log: AuditEntry[];
+  outbox: Kept<'outboxMail'>[];
+  audit_log: Kept<'auditEntry'>[];
   faults: Fault[];
-  scenario: LoadedScenario | null;
+  scenario: Kept<'loadedScenario'> | null;
   /** Per onboarding id, the autopilot's progress. */
-  autopilot: Record<string, AutopilotProgress>;
+  autopilot: Record<string, Kept<'autopilotProgress'>>;
   /**
    * Only in a --state-file: the digest of the start scenario (--scenario) in force when it was
    * written, null for none, so a restart tells a changed flag from a scenario changed through the
@@ -144,7 +143,7 @@ export const SnapshotSchema = Type.Unsafe<WorkspaceSnapshot>(
       audit_log: Type.Array(Type.Object({ at: Instant, action: Str, document_id: Str })),
       faults: Type.Array(FaultSchema),
       scenario: Nullable(Type.Object({ document: Type.Object({}), source: Type.String(), loaded_at: Instant })),
-      autopilot: Type.Unsafe<Record<string, AutopilotProgress>>({ type: 'object', additionalProperties: AutopilotSchema }),
+      autopilot: Type.Unsafe<Record<string, Kept<'autopilotProgress'>>>({ type: 'object', additionalProperties: AutopilotSchema }),
       state_file: Type.Optional(
         Type.Object(
           { start_scenario: Nullable(Str), open: Type.Optional(Type.Boolean()), restarts: Type.Optional(Type.Integer({ minimum: 0 })) },

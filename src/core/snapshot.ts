@@ -7,8 +7,7 @@ import { restoreRandom, type RandomSource } from './random.js';
 import { createStore, snapshotStore, type Store } from './store.js';
 import { TimerQueue } from './timers.js';
 import { compile } from './validation.js';
-import type { AuditEntry, OutboxMail, Workspace } from './workspace.js';
-import type { AutopilotProgress, LoadedScenario } from '../scenarios/scenario.model.js';
+import type { Kept, Workspace } from './workspace.js';
 import { COLLECTIONS, idFieldOf, SNAPSHOT_FORMAT, SNAPSHOT_VERSION, SnapshotSchema, type WorkspaceSnapshot } from './snapshot.schema.js';
 
 export { SNAPSHOT_FORMAT, SNAPSHOT_VERSION, SnapshotSchema, type WorkspaceSnapshot } from './snapshot.schema.js';
@@ -108,11 +107,11 @@ export interface WorkspaceState {
   store: Store;
   idempotency: IdempotencyStore;
   timers: TimerQueue;
-  outbox: OutboxMail[];
-  auditLog: AuditEntry[];
+  outbox: Kept<'outboxMail'>[];
+  auditLog: Kept<'auditEntry'>[];
   faults: FaultList;
-  scenario: LoadedScenario | null;
-  autopilot: Map<string, AutopilotProgress>;
+  scenario: Kept<'loadedScenario'> | null;
+  autopilot: Map<string, Kept<'autopilotProgress'>>;
 }
 
 /** A complete new state from a checked snapshot; the workspace is only read (its wall-clock source). */

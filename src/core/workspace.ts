@@ -6,31 +6,16 @@ import { createRandom, type RandomSource } from './random.js';
 import { Scheduler, type TimerHandlers } from './scheduler.js';
 import { createStore, type Store } from './store.js';
 import { TimerQueue } from './timers.js';
-import type { DeliverySettings } from '../delivery/settings.js';
-import type { AutopilotProgress, LoadedScenario } from '../scenarios/scenario.model.js';
 
-export interface OutboxMail {
-  id: string;
-  to: string;
-  kind: 'invitation' | 'new_link' | 'reminder' | 'contract' | 'one_time_code';
-  subject: string;
-  link: string | null;
-  code: string | null;
-  onboarding_id: string;
-  environment: string;
-  sent_at: string;
-}
+/**
+ * The types of what a workspace keeps for the layers above the core: the mail outbox, the
+ * audit log, the scenario and autopilot state, the webhook delivery settings. Empty here: each
+ * owner declares its entry in its own module (declaration merging), so the core names none of them.
+ */
+export interface WorkspaceKept {}
 
-export interface AuditEntry {
-  at: string;
-  action: 'document.download';
-  key: string;
-  user_id: string | null;
-  organization_id: string;
-  onboarding_id: string;
-  document_id: string;
-  document_kind: string;
-}
+/** The type an owner declared under `K` in WorkspaceKept (never while none does). */
+export type Kept<K extends string> = K extends keyof WorkspaceKept ? WorkspaceKept[K] : never;
 
 /** What a workspace is made from; kept so that a reset rebuilds exactly the same state. */
 export interface WorkspaceRecipe {
@@ -66,21 +51,21 @@ export class Workspace {
   timers!: TimerQueue;
   scheduler!: Scheduler;
   /** Intercepted e-mails: nothing is ever sent. */
-  outbox!: OutboxMail[];
+  outbox!: Kept<'outboxMail'>[];
   /** Every document download, for GET /_emulator/audit-log. */
-  auditLog!: AuditEntry[];
+  auditLog!: Kept<'auditEntry'>[];
   /** Injected faults for /v1 requests (POST /_emulator/faults). */
   faults!: FaultList;
   /** The loaded scenario (design section 8); null: nothing moves by itself but magic e-mail addresses. */
-  scenario: LoadedScenario | null = null;
+  scenario: Kept<'loadedScenario'> | null = null;
   /** Per onboarding id: the autopilot's progress on it. */
-  autopilot!: Map<string, AutopilotProgress>;
+  autopilot!: Map<string, Kept<'autopilotProgress'>>;
 
   constructor(
     readonly recipe: WorkspaceRecipe,
     private readonly handlers: TimerHandlers = {},
     /** How webhooks are delivered (transport, URL policy, signature clock); set by the emulator. */
-    readonly delivery?: DeliverySettings,
+    readonly delivery?: Kept<'deliverySettings'>,
     readonly hooks: WorkspaceHooks = {},
   ) {
     this.id = recipe.id;

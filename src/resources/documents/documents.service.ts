@@ -7,6 +7,24 @@ import { getOnboarding } from '../onboardings/onboardings.service.js';
 import type { RawFile } from '../route.js';
 import { documentFile } from './documents.files.js';
 
+/** One document download, kept in the workspace's audit log (GET /_emulator/audit-log). */
+export interface AuditEntry {
+  at: string;
+  action: 'document.download';
+  key: string;
+  user_id: string | null;
+  organization_id: string;
+  onboarding_id: string;
+  document_id: string;
+  document_kind: string;
+}
+
+declare module '../../core/workspace.js' {
+  interface WorkspaceKept {
+    auditEntry: AuditEntry;
+  }
+}
+
 /** The public Document: the record without the name of the file behind it. */
 export function renderDocument({ file: _file, ...doc }: DocumentRecord) {
   return doc;
