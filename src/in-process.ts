@@ -1,7 +1,7 @@
 import { basename } from 'node:path';
 import type express from 'express';
 import type { Fault, FaultInput } from './core/faults.js';
-import type { WorkspaceSnapshot } from './core/snapshot.js';
+import type { WorkspaceSnapshot } from './persistence/snapshot.js';
 import type { Workspace } from './core/workspace.js';
 import type { OutboxMail } from './resources/onboardings/outbox.js';
 import { check, compile } from './core/validation.js';
@@ -40,7 +40,7 @@ export type CreatedWorkspace = ReturnType<typeof control.createWorkspace>;
 export type WorkspaceInfo = ReturnType<typeof control.describeWorkspace>;
 export type ResetWorkspace = ReturnType<typeof control.resetWorkspace>;
 export type RestoredWorkspace = Awaited<ReturnType<typeof restoreWorkspace>>;
-export type { WorkspaceSnapshot } from './core/snapshot.js';
+export type { WorkspaceSnapshot } from './persistence/snapshot.js';
 export type { Fault, FaultInput } from './core/faults.js';
 export type { OutboxMail } from './resources/onboardings/outbox.js';
 export type { OutboxFilter } from './control/control.service.js';

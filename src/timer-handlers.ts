@@ -1,4 +1,4 @@
-import type { TimerHandlers } from './core/scheduler.js';
+import type { TimerHandlers } from './core/workspace.js';
 import type { WorkspaceHooks } from './core/workspace.js';
 import { plan, playStep, SCENARIO_STEP } from './scenarios/autopilot.js';
 import { scriptedPayroll } from './scenarios/scenario.rules.js';

@@ -3,8 +3,8 @@ import { FaultList } from './faults.js';
 import { createIds, type IdFactory } from './ids.js';
 import { IdempotencyStore } from './idempotency.js';
 import { createRandom, type RandomSource } from './random.js';
-import { Scheduler, type TimerHandlers } from './scheduler.js';
-import { createStore, type Store } from './store.js';
+import { Scheduler, type TimerHandler as HandlerOf } from './scheduler.js';
+import { createStore, type Store, type StoreLayout } from './store.js';
 import { TimerQueue } from './timers.js';
 
 /**
@@ -17,6 +17,10 @@ export interface WorkspaceKept {}
 /** The type an owner declared under `K` in WorkspaceKept (never while none does). */
 export type Kept<K extends string> = K extends keyof WorkspaceKept ? WorkspaceKept[K] : never;
 
+/** What a timer of one kind does in a workspace when it fires (see Scheduler). */
+export type TimerHandler = HandlerOf<Workspace>;
+export type TimerHandlers = Readonly<Record<string, TimerHandler>>;
+
 /** What a workspace is made from; kept so that a reset rebuilds exactly the same state. */
 export interface WorkspaceRecipe {
   id: string;
@@ -26,6 +30,8 @@ export interface WorkspaceRecipe {
   keySuffix: string;
   /** --public-url: the base of links made with no request to take one from (scenario steps). */
   publicUrl?: string | undefined;
+  /** The store's collections, as the resources declare them (src/resources/collections.ts). */
+  collections: StoreLayout;
 }
 
 /**
@@ -49,7 +55,7 @@ export class Workspace {
   store!: Store;
   idempotency!: IdempotencyStore;
   timers!: TimerQueue;
-  scheduler!: Scheduler;
+  scheduler!: Scheduler<Workspace>;
   /** Intercepted e-mails: nothing is ever sent. */
   outbox!: Kept<'outboxMail'>[];
   /** Every document download, for GET /_emulator/audit-log. */
@@ -78,11 +84,11 @@ export class Workspace {
     this.clock = new Clock(this.recipe.clock);
     this.random = createRandom(this.recipe.seed);
     this.ids = createIds(this.random);
-    this.store = createStore();
+    this.store = createStore(this.recipe.collections);
     this.idempotency = new IdempotencyStore();
     this.scheduler?.stop();
     this.timers = new TimerQueue();
-    this.scheduler = new Scheduler(this, this.handlers);
+    this.scheduler = new Scheduler<Workspace>(this, this.handlers);
     this.outbox = [];
     this.auditLog = [];
     this.faults = new FaultList();

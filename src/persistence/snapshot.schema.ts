@@ -1,11 +1,14 @@
-import type { ClockMode } from './clock.js';
-import { FAULT_KINDS, FAULT_METHODS, type Fault } from './faults.js';
-import type { IdempotencyRecord } from './idempotency.js';
-import type { RandomState } from './random.js';
-import { Type, type TSchema } from './schema.js';
-import { Collection, createStore, type Store } from './store.js';
-import type { TimerQueueState } from './timers.js';
-import type { Kept } from './workspace.js';
+import type { ClockMode } from '../core/clock.js';
+import { FAULT_KINDS, FAULT_METHODS, type Fault } from '../core/faults.js';
+import type { IdempotencyRecord } from '../core/idempotency.js';
+import type { RandomState } from '../core/random.js';
+import { Type, type TSchema } from '../core/schema.js';
+import { collectionNames, type Collection, type Store } from '../core/store.js';
+import type { TimerQueueState } from '../core/timers.js';
+import type { AuditEntry } from '../resources/documents/documents.service.js';
+import type { OutboxMail } from '../resources/onboardings/outbox.js';
+import type { AutopilotProgress, LoadedScenario } from '../scenarios/scenario.model.js';
+import { STORE_LAYOUT } from '../resources/collections.js';
 
 /**
  * The snapshot document (design section 3, `GET/PUT /_emulator/snapshot`, and the `--state-file`):
@@ -33,12 +36,12 @@ export interface WorkspaceSnapshot {
   store: SnapshotStore;
   timers: TimerQueueState;
   idempotency: IdempotencyRecord[];
-  outbox: Kept<'outboxMail'>[];
-  audit_log: Kept<'auditEntry'>[];
+  outbox: OutboxMail[];
+  audit_log: AuditEntry[];
   faults: Fault[];
-  scenario: Kept<'loadedScenario'> | null;
+  scenario: LoadedScenario | null;
   /** Per onboarding id, the autopilot's progress. */
-  autopilot: Record<string, Kept<'autopilotProgress'>>;
+  autopilot: Record<string, AutopilotProgress>;
   /**
    * Only in a --state-file: the digest of the start scenario (--scenario) in force when it was
    * written, null for none, so a restart tells a changed flag from a scenario changed through the
@@ -57,13 +60,11 @@ export interface WorkspaceSnapshot {
   };
 }
 
-/** The store's collections, read from the store itself, so a new collection is never left out. */
-export const COLLECTIONS = Object.entries(createStore())
-  .filter(([, value]) => value instanceof Collection)
-  .map(([name]) => name as Exclude<keyof Store, 'sequence'>);
+/** The store's collections, as the resources declare them. */
+export const COLLECTIONS = collectionNames(STORE_LAYOUT);
 
-/** The field a collection is indexed by (Collection's idOf in src/core/store.ts). */
-export const idFieldOf = (collection: string): string => (collection === 'keys' ? 'key' : 'id');
+/** The field a collection is indexed by. */
+export const idFieldOf = (collection: keyof typeof STORE_LAYOUT): string => STORE_LAYOUT[collection];
 
 const Str = Type.String({ minLength: 1 });
 const Instant = Type.String({ format: 'date-time' });
@@ -74,7 +75,7 @@ const Uint32 = Type.Integer({ minimum: 0, maximum: 4_294_967_295 });
 
 const StoreSchema = Type.Object(
   {
-    ...Object.fromEntries(COLLECTIONS.map((name) => [name, Type.Array(name === 'keys' ? record('key', { organization_id: Str }) : record('id'))])),
+    ...Object.fromEntries(COLLECTIONS.map((name) => [name, Type.Array(name === 'keys' ? record(idFieldOf(name), { organization_id: Str }) : record(idFieldOf(name)))])),
     sequence: Type.Integer({ minimum: 1, description: 'the next record position' }),
   },
   { additionalProperties: false },
@@ -143,7 +144,7 @@ export const SnapshotSchema = Type.Unsafe<WorkspaceSnapshot>(
       audit_log: Type.Array(Type.Object({ at: Instant, action: Str, document_id: Str })),
       faults: Type.Array(FaultSchema),
       scenario: Nullable(Type.Object({ document: Type.Object({}), source: Type.String(), loaded_at: Instant })),
-      autopilot: Type.Unsafe<Record<string, Kept<'autopilotProgress'>>>({ type: 'object', additionalProperties: AutopilotSchema }),
+      autopilot: Type.Unsafe<Record<string, AutopilotProgress>>({ type: 'object', additionalProperties: AutopilotSchema }),
       state_file: Type.Optional(
         Type.Object(
           { start_scenario: Nullable(Str), open: Type.Optional(Type.Boolean()), restarts: Type.Optional(Type.Integer({ minimum: 0 })) },
