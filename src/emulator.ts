@@ -204,7 +204,7 @@ export class Emulator {
   }
 
   /**
-   * The workspace's whole state as one plain JSON document (src/core/snapshot.ts), taken at
+   * The workspace's whole state as one plain JSON document (src/persistence/snapshot.ts), taken at
    * once: webhook attempts still running are stored as due again (src/delivery/in-flight.ts).
    */
   snapshot(ws: Workspace): WorkspaceSnapshot {
