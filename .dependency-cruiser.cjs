@@ -49,11 +49,5 @@ module.exports = {
     tsPreCompilationDeps: true,
     // `.js` specifiers resolve to the `.ts` sources through the project's own settings.
     tsConfig: { fileName: 'tsconfig.json' },
-    enhancedResolveOptions: {
-      exportsFields: ['exports'],
-      conditionNames: ['import', 'require', 'node', 'default', 'types'],
-      extensions: ['.ts', '.js', '.mjs', '.cjs', '.json', '.d.ts'],
-    },
-    reporterOptions: { text: { highlightFocused: true } },
   },
 };
