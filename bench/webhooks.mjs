@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const { Emulator } = await import(`${ROOT}dist/emulator.js`);
-const { actFor, findCaller } = await import(`${ROOT}dist/core/access.js`);
+const { actFor, findCaller } = await import(`${ROOT}dist/resources/organizations/organizations.access.js`);
 const { createOnboarding } = await import(`${ROOT}dist/resources/onboardings/onboardings.service.js`);
 const { createWebhook } = await import(`${ROOT}dist/resources/webhooks/webhooks.service.js`);
 

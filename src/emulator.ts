@@ -5,13 +5,14 @@ import { fail, type ErrorDetail } from './core/errors.js';
 import { createIds, type IdFactory } from './core/ids.js';
 import { createRandom, restartRandom } from './core/random.js';
 import { Clock, type ClockOptions } from './core/clock.js';
-import type { TimerHandlers } from './core/scheduler.js';
-import { applyState, buildState, readSnapshot, takeSnapshot, type WorkspaceSnapshot } from './core/snapshot.js';
+import type { TimerHandlers } from './core/workspace.js';
+import { applyState, buildState, readSnapshot, takeSnapshot, type WorkspaceSnapshot } from './persistence/snapshot.js';
 import { Workspace } from './core/workspace.js';
 import { checkFixtures, readFixturesFile } from './fixtures/fixtures.load.js';
 import type { FixturesDocument } from './fixtures/fixtures.schema.js';
 import { populate } from './fixtures/fixtures.apply.js';
 import { TIMER_HANDLERS, WORKSPACE_HOOKS } from './timer-handlers.js';
+import { STORE_LAYOUT } from './resources/collections.js';
 import { setScenario } from './scenarios/autopilot.js';
 import { checkScenario, mergeScenarios, readScenarioFile, ScenarioError } from './scenarios/scenario.load.js';
 import type { ScenarioDocument } from './scenarios/scenario.schema.js';
@@ -203,7 +204,7 @@ export class Emulator {
   }
 
   /**
-   * The workspace's whole state as one plain JSON document (src/core/snapshot.ts), taken at
+   * The workspace's whole state as one plain JSON document (src/persistence/snapshot.ts), taken at
    * once: webhook attempts still running are stored as due again (src/delivery/in-flight.ts).
    */
   snapshot(ws: Workspace): WorkspaceSnapshot {
@@ -260,7 +261,7 @@ export class Emulator {
   }
 
   private add(id: string, fixtures: FixturesDocument, seed: string | undefined, clock: ClockOptions | undefined, keySuffix: string): Workspace {
-    const ws = new Workspace({ id, seed, clock, keySuffix, publicUrl: this.publicUrl }, this.handlers, this.delivery, WORKSPACE_HOOKS);
+    const ws = new Workspace({ id, seed, clock, keySuffix, publicUrl: this.publicUrl, collections: STORE_LAYOUT }, this.handlers, this.delivery, WORKSPACE_HOOKS);
     populate(ws, fixtures, keySuffix);
     for (const k of ws.store.keys.values()) {
       if (this.keyIndex.has(k.key)) throw fail('fixtures_invalid', `The key ${k.key} is already used by another workspace.`, 'keys');

@@ -1,12 +1,12 @@
 import { basename } from 'node:path';
-import type express from 'express';
 import type { Fault, FaultInput } from './core/faults.js';
-import type { WorkspaceSnapshot } from './core/snapshot.js';
-import type { OutboxMail, Workspace } from './core/workspace.js';
+import type { WorkspaceSnapshot } from './persistence/snapshot.js';
+import type { Workspace } from './core/workspace.js';
+import type { OutboxMail } from './resources/onboardings/outbox.js';
 import { check, compile } from './core/validation.js';
 import { ApiError, type ErrorDetail } from './core/errors.js';
 import { DEFAULT_WORKSPACE, Emulator, type EmulatorOptions, type WorkspaceInput } from './emulator.js';
-import { createApp, type AppOptions } from './http/app.js';
+import { createApp, type App, type AppOptions } from './http/app.js';
 import { listen, type RunningServer } from './http/server.js';
 import { AdvanceBody, CreateFaultBody, CreateWorkspaceBody, SetClockBody } from './control/control.schemas.js';
 import { OutboxQuery } from './control/onboarding-actions.schemas.js';
@@ -40,9 +40,9 @@ export type CreatedWorkspace = ReturnType<typeof control.createWorkspace>;
 export type WorkspaceInfo = ReturnType<typeof control.describeWorkspace>;
 export type ResetWorkspace = ReturnType<typeof control.resetWorkspace>;
 export type RestoredWorkspace = Awaited<ReturnType<typeof restoreWorkspace>>;
-export type { WorkspaceSnapshot } from './core/snapshot.js';
+export type { WorkspaceSnapshot } from './persistence/snapshot.js';
 export type { Fault, FaultInput } from './core/faults.js';
-export type { OutboxMail } from './core/workspace.js';
+export type { OutboxMail } from './resources/onboardings/outbox.js';
 export type { OutboxFilter } from './control/control.service.js';
 export type { ScenarioDocument, ScenarioRule, ScenarioMatch } from './scenarios/scenario.schema.js';
 
@@ -199,7 +199,7 @@ function helpers(emulator: Emulator, workspaceId: string): ControlHelpers {
 export interface InProcessEmulator extends ControlHelpers {
   emulator: Emulator;
   /** The Express app, for supertest without a port. */
-  app: express.Express;
+  app: App;
   /** A new server on its own; start() and close() manage the emulator's own one. */
   listen(port?: number, host?: string): Promise<RunningServer>;
   /** Listens on 127.0.0.1 (port 0: a free port); a second call returns the running server's URL. */

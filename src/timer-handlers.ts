@@ -1,6 +1,7 @@
-import type { TimerHandlers } from './core/scheduler.js';
+import type { TimerHandlers } from './core/workspace.js';
 import type { WorkspaceHooks } from './core/workspace.js';
 import { plan, playStep, SCENARIO_STEP } from './scenarios/autopilot.js';
+import { scriptedPayroll } from './scenarios/scenario.rules.js';
 import { purgeEvent } from './resources/events/events.emit.js';
 import { attemptTimer, expireSecret, purgeDelivery } from './delivery/dispatcher.js';
 import { reviewerLinkExpired, reviewSessionExpired } from './resources/reviews/reviews.service.js';
@@ -16,7 +17,8 @@ export const TIMER_HANDLERS: TimerHandlers = {
   [SCENARIO_STEP]: playStep,
 };
 
-/** What reacts to changes in every workspace. */
+/** What reacts to changes in every workspace, and answers its questions. */
 export const WORKSPACE_HOOKS: WorkspaceHooks = {
   afterTransition: plan,
+  scriptedPayroll,
 };

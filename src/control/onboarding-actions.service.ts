@@ -1,4 +1,4 @@
-import { dashboardPrincipal } from '../core/access.js';
+import { dashboardPrincipal } from '../resources/organizations/organizations.access.js';
 import { fail } from '../core/errors.js';
 import type { Workspace } from '../core/workspace.js';
 import type { Role, User } from '../resources/organizations/organizations.model.js';

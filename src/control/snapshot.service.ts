@@ -1,4 +1,4 @@
-import type { WorkspaceSnapshot } from '../core/snapshot.js';
+import type { WorkspaceSnapshot } from '../persistence/snapshot.js';
 import type { Workspace } from '../core/workspace.js';
 import type { Emulator } from '../emulator.js';
 import { describeWorkspace } from './control.service.js';

@@ -51,7 +51,7 @@ export function pathMatches(pattern: string, path: string): boolean {
 export class FaultList {
   private faults: Fault[] = [];
 
-  /** A list holding copies of these faults, in this order (src/core/snapshot.ts). */
+  /** A list holding copies of these faults, in this order (src/persistence/snapshot.ts). */
   static restore(faults: readonly Fault[]): FaultList {
     const list = new FaultList();
     list.faults = faults.map((f) => ({ ...f }));

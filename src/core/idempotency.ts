@@ -22,7 +22,7 @@ export type Reservation =
   | { kind: 'in_progress' }
   | { kind: 'done'; fingerprint: string; response: StoredResponse };
 
-/** One remembered response as plain data (src/core/snapshot.ts). */
+/** One remembered response as plain data (src/persistence/snapshot.ts). */
 export interface IdempotencyRecord {
   /** The API key the Idempotency-Key belongs to. */
   scope: string;

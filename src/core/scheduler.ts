@@ -1,6 +1,6 @@
 import { ClockError } from './clock.js';
-import { WallAlarm, type Timer } from './timers.js';
-import type { Workspace } from './workspace.js';
+import type { Clock } from './clock.js';
+import { WallAlarm, type Timer, type TimerQueue } from './timers.js';
 
 /** Facts a timer reports when it fired (a delivery's outcome, say). */
 export type Facts = Record<string, unknown>;
@@ -9,8 +9,17 @@ export type Facts = Record<string, unknown>;
  * What a timer of one kind does when it fires. Most handlers are synchronous; a webhook
  * attempt returns a promise, which the scheduler waits for before the clock moves past it.
  */
-export type TimerHandler = (ws: Workspace, timer: Timer) => Facts | void | Promise<Facts | void>;
-export type TimerHandlers = Readonly<Record<string, TimerHandler>>;
+export type TimerHandler<W> = (ws: W, timer: Timer) => Facts | void | Promise<Facts | void>;
+export type TimerHandlers<W> = Readonly<Record<string, TimerHandler<W>>>;
+
+/**
+ * What a scheduler moves: a workspace, read through its current clock and timer queue at each
+ * call (a restore replaces both). Generic, so the scheduler needs no import of the workspace.
+ */
+export interface SchedulerHost {
+  readonly clock: Clock;
+  readonly timers: TimerQueue;
+}
 
 export interface Fired {
   kind: string;
@@ -30,11 +39,11 @@ export function describeTimer(timer: Timer): Fired {
  * instant start together; their asynchronous work (HTTP deliveries) finishes before the clock
  * moves on, so a retry they schedule lands at its exact instant.
  */
-export class Scheduler {
+export class Scheduler<W extends SchedulerHost> {
   private readonly alarm = new WallAlarm();
   private readonly inFlight = new Set<Promise<void>>();
 
-  constructor(private readonly ws: Workspace, private readonly handlers: TimerHandlers) {}
+  constructor(private readonly ws: W, private readonly handlers: TimerHandlers<W>) {}
 
   /** Runs every timer due by `targetMs`, waits for their work, then leaves the clock at `targetMs`. */
   async advanceTo(targetMs: number): Promise<Fired[]> {
@@ -99,7 +108,7 @@ export class Scheduler {
     this.ws.clock.catchUp(batch[0]!.due);
     return batch.map((timer) => {
       const entry = describeTimer(timer);
-      let result: ReturnType<TimerHandler> | undefined;
+      let result: ReturnType<TimerHandler<W>> | undefined;
       try {
         result = this.handlers[timer.kind]?.(this.ws, timer);
       } catch (err) {

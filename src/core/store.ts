@@ -1,10 +1,3 @@
-import type { ApiKey, Organization, User } from '../resources/organizations/organizations.model.js';
-import type { OnboardingRecord } from '../resources/onboardings/onboardings.model.js';
-import type { EmployeeRecord } from '../resources/employees/employees.model.js';
-import type { EventRecord } from '../resources/events/events.model.js';
-import type { DeliveryRecord, WebhookEndpointRecord } from '../resources/webhooks/webhooks.model.js';
-import type { ReviewerLinkRecord, ReviewSessionRecord } from '../resources/reviews/reviews.model.js';
-
 /** An insertion-ordered collection; records are replaced whole, never mutated in place. */
 export class Collection<T> {
   private readonly items = new Map<string, T>();
@@ -39,56 +32,41 @@ export class Collection<T> {
   }
 }
 
+/**
+ * The record type of each collection of the store, by collection name. Empty here: the
+ * resources declare their collections (declaration merging, in src/resources/collections.ts),
+ * so the core names none of their records.
+ */
+export interface StoreRecords {}
+
+/** Every collection's name and the field its records are indexed by, in the order snapshots list them. */
+export type StoreLayout = { readonly [K in keyof StoreRecords]: keyof StoreRecords[K] & string };
+
 /** Everything a workspace stores. Each record is plain JSON so a snapshot can hold it. */
-export interface Store {
-  organizations: Collection<Organization>;
-  users: Collection<User>;
-  keys: Collection<ApiKey>;
-  onboardings: Collection<OnboardingRecord>;
-  employees: Collection<EmployeeRecord>;
-  events: Collection<EventRecord>;
-  webhooks: Collection<WebhookEndpointRecord>;
-  deliveries: Collection<DeliveryRecord>;
-  reviewSessions: Collection<ReviewSessionRecord>;
-  /** A client's reviewer (external_id) linked to an account for 30 days after a first review. */
-  reviewerLinks: Collection<ReviewerLinkRecord>;
+export type Store = { [K in keyof StoreRecords]: Collection<StoreRecords[K]> } & {
   /** Monotonic counter giving every created record a stable position. */
   sequence: { next: number };
+};
+
+/** The names of the store's collections, in the layout's order. */
+export function collectionNames(layout: StoreLayout): (keyof StoreRecords)[] {
+  return Object.keys(layout) as (keyof StoreRecords)[];
 }
 
-export function createStore(): Store {
-  return {
-    organizations: new Collection((o) => o.id),
-    users: new Collection((u) => u.id),
-    keys: new Collection((k) => k.key),
-    onboardings: new Collection((o) => o.id),
-    employees: new Collection((e) => e.id),
-    events: new Collection((e) => e.id),
-    webhooks: new Collection((w) => w.id),
-    deliveries: new Collection((d) => d.id),
-    reviewSessions: new Collection((s) => s.id),
-    reviewerLinks: new Collection((l) => l.id),
-    sequence: { next: 1 },
-  };
+export function createStore(layout: StoreLayout): Store {
+  const collections = Object.fromEntries(
+    Object.entries(layout).map(([name, field]) => [name, new Collection<Record<string, string>>((r) => r[field as string]!)]),
+  );
+  return { ...collections, sequence: { next: 1 } } as unknown as Store;
 }
 
 export function nextSequence(store: Store): number {
   return store.sequence.next++;
 }
 
-/** A plain-JSON copy of the whole store, for comparisons now and persistence later. */
+/** A plain-JSON copy of the whole store (collections in their layout order, then the sequence). */
 export function snapshotStore(store: Store): Record<string, unknown> {
-  return {
-    organizations: store.organizations.values(),
-    users: store.users.values(),
-    keys: store.keys.values(),
-    onboardings: store.onboardings.values(),
-    employees: store.employees.values(),
-    events: store.events.values(),
-    webhooks: store.webhooks.values(),
-    deliveries: store.deliveries.values(),
-    reviewSessions: store.reviewSessions.values(),
-    reviewerLinks: store.reviewerLinks.values(),
-    sequence: store.sequence.next,
-  };
+  return Object.fromEntries(
+    Object.entries(store).map(([name, value]) => [name, value instanceof Collection ? value.values() : (value as { next: number }).next]),
+  );
 }

@@ -14,7 +14,7 @@ export interface Timer {
 
 const before = (a: Timer, b: Timer) => a.due < b.due || (a.due === b.due && a.seq < b.seq);
 
-/** The whole queue as plain data (src/core/snapshot.ts): timers in firing order, cancelled ones included. */
+/** The whole queue as plain data (src/persistence/snapshot.ts): timers in firing order, cancelled ones included. */
 export interface TimerQueueState {
   next_seq: number;
   timers: Timer[];

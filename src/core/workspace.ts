@@ -3,35 +3,23 @@ import { FaultList } from './faults.js';
 import { createIds, type IdFactory } from './ids.js';
 import { IdempotencyStore } from './idempotency.js';
 import { createRandom, type RandomSource } from './random.js';
-import { Scheduler, type TimerHandlers } from './scheduler.js';
-import { createStore, type Store } from './store.js';
+import { Scheduler, type TimerHandler as HandlerOf } from './scheduler.js';
+import { createStore, type Store, type StoreLayout } from './store.js';
 import { TimerQueue } from './timers.js';
-import type { DeliverySettings } from '../delivery/settings.js';
-import type { OnboardingRecord } from '../resources/onboardings/onboardings.model.js';
-import type { AutopilotProgress, LoadedScenario } from '../scenarios/scenario.model.js';
 
-export interface OutboxMail {
-  id: string;
-  to: string;
-  kind: 'invitation' | 'new_link' | 'reminder' | 'contract' | 'one_time_code';
-  subject: string;
-  link: string | null;
-  code: string | null;
-  onboarding_id: string;
-  environment: string;
-  sent_at: string;
-}
+/**
+ * The types of what a workspace keeps for the layers above the core: the mail outbox, the
+ * audit log, the scenario and autopilot state, the webhook delivery settings. Empty here: each
+ * owner declares its entry in its own module (declaration merging), so the core names none of them.
+ */
+export interface WorkspaceKept {}
 
-export interface AuditEntry {
-  at: string;
-  action: 'document.download';
-  key: string;
-  user_id: string | null;
-  organization_id: string;
-  onboarding_id: string;
-  document_id: string;
-  document_kind: string;
-}
+/** The type an owner declared under `K` in WorkspaceKept (never while none does). */
+export type Kept<K extends string> = K extends keyof WorkspaceKept ? WorkspaceKept[K] : never;
+
+/** What a timer of one kind does in a workspace when it fires (see Scheduler). */
+export type TimerHandler = HandlerOf<Workspace>;
+export type TimerHandlers = Readonly<Record<string, TimerHandler>>;
 
 /** What a workspace is made from; kept so that a reset rebuilds exactly the same state. */
 export interface WorkspaceRecipe {
@@ -42,13 +30,16 @@ export interface WorkspaceRecipe {
   keySuffix: string;
   /** --public-url: the base of links made with no request to take one from (scenario steps). */
   publicUrl?: string | undefined;
+  /** The store's collections, as the resources declare them (src/resources/collections.ts). */
+  collections: StoreLayout;
 }
 
-/** Reactions the composition root wires in, so the core needs no import of what reacts. */
-export interface WorkspaceHooks {
-  /** After every stored transition of an onboarding (the scenario autopilot plans its next step). */
-  afterTransition?: (ws: Workspace, onboarding: OnboardingRecord) => void;
-}
+/**
+ * Reactions and questions the composition root wires in, so the core needs no import of what
+ * reacts or answers. Empty here: each caller declares the hooks it calls in its own module
+ * (declaration merging), e.g. src/resources/onboardings/onboardings.hooks.ts.
+ */
+export interface WorkspaceHooks {}
 
 /**
  * The isolation unit: its own store, clock, random source, timers and idempotency records,
@@ -65,23 +56,23 @@ export class Workspace {
   store!: Store;
   idempotency!: IdempotencyStore;
   timers!: TimerQueue;
-  scheduler!: Scheduler;
+  scheduler!: Scheduler<Workspace>;
   /** Intercepted e-mails: nothing is ever sent. */
-  outbox!: OutboxMail[];
+  outbox!: Kept<'outboxMail'>[];
   /** Every document download, for GET /_emulator/audit-log. */
-  auditLog!: AuditEntry[];
+  auditLog!: Kept<'auditEntry'>[];
   /** Injected faults for /v1 requests (POST /_emulator/faults). */
   faults!: FaultList;
   /** The loaded scenario (docs/scenarios.md); null: only magic e-mail addresses move anything. */
-  scenario: LoadedScenario | null = null;
+  scenario: Kept<'loadedScenario'> | null = null;
   /** Per onboarding id: the autopilot's progress on it. */
-  autopilot!: Map<string, AutopilotProgress>;
+  autopilot!: Map<string, Kept<'autopilotProgress'>>;
 
   constructor(
     readonly recipe: WorkspaceRecipe,
     private readonly handlers: TimerHandlers = {},
     /** How webhooks are delivered (transport, URL policy, signature clock); set by the emulator. */
-    readonly delivery?: DeliverySettings,
+    readonly delivery?: Kept<'deliverySettings'>,
     readonly hooks: WorkspaceHooks = {},
   ) {
     this.id = recipe.id;
@@ -94,11 +85,11 @@ export class Workspace {
     this.clock = new Clock(this.recipe.clock);
     this.random = createRandom(this.recipe.seed);
     this.ids = createIds(this.random);
-    this.store = createStore();
+    this.store = createStore(this.recipe.collections);
     this.idempotency = new IdempotencyStore();
     this.scheduler?.stop();
     this.timers = new TimerQueue();
-    this.scheduler = new Scheduler(this, this.handlers);
+    this.scheduler = new Scheduler<Workspace>(this, this.handlers);
     this.outbox = [];
     this.auditLog = [];
     this.faults = new FaultList();

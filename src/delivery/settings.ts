@@ -13,6 +13,12 @@ export interface DeliverySettings {
   limit: Limiter;
 }
 
+declare module '../core/workspace.js' {
+  interface WorkspaceKept {
+    deliverySettings: DeliverySettings;
+  }
+}
+
 export type Limiter = <T>(work: () => Promise<T>) => Promise<T>;
 
 export function createLimiter(max: number): Limiter {

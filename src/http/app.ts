@@ -12,6 +12,9 @@ import { writeError, writeJsonText } from './reply.js';
 import { requestLog } from './request-log.js';
 import { allControlRoutes, apiRoutes, pathMatcher } from './routes.js';
 
+/** The Express application createApp builds, named here so no module outside src/http imports Express. */
+export type App = express.Express;
+
 export interface AppOptions extends Omit<MountOptions, 'limiter'> {
   /** One JSON line per request; leave out for silence (tests). */
   logger?: Logger | undefined;
@@ -27,7 +30,7 @@ export interface AppOptions extends Omit<MountOptions, 'limiter'> {
 }
 
 /** createApp(emulator): the thin HTTP adapter over the emulator. Express stays in src/http. */
-export function createApp(emulator: Emulator, options: AppOptions = {}): express.Express {
+export function createApp(emulator: Emulator, options: AppOptions = {}): App {
   options = { ...options, publicUrl: options.publicUrl ?? emulator.publicUrl };
   const app = express();
   app.disable('x-powered-by');

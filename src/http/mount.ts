@@ -1,5 +1,5 @@
 import type { Request, Response, Router } from 'express';
-import { actFor, asItself, findCaller } from '../core/access.js';
+import { actFor, asItself, findCaller } from '../resources/organizations/organizations.access.js';
 import { fail } from '../core/errors.js';
 import { check, compile, type Validator } from '../core/validation.js';
 import { CURRENT_API_VERSION, isKnownVersion } from '../core/versions.js';

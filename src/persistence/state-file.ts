@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { ApiError } from '../core/errors.js';
-import type { WorkspaceSnapshot } from '../core/snapshot.js';
+import type { WorkspaceSnapshot } from './snapshot.js';
 import type { Emulator } from '../emulator.js';
 import { writeDurably, writeDurablySync } from './durable-file.js';
 

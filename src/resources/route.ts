@@ -1,5 +1,5 @@
 import type { TSchema } from '../core/schema.js';
-import type { Caller, Principal } from '../core/access.js';
+import type { Caller, Principal } from './organizations/organizations.access.js';
 import type { Workspace } from '../core/workspace.js';
 import type { Scope } from './organizations/organizations.model.js';
 

@@ -23,3 +23,10 @@ export interface AutopilotProgress {
   corrections: number;
   terms_changed: boolean;
 }
+
+declare module '../core/workspace.js' {
+  interface WorkspaceKept {
+    loadedScenario: LoadedScenario;
+    autopilotProgress: AutopilotProgress;
+  }
+}

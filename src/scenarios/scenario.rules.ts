@@ -1,4 +1,5 @@
 import type { Workspace } from '../core/workspace.js';
+import type { ScriptedPayroll } from '../resources/onboardings/onboardings.hooks.js';
 import type { OnboardingRecord } from '../resources/onboardings/onboardings.model.js';
 import { magicRuleFor } from './magic.js';
 import type { ScenarioMatch, ScenarioRule } from './scenario.schema.js';
@@ -43,13 +44,6 @@ export function driverFor(ws: Workspace, r: OnboardingRecord): Driver | null {
 }
 
 export const DEFAULT_PAYROLL_ERROR = 'payroll_rejected';
-
-export type ScriptedPayroll = {
-  connector?: string;
-  /** Absent when the rule names no outcome: the organization's switch decides then. */
-  outcome?: 'success' | 'failure';
-  error_code: string;
-};
 
 /** The scripted payroll of an onboarding a scenario (or magic address) drives, else null. */
 export function scriptedPayroll(ws: Workspace, r: OnboardingRecord): ScriptedPayroll | null {

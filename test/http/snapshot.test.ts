@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import type { WorkspaceSnapshot } from '../../src/core/snapshot.js';
+import type { WorkspaceSnapshot } from '../../src/persistence/snapshot.js';
 import type { Transport, TransportRequest, TransportResult } from '../../src/delivery/transport.js';
 import { createEmulator } from '../../src/in-process.js';
 import { createBody, expectError, FROZEN_START, harness, KEYS } from '../support/harness.js';

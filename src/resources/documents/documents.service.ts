@@ -1,4 +1,4 @@
-import type { Principal } from '../../core/access.js';
+import type { Principal } from '../organizations/organizations.access.js';
 import { fail } from '../../core/errors.js';
 import { paginate, type Page, type PageRequest } from '../../core/pagination.js';
 import type { Workspace } from '../../core/workspace.js';
@@ -6,6 +6,24 @@ import type { DocumentRecord } from '../onboardings/onboardings.model.js';
 import { getOnboarding } from '../onboardings/onboardings.service.js';
 import type { RawFile } from '../route.js';
 import { documentFile } from './documents.files.js';
+
+/** One document download, kept in the workspace's audit log (GET /_emulator/audit-log). */
+export interface AuditEntry {
+  at: string;
+  action: 'document.download';
+  key: string;
+  user_id: string | null;
+  organization_id: string;
+  onboarding_id: string;
+  document_id: string;
+  document_kind: string;
+}
+
+declare module '../../core/workspace.js' {
+  interface WorkspaceKept {
+    auditEntry: AuditEntry;
+  }
+}
 
 /** The public Document: the record without the name of the file behind it. */
 export function renderDocument({ file: _file, ...doc }: DocumentRecord) {

@@ -1,5 +1,5 @@
 import { Type } from '../../core/schema.js';
-import type { Principal } from '../../core/access.js';
+import type { Principal } from '../organizations/organizations.access.js';
 import { mapPage, paginate, type PageRequest } from '../../core/pagination.js';
 import type { Workspace } from '../../core/workspace.js';
 import { DateOnly, ErrorSchema, ListOf, Literals, PageQuery } from '../common.schemas.js';

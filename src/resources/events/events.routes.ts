@@ -1,4 +1,4 @@
-import type { Principal } from '../../core/access.js';
+import type { Principal } from '../organizations/organizations.access.js';
 import { mapPage, paginate } from '../../core/pagination.js';
 import { Type, type Static } from '../../core/schema.js';
 import type { Workspace } from '../../core/workspace.js';

@@ -5,7 +5,7 @@ import type { DocumentRecord, EmployeeDetails, OnboardingRecord } from './onboar
 import { DEFAULT_BASE_URL } from './onboardings.service.js';
 import { transition } from './onboardings.transitions.js';
 import { sendMail } from './outbox.js';
-import { scriptedPayroll } from '../../scenarios/scenario.rules.js';
+import { scriptedPayroll } from './onboardings.hooks.js';
 import { MANUAL_CONNECTOR } from './payroll-outcome.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { Principal } from '../../core/access.js';
+import type { Principal } from '../organizations/organizations.access.js';
 import { fail } from '../../core/errors.js';
 import { METADATA_MAX_KEYS, type Metadata, type MetadataValue } from '../common.schemas.js';
 import { findPersonalData } from './personal-data.js';

@@ -1,5 +1,24 @@
-import type { OutboxMail, Workspace } from '../../core/workspace.js';
+import type { Workspace } from '../../core/workspace.js';
 import type { OnboardingRecord } from './onboardings.model.js';
+
+/** A mail to an employee, kept in the workspace outbox (GET /_emulator/outbox). */
+export interface OutboxMail {
+  id: string;
+  to: string;
+  kind: 'invitation' | 'new_link' | 'reminder' | 'contract' | 'one_time_code';
+  subject: string;
+  link: string | null;
+  code: string | null;
+  onboarding_id: string;
+  environment: string;
+  sent_at: string;
+}
+
+declare module '../../core/workspace.js' {
+  interface WorkspaceKept {
+    outboxMail: OutboxMail;
+  }
+}
 
 const SUBJECTS: Record<OutboxMail['kind'], string> = {
   invitation: 'You are invited to complete your onboarding',

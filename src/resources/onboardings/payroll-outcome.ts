@@ -1,5 +1,5 @@
 import type { Workspace } from '../../core/workspace.js';
-import { scriptedPayroll } from '../../scenarios/scenario.rules.js';
+import { scriptedPayroll } from './onboardings.hooks.js';
 import type { OnboardingRecord } from './onboardings.model.js';
 
 export type PayrollOutcome = { fail: false } | { fail: true; error_code: string };

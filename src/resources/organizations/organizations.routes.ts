@@ -1,4 +1,4 @@
-import { admittingEmployers, type Caller } from '../../core/access.js';
+import { admittingEmployers, type Caller } from './organizations.access.js';
 import type { Store } from '../../core/store.js';
 import { ErrorSchema } from '../common.schemas.js';
 import { ok, type ApiRoute } from '../route.js';

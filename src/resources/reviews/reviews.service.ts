@@ -1,4 +1,4 @@
-import type { Principal } from '../../core/access.js';
+import type { Principal } from '../organizations/organizations.access.js';
 import { fail } from '../../core/errors.js';
 import type { Timer } from '../../core/timers.js';
 import type { Workspace } from '../../core/workspace.js';

@@ -1,4 +1,4 @@
-import type { Principal } from '../../core/access.js';
+import type { Principal } from '../organizations/organizations.access.js';
 import { fail } from '../../core/errors.js';
 import { paginate, type Page } from '../../core/pagination.js';
 import { nextSequence } from '../../core/store.js';

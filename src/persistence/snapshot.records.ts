@@ -1,4 +1,4 @@
-import { Type, type TSchema } from './schema.js';
+import { Type, type TSchema } from '../core/schema.js';
 import { ONBOARDING_STATUSES, PAYROLL_STATUSES } from '../resources/onboardings/onboardings.model.js';
 import { CONTRACT_TYPES, ROLES, SCOPES } from '../resources/organizations/organizations.model.js';
 import { EVENT_TYPES } from '../resources/events/events.model.js';

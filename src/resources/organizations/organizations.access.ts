@@ -1,9 +1,9 @@
-import { fail } from './errors.js';
-import type { Store } from './store.js';
-import { CURRENT_API_VERSION } from './versions.js';
+import { fail } from '../../core/errors.js';
+import type { Store } from '../../core/store.js';
+import { CURRENT_API_VERSION } from '../../core/versions.js';
 import {
   SCOPES, type ApiKey, type Environment, type Organization, type Role, type Scope, type User,
-} from '../resources/organizations/organizations.model.js';
+} from './organizations.model.js';
 
 /** Who is calling: resolved from the bearer key (spec section Authentication). */
 export interface Caller {

@@ -2,18 +2,18 @@ import type { Express, Request, RequestHandler, Response } from 'express';
 import { ApiError } from '../../core/errors.js';
 import type { Workspace } from '../../core/workspace.js';
 import type { Emulator } from '../../emulator.js';
-import { lingeringClose } from '../../http/lingering-close.js';
-import { baseUrlOf } from '../../http/mount.js';
+import { lingeringClose } from '../lingering-close.js';
+import { baseUrlOf } from '../mount.js';
 import { documentFile } from '../../resources/documents/documents.files.js';
 import { codeVoid, confirmCode, findByLinkToken, hasSession, needsCodeMail, sendCode } from '../../resources/onboardings/hosted-access.js';
 import { employeeSign, employeeSubmit } from '../../resources/onboardings/onboardings.lifecycle.js';
 import type { OnboardingRecord } from '../../resources/onboardings/onboardings.model.js';
-import { pageHeaders, renderPage } from '../layout.js';
-import { checkDetails, DETAIL_FIELDS, MAX_UPLOAD_BYTES, type DetailField, type Upload } from './hosted.forms.js';
+import { pageHeaders, renderPage } from '../../pages/layout.js';
+import { checkDetails, DETAIL_FIELDS, MAX_UPLOAD_BYTES, type DetailField, type Upload } from '../../pages/hosted/hosted.forms.js';
 import {
   codeView, contractView, detailsView, goneView, inReviewView, notFoundView, refusedView, signedView, valuesOf,
   type LinkModel, type View,
-} from './hosted.views.js';
+} from '../../pages/hosted/hosted.views.js';
 
 /**
  * The employee's pages behind hosted_url (spec: "The employee opens that link and confirms

@@ -1,13 +1,15 @@
-import type { ClockMode } from './clock.js';
-import { FAULT_KINDS, FAULT_LIMITS, FAULT_METHODS, type Fault } from './faults.js';
-import type { IdempotencyRecord } from './idempotency.js';
-import type { RandomState } from './random.js';
-import { Type, type TSchema } from './schema.js';
+import type { ClockMode } from '../core/clock.js';
+import { FAULT_KINDS, FAULT_LIMITS, FAULT_METHODS, type Fault } from '../core/faults.js';
+import type { IdempotencyRecord } from '../core/idempotency.js';
+import type { RandomState } from '../core/random.js';
+import { Type, type TSchema } from '../core/schema.js';
+import { collectionNames, type Collection, type Store } from '../core/store.js';
+import type { TimerQueueState } from '../core/timers.js';
+import type { AuditEntry } from '../resources/documents/documents.service.js';
+import type { OutboxMail } from '../resources/onboardings/outbox.js';
 import { RECORD_SCHEMAS } from './snapshot.records.js';
-import { Collection, createStore, type Store } from './store.js';
-import type { TimerQueueState } from './timers.js';
-import type { AuditEntry, OutboxMail } from './workspace.js';
 import type { AutopilotProgress, LoadedScenario } from '../scenarios/scenario.model.js';
+import { STORE_LAYOUT } from '../resources/collections.js';
 
 /**
  * The snapshot document (`GET/PUT /_emulator/snapshot`, and the `--state-file`):
@@ -59,13 +61,11 @@ export interface WorkspaceSnapshot {
   };
 }
 
-/** The store's collections, read from the store itself, so a new collection is never left out. */
-export const COLLECTIONS = Object.entries(createStore())
-  .filter(([, value]) => value instanceof Collection)
-  .map(([name]) => name as Exclude<keyof Store, 'sequence'>);
+/** The store's collections, as the resources declare them. */
+export const COLLECTIONS = collectionNames(STORE_LAYOUT);
 
-/** The field a collection is indexed by (Collection's idOf in src/core/store.ts). */
-export const idFieldOf = (collection: string): string => (collection === 'keys' ? 'key' : 'id');
+/** The field a collection is indexed by. */
+export const idFieldOf = (collection: keyof typeof STORE_LAYOUT): string => STORE_LAYOUT[collection];
 
 const Str = Type.String({ minLength: 1 });
 const Instant = Type.String({ format: 'date-time' });

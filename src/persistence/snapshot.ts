@@ -1,13 +1,15 @@
-import { Clock, ClockError, instantOutOfRange } from './clock.js';
-import { ApiError, type ErrorDetail } from './errors.js';
-import { FaultList } from './faults.js';
-import { IdempotencyStore } from './idempotency.js';
-import { createIds, type IdFactory } from './ids.js';
-import { restoreRandom, type RandomSource } from './random.js';
-import { createStore, snapshotStore, type Store } from './store.js';
-import { TimerQueue } from './timers.js';
-import { compile } from './validation.js';
-import type { AuditEntry, OutboxMail, Workspace } from './workspace.js';
+import { Clock, ClockError, instantOutOfRange } from '../core/clock.js';
+import { ApiError, type ErrorDetail } from '../core/errors.js';
+import { FaultList } from '../core/faults.js';
+import { IdempotencyStore } from '../core/idempotency.js';
+import { createIds, type IdFactory } from '../core/ids.js';
+import { restoreRandom, type RandomSource } from '../core/random.js';
+import { createStore, snapshotStore, type Store } from '../core/store.js';
+import { TimerQueue } from '../core/timers.js';
+import { compile } from '../core/validation.js';
+import type { Workspace } from '../core/workspace.js';
+import type { AuditEntry } from '../resources/documents/documents.service.js';
+import type { OutboxMail } from '../resources/onboardings/outbox.js';
 import type { AutopilotProgress, LoadedScenario } from '../scenarios/scenario.model.js';
 import { COLLECTIONS, idFieldOf, SNAPSHOT_FORMAT, SNAPSHOT_VERSION, SnapshotSchema, type WorkspaceSnapshot } from './snapshot.schema.js';
 
@@ -170,7 +172,7 @@ export function buildState(checked: WorkspaceSnapshot, ws: Workspace): Workspace
     throw snapshotRefusal([{ path: s.clock.mode === 'frozen' ? 'clock.now' : 'clock.offset_ms', message: err.message }]);
   }
   const random = restoreRandom(s.random === null ? null : { seed: s.random.seed, words: [...s.random.words] as [number, number, number, number] });
-  const store = createStore();
+  const store = createStore(ws.recipe.collections);
   for (const name of COLLECTIONS) {
     const collection = store[name] as unknown as { put(r: unknown): unknown };
     for (const r of s.store[name]) collection.put(r);
