@@ -68,8 +68,7 @@ describe('POST /_emulator/clock: limits', () => {
 
   it('refuses an instant after 9999 with 422', async () => {
     const h = harness();
-    const res = await jump(h, '+010000-01-01T00:00:00Z');
-    expect(res.status).toBe(422);
+    expectError(await jump(h, '+010000-01-01T00:00:00Z'), 422, 'invalid_request', 'parameter_invalid', 'now');
     await stillAnswers(h, FROZEN_START);
   });
 
