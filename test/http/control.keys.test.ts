@@ -3,6 +3,7 @@ import { envelope, harness, KEYS } from '../support/harness.js';
 import { type KeyInfo, DEFAULT, FIXTURE_KEYS, ISO, newWorkspace, expectKeyInfo } from '../support/workspaces.js';
 
 /** The control API's health check and its list of the default workspace's keys. */
+
 describe('GET /_emulator/health', () => {
   it('answers ok with the version, start time and number of workspaces', async () => {
     const h = harness();

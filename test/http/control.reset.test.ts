@@ -3,6 +3,7 @@ import { createBody, envelope, FROZEN_START, harness, KEYS } from '../support/ha
 import { FIXTURE_KEYS, FIXTURE_ONBOARDINGS, MINI, MINI_BODY, newWorkspace, keyFor } from '../support/workspaces.js';
 
 /** POST /_emulator/reset: the default workspace back to its fixtures. */
+
 describe('POST /_emulator/reset', () => {
   it('restores the fixtures of the default workspace', async () => {
     const h = harness();

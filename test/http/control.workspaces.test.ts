@@ -3,6 +3,7 @@ import { createBody, envelope, FROZEN_START, harness, KEYS } from '../support/ha
 import { type KeyInfo, DEFAULT, FIXTURE_KEYS, FIXTURE_ONBOARDINGS, ISO, MINI, MINI_BODY, newWorkspace, keyFor, expectKeyInfo } from '../support/workspaces.js';
 
 /** Workspaces on the control API: creating one (fixtures, seed, clock), listing and deleting them. */
+
 describe('POST /_emulator/workspaces', () => {
   it('without a body: 201 with id, the fixture keys with a suffix, and the clock', async () => {
     const h = harness();

@@ -3,6 +3,7 @@ import { harness, KEYS } from '../support/harness.js';
 import { type H, pathOf, ws, eventTypes, contractSent, lastCode, signedIn, details } from '../support/hosted-flow.js';
 
 /** The contract page behind hosted_url: the employee's signature through the life cycle and the return_url redirect. */
+
 describe('the contract', () => {
   /** Submitted through the form, approved and the contract sent: awaiting the employee's signature. */
   async function awaitingSignature(h: H, overrides: Record<string, unknown> = {}) {

@@ -3,6 +3,7 @@ import { harness, KEYS } from '../support/harness.js';
 import { ID_JPG, GOOD, ws, outbox, eventTypes, created, signedIn, details } from '../support/hosted-flow.js';
 
 /** The employee's data form behind hosted_url: a message per wrong field, nothing stored on error, submit, return for correction. */
+
 describe('the data form', () => {
   it('refuses each wrong field with its own message next to it and stores nothing', async () => {
     const h = harness();

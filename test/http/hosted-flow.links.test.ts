@@ -3,6 +3,7 @@ import { createBody, harness, KEYS } from '../support/harness.js';
 import { pathOf, ws, outbox, created, contractSent, signedIn, details } from '../support/hosted-flow.js';
 
 /** Links behind hosted_url: the pages of links that cannot be used, and the base URL links are made with. */
+
 describe('links that cannot be used', () => {
   it('an unknown link is 404 with a page that names nothing', async () => {
     const h = harness();

@@ -3,6 +3,7 @@ import { harness, KEYS } from '../support/harness.js';
 import { pathOf, ws, outbox, eventTypes, created, lastCode, signedIn, details } from '../support/hosted-flow.js';
 
 /** The employee opening hosted_url: the one-time code mailed on opening, void after 5 wrong attempts, and the session cookie. */
+
 describe('opening the link: the one-time code', () => {
   it('shows the employer, mails the link\'s code once (kind one_time_code, no event) and asks for it', async () => {
     const h = harness();

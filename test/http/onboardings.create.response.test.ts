@@ -3,6 +3,7 @@ import { createBody, harness, KEYS } from '../support/harness.js';
 import { HOUR, START_MS, withEmployment, withOptions, expectRefused, expectCreated } from '../support/onboarding-create.js';
 
 /** POST /v1/onboardings that succeeds: the CreatedOnboarding response and the contract type it settles on. */
+
 describe('POST /v1/onboardings: the CreatedOnboarding response', () => {
   it('answers 201 with exactly the fields of CreatedOnboarding', async () => {
     const { res } = await expectCreated(createBody());

@@ -3,6 +3,7 @@ import { envelope, harness, KEYS } from '../support/harness.js';
 import { withOptions, expectRefused, expectCreated } from '../support/onboarding-create.js';
 
 /** POST /v1/onboardings: options.return_url, the address the employee is sent back to. */
+
 describe('POST /v1/onboardings: options.return_url', () => {
   it.each([
     'https://app.acme.test/done',

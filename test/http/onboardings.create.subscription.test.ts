@@ -5,6 +5,7 @@ import { createBody, envelope, harness, KEYS } from '../support/harness.js';
 import { HOUR, expectRefused, expectCreated } from '../support/onboarding-create.js';
 
 /** POST /v1/onboardings and the subscription of the party that pays: the employer, or the partner creating for it. */
+
 describe('POST /v1/onboardings: subscription_required', () => {
   it('refuses an employer without a running trial or subscription with 403 subscription_required', async () => {
     const body = createBody({

@@ -6,6 +6,7 @@ import { HOUR, START_MS, withEmployee, withEmployment, withOptions, without, exp
  * POST /v1/onboardings refused for its body: required fields, field types, ranges, formats,
  * location and template of the employer, unknown fields; a refusal writes nothing.
  */
+
 describe('POST /v1/onboardings: required fields', () => {
   it.each(['employee', 'employment'] as const)('refuses a body without %s (parameter_missing)', async (field) => {
     await expectRefused(without(field), { code: 'parameter_missing', param: field, message: /required/ });
