@@ -184,7 +184,9 @@ describe('a latency fault makes 409 idempotency_in_progress reproducible', () =>
     const added = await fetch(`${server.url}/_emulator/faults`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ kind: 'latency', latency_ms: 300, method: 'POST', path: '/v1/onboardings' }),
+      // Latency is wall time, and it is the window the duplicate must land in: long enough for a
+      // busy machine to send it, short enough not to slow the suite.
+      body: JSON.stringify({ kind: 'latency', latency_ms: 1_000, method: 'POST', path: '/v1/onboardings' }),
     });
     expect(added.status).toBe(201);
     const headers = { Authorization: `Bearer ${KEYS.owner}`, 'Content-Type': 'application/json', 'Idempotency-Key': 'slow' };
