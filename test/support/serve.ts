@@ -21,8 +21,8 @@ export interface Served {
 }
 
 /**
- * Starts `serve --port 0` on 127.0.0.1 (later args may not widen it: nothing in the tests should
- * listen beyond loopback) and resolves once the ready line is out; rejects with the output if the
+ * Starts `serve --port 0` on 127.0.0.1 (given last, so no args widen it: nothing in the tests
+ * should listen beyond loopback) and resolves once the ready line is out; rejects with the output if the
  * process exits first or prints nothing ready within START_TIMEOUT_MS. The child is pushed on
  * `children` so the caller's afterEach/afterAll can kill it.
  */
