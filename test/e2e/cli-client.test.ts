@@ -4,48 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLI, run, serve } from '../support/serve.js';
 
 /** The client commands of the built CLI against one built server (frozen clock), each run as its own process. */
-const CLI = 'dist/cli/main.js';
-const children = new Set<ChildProcess>();
+const children: ChildProcess[] = [];
+/** A client command, never picking up a URL or key from the developer's environment. */
+const cli = (args: string[], env: Record<string, string> = {}) => run(args, children, { EMULATOR_URL: '', EMULATOR_KEY: '', ...env });
 let url = '';
-
-function serve() {
-  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--log-level', 'warn', '--clock', 'frozen', '--start-time', '2026-10-05T09:00:00Z'], { stdio: ['ignore', 'pipe', 'pipe'] });
-  children.add(child);
-  let seen = '';
-  return new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no start: ${seen}`)), 10_000);
-    child.stdout!.on('data', (chunk: Buffer) => {
-      seen += chunk.toString();
-      const m = /"url":"([^"]+)"/.exec(seen);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]!);
-      }
-    });
-    child.stderr!.on('data', (c: Buffer) => (seen += c.toString()));
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`exited ${code}: ${seen}`));
-    });
-  });
-}
-
-function cli(args: string[], env: Record<string, string> = {}) {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, EMULATOR_URL: '', EMULATOR_KEY: '', ...env } });
-    children.add(child);
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c) => (stdout += c));
-    child.stderr.on('data', (c) => (stderr += c));
-    child.on('exit', (code) => {
-      children.delete(child);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
 
 /** A port nothing listens on: bound, then released. */
 function closedPort() {
@@ -58,12 +23,11 @@ function closedPort() {
 }
 
 beforeAll(async () => {
-  url = await serve();
+  url = (await serve(['--log-level', 'warn', '--clock', 'frozen', '--start-time', '2026-10-05T09:00:00Z'], children)).url;
 });
 
 afterAll(() => {
-  for (const c of children) c.kill('SIGKILL');
-  children.clear();
+  for (const c of children.splice(0)) c.kill('SIGKILL');
 });
 
 describe('onboarding-emulator client commands', () => {
@@ -134,7 +98,7 @@ describe('onboarding-emulator client commands', () => {
 
   it('events tail follows new events until interrupted', async () => {
     const child = spawn(process.execPath, [CLI, 'events', 'tail', '--json', '--interval', '100', '--url', url, '--key', 'hrs_test_acme_owner']);
-    children.add(child);
+    children.push(child);
     let out = '';
     child.stdout.on('data', (c) => (out += c));
     const lines = () => out.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as { id: string });

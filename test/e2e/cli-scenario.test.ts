@@ -1,20 +1,22 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { run, serve } from '../support/serve.js';
 import { mergeScenarios, readScenarioFile } from '../../src/scenarios/scenario.load.js';
 
 /**
  * `scenario validate | load | show | clear` of the built CLI: validate offline (no emulator),
  * the others against one built server with a frozen clock, moved with `clock advance`.
  */
-const CLI = 'dist/cli/main.js';
 const HAPPY = 'scenarios/happy-path.yaml';
 const SLOW = 'scenarios/slow-employer-signature.yaml';
 const START = '2026-10-05T09:00:00.000Z';
 const OWNER = 'hrs_test_acme_owner';
-const children = new Set<ChildProcess>();
+const children: ChildProcess[] = [];
+/** A client command, never picking up a URL or key from the developer's environment. */
+const cli = (args: string[], env: Record<string, string> = {}) => run(args, children, { EMULATOR_URL: '', EMULATOR_KEY: '', ...env });
 const dir = mkdtempSync(join(tmpdir(), 'cli-scenario-'));
 let url = '';
 
@@ -32,43 +34,6 @@ writeFileSync(BROKEN, 'rules: [\n');
 const QUICK = join(dir, 'quick.json');
 writeFileSync(QUICK, JSON.stringify({ name: 'quick', rules: [{ name: 'quick ones', match: { reference: 'QUICK-*' }, employee: { opens: '10m', submits: '20m' } }] }));
 const MISSING = join(dir, 'missing.yaml');
-
-function serve() {
-  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--log-level', 'warn', '--clock', 'frozen', '--start-time', START, '--seed', 'cli'], { stdio: ['ignore', 'pipe', 'pipe'] });
-  children.add(child);
-  let seen = '';
-  return new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no start: ${seen}`)), 10_000);
-    child.stdout!.on('data', (chunk: Buffer) => {
-      seen += chunk.toString();
-      const m = /"url":"([^"]+)"/.exec(seen);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]!);
-      }
-    });
-    child.stderr!.on('data', (c: Buffer) => (seen += c.toString()));
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`exited ${code}: ${seen}`));
-    });
-  });
-}
-
-function cli(args: string[], env: Record<string, string> = {}) {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, EMULATOR_URL: '', EMULATOR_KEY: '', ...env } });
-    children.add(child);
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c) => (stdout += c));
-    child.stderr.on('data', (c) => (stderr += c));
-    child.on('exit', (code) => {
-      children.delete(child);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
 
 async function createOnboarding(reference: string, key = OWNER): Promise<string> {
   const res = await fetch(`${url}/v1/onboardings`, {
@@ -104,12 +69,11 @@ interface Advance { now: string; fired: { kind: string; step?: string; onboardin
 const stepsOf = (advance: Advance, id: string) => advance.fired.filter((f) => f.kind === 'scenario.step' && f.onboarding_id === id).map((f) => f.step);
 
 beforeAll(async () => {
-  url = await serve();
+  url = (await serve(['--log-level', 'warn', '--clock', 'frozen', '--start-time', START, '--seed', 'cli'], children)).url;
 });
 
 afterAll(() => {
-  for (const c of children) c.kill('SIGKILL');
-  children.clear();
+  for (const c of children.splice(0)) c.kill('SIGKILL');
 });
 
 describe('onboarding-emulator scenario validate (offline)', () => {

@@ -1,51 +1,16 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { run, serve } from '../support/serve.js';
 
 /** `snapshot save [file]` and `snapshot load <file>` of the built CLI against one built server (frozen clock). */
-const CLI = 'dist/cli/main.js';
-const children = new Set<ChildProcess>();
+const children: ChildProcess[] = [];
+/** A client command, never picking up a URL or key from the developer's environment. */
+const cli = (args: string[], env: Record<string, string> = {}) => run(args, children, { EMULATOR_URL: '', EMULATOR_KEY: '', ...env });
 const dir = mkdtempSync(join(tmpdir(), 'cli-snapshot-'));
 let url = '';
-
-function serve() {
-  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--log-level', 'warn', '--clock', 'frozen', '--start-time', '2026-10-05T09:00:00Z', '--seed', 'cli'], { stdio: ['ignore', 'pipe', 'pipe'] });
-  children.add(child);
-  let seen = '';
-  return new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no start: ${seen}`)), 10_000);
-    child.stdout!.on('data', (chunk: Buffer) => {
-      seen += chunk.toString();
-      const m = /"url":"([^"]+)"/.exec(seen);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]!);
-      }
-    });
-    child.stderr!.on('data', (c: Buffer) => (seen += c.toString()));
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`exited ${code}: ${seen}`));
-    });
-  });
-}
-
-function cli(args: string[], env: Record<string, string> = {}) {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, EMULATOR_URL: '', EMULATOR_KEY: '', ...env } });
-    children.add(child);
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c) => (stdout += c));
-    child.stderr.on('data', (c) => (stderr += c));
-    child.on('exit', (code) => {
-      children.delete(child);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
 
 async function createOnboarding(key = 'hrs_test_acme_owner'): Promise<string> {
   const res = await fetch(`${url}/v1/onboardings`, {
@@ -64,12 +29,11 @@ async function createOnboarding(key = 'hrs_test_acme_owner'): Promise<string> {
 const statusOf = async (id: string) => (await fetch(`${url}/v1/onboardings/${id}`, { headers: { Authorization: 'Bearer hrs_test_acme_owner' } })).status;
 
 beforeAll(async () => {
-  url = await serve();
+  url = (await serve(['--log-level', 'warn', '--clock', 'frozen', '--start-time', '2026-10-05T09:00:00Z', '--seed', 'cli'], children)).url;
 });
 
 afterAll(() => {
-  for (const c of children) c.kill('SIGKILL');
-  children.clear();
+  for (const c of children.splice(0)) c.kill('SIGKILL');
 });
 
 describe('onboarding-emulator snapshot', () => {

@@ -1,50 +1,17 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { run as runIn, serve as serveIn } from '../support/serve.js';
 
-const CLI = 'dist/cli/main.js';
 const children: ChildProcess[] = [];
+const serve = (args: string[], env: Record<string, string> = {}) => serveIn(args, children, env);
+const run = (args: string[]) => runIn(args, children);
 
 afterEach(() => {
   for (const c of children.splice(0)) c.kill('SIGKILL');
 });
-
-/** Starts `serve` on a free port and resolves with its URL and the log lines seen so far. */
-function serve(args: string[], env: Record<string, string> = {}) {
-  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  children.push(child);
-  const lines: string[] = [];
-  return new Promise<{ url: string; lines: string[]; child: ChildProcess }>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no start: ${lines.join('\n')}`)), 10_000);
-    child.stdout!.on('data', (chunk: Buffer) => {
-      for (const line of chunk.toString().split('\n').filter(Boolean)) {
-        lines.push(line);
-        const url = (JSON.parse(line) as { url?: string }).url;
-        if (url) {
-          clearTimeout(timer);
-          resolve({ url, lines, child });
-        }
-      }
-    });
-    child.stderr!.on('data', (c: Buffer) => lines.push(c.toString()));
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`exited ${code}: ${lines.join('\n')}`));
-    });
-  });
-}
-
-function run(args: string[], env: Record<string, string> = {}) {
-  return new Promise<{ code: number | null; out: string }>((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ...env } });
-    let out = '';
-    child.stdout.on('data', (c) => (out += c));
-    child.stderr.on('data', (c) => (out += c));
-    child.on('exit', (code) => resolve({ code, out }));
-  });
-}
 
 describe('onboarding-emulator serve', () => {
   it('explains every option and its environment variable in --help', async () => {
@@ -57,8 +24,10 @@ describe('onboarding-emulator serve', () => {
     const { url, lines } = await serve(['--log-level', 'info']);
     const res = await fetch(`${url}/v1/onboardings/onb_demo_jansen`, { headers: { Authorization: 'Bearer hrs_test_acme_owner' } });
     expect(res.status).toBe(200);
-    await new Promise((r) => setTimeout(r, 200));
-    const entry = lines.map((l) => JSON.parse(l) as Record<string, any>).find((l) => l.req?.path === '/v1/onboardings/onb_demo_jansen'); // log lines are free-form JSON
+    const requestLine = () => lines().map((l) => JSON.parse(l) as Record<string, any>).find((l) => l.req?.path === '/v1/onboardings/onb_demo_jansen'); // log lines are free-form JSON
+    // The line is written once the response is finished, possibly after fetch resolved: wait for it.
+    await expect.poll(requestLine, { timeout: 5_000 }).toBeDefined();
+    const entry = requestLine();
     expect(entry).toBeDefined();
     expect(entry!.req).toMatchObject({ id: res.headers.get('request-id'), method: 'GET' });
     expect(entry!.res).toEqual({ status: 200 });
@@ -68,8 +37,9 @@ describe('onboarding-emulator serve', () => {
   it('honours --log-level: warn logs no request lines', async () => {
     const { url, lines } = await serve(['--log-level', 'warn']);
     await fetch(`${url}/_emulator/health`);
+    // An absence can only be waited out: 200 ms is well past the time the info-level line above takes to appear.
     await new Promise((r) => setTimeout(r, 200));
-    expect(lines.some((l) => l.includes('"req"'))).toBe(false);
+    expect(lines().some((l) => l.includes('"req"'))).toBe(false);
   });
 
   it('takes its options from the environment, with --seed making ids reproducible', async () => {

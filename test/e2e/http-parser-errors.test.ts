@@ -4,6 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createEmulator, type InProcessEmulator } from '../../src/index.js';
 import { DRAIN_LIMITS } from '../../src/http/lingering-close.js';
 import { createBody } from '../support/harness.js';
+import { within } from '../support/wait.js';
 
 /**
  * The real server (listen() on 127.0.0.1:0) spoken to in raw HTTP/1.1: requests Node's parser
@@ -102,12 +103,6 @@ function rawClient() {
       await within(closed, 1_000, 'the connection did not close');
     },
   };
-}
-
-function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what} within ${ms} ms`)), ms)));
-  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
 }
 
 /** Sends a whole request, lets the client half-close, and reads until the server closes. */

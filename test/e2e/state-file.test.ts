@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,6 +7,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createEmulator } from '../../src/in-process.js';
 import { StateFileError } from '../../src/persistence/state-file.js';
 import { createBody, KEYS } from '../support/harness.js';
+import { run, serve as serveIn, type Served } from '../support/serve.js';
+import { until } from '../support/wait.js';
 
 /**
  * `--state-file` (README, Persisting state): the default workspace kept in a JSON file across
@@ -14,8 +16,10 @@ import { createBody, KEYS } from '../support/harness.js';
  * one), refused loudly and left untouched when it cannot be read, overwritten only on
  * --reset-state.
  */
-const CLI = 'dist/cli/main.js';
 const children: ChildProcess[] = [];
+const serve = (args: string[], env: Record<string, string> = {}) => serveIn(['--log-level', 'warn', ...args], children, env);
+/** Runs `serve` expecting it to stop by itself; resolves with its exit code and output. */
+const serveFails = (args: string[]) => run(['serve', '--port', '0', '--log-level', 'warn', ...args], children);
 
 afterEach(() => {
   for (const c of children.splice(0)) c.kill('SIGKILL');
@@ -23,49 +27,6 @@ afterEach(() => {
 
 const tempDir = () => mkdtempSync(join(tmpdir(), 'state-file-'));
 const auth = { Authorization: `Bearer ${KEYS.owner}`, 'Content-Type': 'application/json' };
-
-interface Started {
-  url: string;
-  child: ChildProcess;
-  ready: Record<string, unknown>;
-  exited: Promise<number | null>;
-}
-
-/** Starts `serve` on a free port; resolves with its URL and ready line, rejects with its output if it exits first. */
-function serve(args: string[], env: Record<string, string> = {}): Promise<Started> {
-  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--log-level', 'warn', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  children.push(child);
-  let seen = '';
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return new Promise<Started>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no start: ${seen}`)), 10_000);
-    child.stdout!.on('data', (chunk: Buffer) => {
-      seen += chunk.toString();
-      for (const line of seen.split('\n').filter((l) => l.includes('"url"'))) {
-        const ready = JSON.parse(line) as Record<string, unknown>;
-        clearTimeout(timer);
-        resolve({ url: String(ready.url), child, ready, exited });
-      }
-    });
-    child.stderr!.on('data', (c: Buffer) => (seen += c.toString()));
-    void exited.then((code) => {
-      clearTimeout(timer);
-      reject(new Error(`exited ${code}: ${seen}`));
-    });
-  });
-}
-
-/** Runs `serve` expecting it to stop by itself; resolves with its exit code and output. */
-function serveFails(args: string[], env: Record<string, string> = {}) {
-  return new Promise<{ code: number | null; out: string }>((resolve) => {
-    const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--log-level', 'warn', ...args], { env: { ...process.env, ...env } });
-    children.push(child);
-    let out = '';
-    child.stdout.on('data', (c) => (out += c));
-    child.stderr.on('data', (c) => (out += c));
-    child.on('exit', (code) => resolve({ code, out }));
-  });
-}
 
 async function createOnboarding(url: string, reference = 'persisted'): Promise<string> {
   const res = await fetch(`${url}/v1/onboardings`, { method: 'POST', headers: auth, body: JSON.stringify(createBody({ reference })) });
@@ -75,13 +36,6 @@ async function createOnboarding(url: string, reference = 'persisted'): Promise<s
 
 const statusOf = async (url: string, id: string) => (await fetch(`${url}/v1/onboardings/${id}`, { headers: auth })).status;
 
-async function until(condition: () => boolean, what: string, ms = 5_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 describe('serve --state-file', () => {
   it('creates a missing file, writes changes, and after SIGTERM and a restart the onboarding is there', async () => {
@@ -198,7 +152,7 @@ describe('serve --state-file with --scenario', () => {
   const scenarioOf = async (url: string) => ((await (await fetch(`${url}/_emulator/scenario`)).json()) as { source: string | null }).source;
   const plannedOf = async (url: string) => ((await (await fetch(`${url}/_emulator/scenario`)).json()) as { planned: { onboarding_id: string; step: string; due_at: string }[] }).planned;
   const read = async (url: string, id: string) => ((await (await fetch(`${url}/v1/onboardings/${id}`, { headers: auth })).json()) as { status: string }).status;
-  const restart = async (s: Started, args: string[]) => {
+  const restart = async (s: Served, args: string[]) => {
     s.child.kill('SIGTERM');
     expect(await s.exited).toBe(0);
     return serve(args);

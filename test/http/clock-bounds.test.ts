@@ -69,8 +69,7 @@ describe('POST /_emulator/clock: limits', () => {
   it('refuses an instant after 9899 with 422 (and one past 9999)', async () => {
     const h = harness();
     expectError(await jump(h, '9900-01-01T00:00:00Z'), 422, 'invalid_request', 'parameter_invalid', 'now');
-    const res = await jump(h, '+010000-01-01T00:00:00Z');
-    expect(res.status).toBe(422);
+    expectError(await jump(h, '+010000-01-01T00:00:00Z'), 422, 'invalid_request', 'parameter_invalid', 'now');
     await stillAnswers(h, FROZEN_START);
   });
 

@@ -28,6 +28,13 @@ async function documentsOf(h: H, id: string, key: string = KEYS.owner): Promise<
 const download = (h: H, id: string, docId: string, key: string = KEYS.owner) =>
   h.as(key).get(`/v1/onboardings/${id}/documents/${docId}`).buffer(true).parse(bytes);
 
+/** A download answered 200 with exactly the bytes of this file of fixtures/documents. */
+function expectFile(res: { status: number; body: unknown }, file: string) {
+  expect(res.status).toBe(200);
+  expect(Buffer.isBuffer(res.body), 'the body is read as bytes').toBe(true);
+  expect(Buffer.compare(res.body as Buffer, fixtureFile(file)), file).toBe(0);
+}
+
 describe('the files in fixtures/documents', () => {
   it.each([
     ['identity-document.jpg', [0xff, 0xd8, 0xff]],
@@ -124,9 +131,8 @@ describe('GET /v1/onboardings/{id}/documents/{documentId}', () => {
     for (const d of docs) {
       const [type, file] = expected[d.kind]!;
       const res = await download(h, EMPLOYER_FIXTURE, d.id);
-      expect(res.status, d.kind).toBe(200);
+      expectFile(res, file);
       expect(res.headers['content-type']).toBe(type);
-      expect(Buffer.compare(res.body as Buffer, fixtureFile(file)), d.kind).toBe(0);
       expect(Number(res.headers['content-length'])).toBe(fixtureFile(file).length);
       expect(res.headers['content-disposition']).toBe(`attachment; filename="${file}"`);
       expect(res.headers['cache-control']).toBe('no-store');
@@ -134,7 +140,7 @@ describe('GET /v1/onboardings/{id}/documents/{documentId}', () => {
     }
     // Served from memory after the first read: the same bytes again.
     const again = await download(h, EMPLOYER_FIXTURE, docs[0]!.id);
-    expect(Buffer.compare(again.body as Buffer, fixtureFile(expected[docs[0]!.kind]![1]))).toBe(0);
+    expectFile(again, expected[docs[0]!.kind]![1]);
   });
 
   it('refuses the identity document: listed, not downloadable (403 document_not_downloadable)', async () => {
@@ -173,9 +179,9 @@ describe('GET /v1/onboardings/{id}/documents/{documentId}', () => {
     const docs = await documentsOf(h, EMPLOYER_FIXTURE);
     const photo = docs.find((d) => d.kind === 'photo')!;
     const form = docs.find((d) => d.kind === 'payroll_tax_form')!;
-    expect((await download(h, EMPLOYER_FIXTURE, photo.id)).status).toBe(200);
+    expectFile(await download(h, EMPLOYER_FIXTURE, photo.id), 'photo.jpg');
     ws.clock.advance(60_000);
-    expect((await download(h, EMPLOYER_FIXTURE, form.id, KEYS.readonly)).status).toBe(200);
+    expectFile(await download(h, EMPLOYER_FIXTURE, form.id, KEYS.readonly), 'payroll-tax-form.pdf');
     expect((await download(h, EMPLOYER_FIXTURE, photo.id, KEYS.noscopes)).status).toBe(403);
     expect((await download(h, EMPLOYER_FIXTURE, 'doc_nope')).status).toBe(404);
     expect(ws.auditLog).toEqual([
@@ -205,7 +211,7 @@ describe('over HTTP only: the sandbox advance and the control API', () => {
     for (let i = 0; i < 2; i++) steps.push((await h.as(KEYS.owner).post(`/v1/sandbox/onboardings/${EMPLOYER_FIXTURE}/advance`)).body.step);
     expect(steps).toEqual(['employee_opened', 'employee_submitted']);
     const photo = (await documentsOf(h, EMPLOYER_FIXTURE)).find((d) => d.kind === 'photo')!;
-    expect((await download(h, EMPLOYER_FIXTURE, photo.id, KEYS.manager)).status).toBe(200);
+    expectFile(await download(h, EMPLOYER_FIXTURE, photo.id, KEYS.manager), 'photo.jpg');
     const log = await h.http().get('/_emulator/audit-log');
     expect(log.status).toBe(200);
     expect(log.body.data).toEqual([
@@ -238,7 +244,7 @@ describe('scope documents:read and visibility', () => {
     submitted(h.emulator.defaultWorkspace, EMPLOYER_FIXTURE);
     const docs = await documentsOf(h, EMPLOYER_FIXTURE, KEYS.recruiter);
     const photo = docs.find((d) => d.kind === 'photo')!;
-    expect((await download(h, EMPLOYER_FIXTURE, photo.id, KEYS.recruiter)).status).toBe(200);
+    expectFile(await download(h, EMPLOYER_FIXTURE, photo.id, KEYS.recruiter), 'photo.jpg');
   });
 
   it("a partner lists and downloads documents of its own onboardings only, never the employer's", async () => {
@@ -251,8 +257,7 @@ describe('scope documents:read and visibility', () => {
     expect(list.status).toBe(200);
     const photo = (list.body.data as Doc[]).find((d) => d.kind === 'photo')!;
     const res = await partner.get(`/v1/onboardings/${PARTNER_FIXTURE}/documents/${photo.id}`).buffer(true).parse(bytes);
-    expect(res.status).toBe(200);
-    expect(Buffer.compare(res.body as Buffer, fixtureFile('photo.jpg'))).toBe(0);
+    expectFile(res, 'photo.jpg');
     expect(ws.auditLog.at(-1)).toMatchObject({ key: KEYS.hrsoft, user_id: 'usr_hrsoft_ivy', organization_id: 'org_acme', onboarding_id: PARTNER_FIXTURE });
 
     const employerPhoto = (await documentsOf(h, EMPLOYER_FIXTURE)).find((d) => d.kind === 'photo')!;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createBody, envelope, harness, KEYS } from '../support/harness.js';
+import { createBody, envelope, expectError, harness, KEYS } from '../support/harness.js';
 
 type H = ReturnType<typeof harness>;
 interface Employee {
@@ -342,7 +342,7 @@ describe('GET /v1/employees', () => {
     it('a test-environment cursor is refused on the live list', async () => {
       const h = harness();
       const res = await list(h, KEYS.live, '?starting_after=emp_acme_sanne');
-      expect(res.status).toBe(422);
+      expectError(res, 422, 'invalid_request', 'cursor_invalid', 'starting_after');
     });
   });
 });

@@ -1,7 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import type { Response } from 'supertest';
-import { createBody, envelope, harness, KEYS } from '../support/harness.js';
+import { createBody, envelope, expectError, harness, KEYS } from '../support/harness.js';
 
 type H = ReturnType<typeof harness>;
 
@@ -40,10 +40,7 @@ describe('request bodies', () => {
     const h = harness();
     const before = h.storeJson();
     const res = await rawPost(h, '/v1/onboardings', text);
-    expect(res.status).toBe(400);
-    const e = envelope(res);
-    expect(e.type).toBe('invalid_request');
-    expect(e.code).toBe('body_invalid_json');
+    expectError(res, 400, 'invalid_request', 'body_invalid_json');
     expectNoStackTrace(res);
     expect(h.storeJson()).toBe(before);
   });
@@ -52,11 +49,9 @@ describe('request bodies', () => {
     const h = harness();
     const patch = await h.http().patch('/v1/onboardings/onb_demo_jansen').set('Authorization', bearer)
       .set('Content-Type', 'application/json').send('{"metadata": {');
-    expect(patch.status).toBe(400);
-    expect(envelope(patch).code).toBe('body_invalid_json');
+    expectError(patch, 400, 'invalid_request', 'body_invalid_json');
     const control = await h.http().post('/_emulator/workspaces').set('Content-Type', 'application/json').send('{nope');
-    expect(control.status).toBe(400);
-    expect(envelope(control).code).toBe('body_invalid_json');
+    expectError(control, 400, 'invalid_request', 'body_invalid_json');
   });
 
   it.each([
@@ -70,10 +65,7 @@ describe('request bodies', () => {
     const h = harness();
     const before = h.storeJson();
     const res = await rawPost(h, '/v1/onboardings', text);
-    expect(res.status).toBe(400);
-    const e = envelope(res);
-    expect(e.type).toBe('invalid_request');
-    expect(e.code).toBe('body_not_object');
+    expectError(res, 400, 'invalid_request', 'body_not_object');
     expect(h.storeJson()).toBe(before);
   });
 
@@ -81,11 +73,9 @@ describe('request bodies', () => {
     const h = harness();
     const patch = await h.http().patch('/v1/onboardings/onb_demo_jansen').set('Authorization', bearer)
       .set('Content-Type', 'application/json').send(text);
-    expect(patch.status).toBe(400);
-    expect(envelope(patch).code).toBe('body_not_object');
+    expectError(patch, 400, 'invalid_request', 'body_not_object');
     const cancel = await rawPost(h, '/v1/onboardings/onb_demo_jansen/cancel', text);
-    expect(cancel.status).toBe(400);
-    expect(envelope(cancel).code).toBe('body_not_object');
+    expectError(cancel, 400, 'invalid_request', 'body_not_object');
     const read = await h.as(KEYS.owner).get('/v1/onboardings/onb_demo_jansen');
     expect(read.body.status).toBe('pending_employee');
   });
@@ -101,10 +91,7 @@ describe('request bodies', () => {
     const h = harness();
     const before = h.storeJson();
     const res = await rawPost(h, '/v1/onboardings', text, type);
-    expect(res.status).toBe(415);
-    const e = envelope(res);
-    expect(e.type).toBe('invalid_request');
-    expect(e.code).toBe('content_type_unsupported');
+    expectError(res, 415, 'invalid_request', 'content_type_unsupported');
     expect(h.storeJson()).toBe(before);
   });
 
@@ -120,10 +107,7 @@ describe('request bodies', () => {
     const big = JSON.stringify({ ...createBody(), reference: 'x'.repeat(1_100_000) });
     expect(Buffer.byteLength(big)).toBeGreaterThan(1024 * 1024);
     const res = await rawPost(h, '/v1/onboardings', big);
-    expect(res.status).toBe(413);
-    const e = envelope(res);
-    expect(e.type).toBe('invalid_request');
-    expect(e.code).toBe('body_too_large');
+    expectError(res, 413, 'invalid_request', 'body_too_large');
     expect(h.storeJson()).toBe(before);
   });
 
@@ -131,8 +115,7 @@ describe('request bodies', () => {
     const h = harness();
     const big = JSON.stringify({ fixtures: { description: 'y'.repeat(1_200_000) } });
     const res = await h.http().post('/_emulator/workspaces').set('Content-Type', 'application/json').send(big);
-    expect(res.status).toBe(413);
-    expect(envelope(res).type).toBe('invalid_request');
+    expectError(res, 413, 'invalid_request', 'body_too_large');
     expect((await h.http().get('/_emulator/workspaces')).body.data).toHaveLength(1);
   });
 
@@ -141,7 +124,7 @@ describe('request bodies', () => {
     // Valid JSON object of about 0.9 MB that fails only the schema (unknown field): 422, not 413.
     const text = JSON.stringify({ ...createBody(), padding: 'p'.repeat(900_000) });
     const res = await rawPost(h, '/v1/onboardings', text);
-    expect(res.status).toBe(422);
+    expectError(res, 422, 'invalid_request', 'parameter_unknown', 'padding');
   });
 });
 
@@ -155,10 +138,7 @@ describe('routing', () => {
   ])('answers GET %s with 404 route_not_found, with or without a key', async (path) => {
     const h = harness();
     for (const res of [await h.http().get(path), await h.as(KEYS.owner).get(path), await h.as('hrs_test_invalid_key').get(path)]) {
-      expect(res.status).toBe(404);
-      const e = envelope(res);
-      expect(e.type).toBe('not_found');
-      expect(e.code).toBe('route_not_found');
+      expectError(res, 404, 'not_found', 'route_not_found');
       expect(res.headers['www-authenticate']).toBeUndefined();
     }
   });
@@ -166,8 +146,7 @@ describe('routing', () => {
   it('answers an unknown route for a write with 404 too, before looking at the body', async () => {
     const h = harness();
     const res = await h.http().post('/v1/nothing').set('Content-Type', 'application/json').send('{broken');
-    expect(res.status).toBe(404);
-    expect(envelope(res).code).toBe('route_not_found');
+    expectError(res, 404, 'not_found', 'route_not_found');
   });
 
   it.each([
@@ -191,10 +170,7 @@ describe('routing', () => {
     for (const withKey of [true, false]) {
       const req = h.http()[lower](path);
       const res = await (withKey ? req.set('Authorization', bearer) : req);
-      expect(res.status).toBe(405);
-      const e = envelope(res);
-      expect(e.type).toBe('invalid_request');
-      expect(e.code).toBe('method_not_allowed');
+      expectError(res, 405, 'invalid_request', 'method_not_allowed');
       const allow = allowOf(res);
       // Exactly the methods served there, plus HEAD (with GET) and OPTIONS, which HTTP gives for free.
       expect(allow.filter((m) => m !== 'HEAD' && m !== 'OPTIONS').sort()).toEqual([...allowed].sort());
@@ -239,10 +215,7 @@ describe('Service-Version', () => {
     async (version) => {
       const h = harness();
       const res = await h.as(KEYS.owner).get('/v1/organization').set('Service-Version', version);
-      expect(res.status).toBe(400);
-      const e = envelope(res);
-      expect(e.type).toBe('invalid_request');
-      expect(e.code).toBe('service_version_unknown');
+      const e = expectError(res, 400, 'invalid_request', 'service_version_unknown');
       expect(e.message).toContain('2026-10-01');
       expect(res.headers['service-version']).toBe('2026-10-01');
     },
@@ -252,8 +225,7 @@ describe('Service-Version', () => {
     const h = harness();
     const before = h.storeJson();
     const res = await h.as(KEYS.owner).post('/v1/onboardings', createBody()).set('Service-Version', '2099-01-01');
-    expect(res.status).toBe(400);
-    expect(envelope(res).code).toBe('service_version_unknown');
+    expectError(res, 400, 'invalid_request', 'service_version_unknown');
     expect(h.storeJson()).toBe(before);
   });
 });

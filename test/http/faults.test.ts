@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Emulator } from '../../src/emulator.js';
 import { listen, type RunningServer } from '../../src/http/server.js';
 import { createBody, envelope, FROZEN_START, harness, KEYS } from '../support/harness.js';
+import { until } from '../support/wait.js';
 
 type H = ReturnType<typeof harness>;
 
@@ -183,13 +184,17 @@ describe('a latency fault makes 409 idempotency_in_progress reproducible', () =>
     const added = await fetch(`${server.url}/_emulator/faults`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ kind: 'latency', latency_ms: 300, method: 'POST', path: '/v1/onboardings' }),
+      // Latency is wall time, and it is the window the duplicate must land in: long enough for a
+      // busy machine to send it, short enough not to slow the suite.
+      body: JSON.stringify({ kind: 'latency', latency_ms: 1_000, method: 'POST', path: '/v1/onboardings' }),
     });
     expect(added.status).toBe(201);
     const headers = { Authorization: `Bearer ${KEYS.owner}`, 'Content-Type': 'application/json', 'Idempotency-Key': 'slow' };
     const body = JSON.stringify(createBody());
     const first = fetch(`${server.url}/v1/onboardings`, { method: 'POST', headers, body });
-    await new Promise((r) => setTimeout(r, 50));
+    // The fault is used up (and listed no more) as the first request reserves its key, before its wait.
+    const url = server.url;
+    await until(async () => ((await (await fetch(`${url}/_emulator/faults`)).json()) as { data: unknown[] }).data.length === 0, 'the first request to take the fault');
     const dup = await fetch(`${server.url}/v1/onboardings`, { method: 'POST', headers, body });
     expect(dup.status).toBe(409);
     expect(dup.headers.get('request-id')).toMatch(/^req_/);

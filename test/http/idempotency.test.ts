@@ -1,8 +1,9 @@
-import { request as httpRequest } from 'node:http';
-import { afterEach, describe, expect, it } from 'vitest';
+import { request as httpRequest, type ClientRequest } from 'node:http';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Emulator } from '../../src/emulator.js';
 import { listen, type RunningServer } from '../../src/http/server.js';
 import { createBody, envelope, FROZEN_START, harness, KEYS } from '../support/harness.js';
+import { until } from '../support/wait.js';
 
 const HOUR = 3_600_000;
 
@@ -117,7 +118,10 @@ describe('a duplicate while the first request still runs', () => {
   });
 
   it('gets 409 idempotency_in_progress, and the first then completes', async () => {
-    server = await listen(new Emulator({ clock: { mode: 'frozen', start: FROZEN_START } }), { port: 0, host: '127.0.0.1' });
+    const emulator = new Emulator({ clock: { mode: 'frozen', start: FROZEN_START } });
+    // Watched to know when the first request holds its key: no answer tells it while its body is unsent.
+    const reserve = vi.spyOn(emulator.defaultWorkspace.idempotency, 'reserve');
+    server = await listen(emulator, { port: 0, host: '127.0.0.1' });
     const text = JSON.stringify(createBody());
     const { port } = new URL(server.url);
     const headers = {
@@ -126,7 +130,8 @@ describe('a duplicate while the first request still runs', () => {
       'Content-Length': String(Buffer.byteLength(text)),
       'Idempotency-Key': 'slow',
     };
-    // The first request sends its headers and half its body, then waits.
+    // The first request sends its headers and half its body; the rest only once the duplicate is answered.
+    let first!: ClientRequest;
     const firstDone = new Promise<{ status: number; body: string }>((resolve, reject) => {
       const req = httpRequest({ host: '127.0.0.1', port, method: 'POST', path: '/v1/onboardings', headers }, (res) => {
         let body = '';
@@ -135,18 +140,19 @@ describe('a duplicate while the first request still runs', () => {
       });
       req.on('error', reject);
       req.write(text.slice(0, 40));
-      setTimeout(() => req.end(text.slice(40)), 300);
+      first = req;
     });
-    await new Promise((r) => setTimeout(r, 100));
+    await until(() => reserve.mock.results.some((r) => r.type === 'return' && (r.value as { kind: string }).kind === 'reserved'), 'the first request to reserve its key');
     const dup = await fetch(`${server.url}/v1/onboardings`, { method: 'POST', headers, body: text });
     expect(dup.status).toBe(409);
     const dupBody = (await dup.json()) as { error: { code: string; type: string } };
     expect(dupBody.error.code).toBe('idempotency_in_progress');
-    const first = await firstDone;
-    expect(first.status).toBe(201);
+    first.end(text.slice(40));
+    const done = await firstDone;
+    expect(done.status).toBe(201);
     const replay = await fetch(`${server.url}/v1/onboardings`, { method: 'POST', headers, body: text });
     expect(replay.status).toBe(201);
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
-    expect(await replay.text()).toBe(first.body);
+    expect(await replay.text()).toBe(done.body);
   });
 });

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { Transport, TransportResult } from '../../src/delivery/transport.js';
 import { createEmulator } from '../../src/in-process.js';
 import { createBody, KEYS } from '../support/harness.js';
+import { until } from '../support/wait.js';
 
 /**
  * What the state file relies on: a snapshot taken while a webhook attempt runs stores it as due
@@ -29,7 +30,7 @@ describe('a snapshot with a webhook attempt in flight', () => {
     const hook = await auth(request(emu.app).post('/v1/webhooks')).send({ url: 'https://hooks.acme.test/x', events: ['onboarding.created'] });
     expect(hook.status).toBe(201);
     expect((await auth(request(emu.app).post('/v1/onboardings')).send(createBody())).status).toBe(201);
-    await new Promise((r) => setImmediate(r));
+    await until(() => held.waiting.length > 0, 'the attempt to reach the transport');
     expect(held.waiting).toHaveLength(1); // the attempt runs and waits for its answer
     const ws = emu.emulator.defaultWorkspace;
     const live = ws.store.deliveries.values().find((d) => d.endpoint_id === hook.body.id)!;

@@ -4,6 +4,7 @@ import type { WorkspaceSnapshot } from '../../src/persistence/snapshot.js';
 import type { Transport, TransportRequest, TransportResult } from '../../src/delivery/transport.js';
 import { createEmulator } from '../../src/in-process.js';
 import { createBody, expectError, FROZEN_START, harness, KEYS } from '../support/harness.js';
+import { until } from '../support/wait.js';
 
 /**
  * GET/PUT /_emulator/snapshot (docs/decisions.md, Snapshots and persistence): the whole
@@ -255,7 +256,8 @@ describe('PUT /_emulator/snapshot', () => {
     snapshot.timers.next_seq += 1;
     expect((await put(h, snapshot)).status).toBe(200);
     expect(ws.store.events.has(event.id)).toBe(true);
-    await new Promise((r) => setTimeout(r, 400)); // no request in between: only the alarm can fire it
+    // Polls the store, not the API: with no request in between, only the alarm can fire the timer.
+    await until(() => !ws.store.events.has(event.id), 'the restored purge timer to fire');
     expect(ws.store.events.has(event.id)).toBe(false);
   });
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Transport, TransportRequest, TransportResult } from '../../src/delivery/transport.js';
 import { createBody, harness, KEYS } from '../support/harness.js';
+import { until, within } from '../support/wait.js';
 
 /** A transport whose answers the test releases one by one; it never touches the network. */
 function heldTransport() {
@@ -21,22 +22,21 @@ describe('a manual retry running when the scheduled attempt falls due', () => {
     const wh = await h.as(KEYS.owner).post('/v1/webhooks', { url: 'http://receiver.test/in', events: ['onboarding.created'] });
     await h.as(KEYS.owner).post('/v1/onboardings', createBody());
     const first = ws.scheduler.advanceBy(0);
-    await new Promise((r) => setImmediate(r));
+    await until(() => held.waiting.length === 1, 'the first attempt to reach the receiver');
     held.waiting.shift()!.answer(held.fail()); // first attempt fails: retry due in 1 minute
     await first;
     const [delivery] = ws.store.deliveries.values();
     expect(delivery!.status).toBe('failed');
 
     const manual = h.as(KEYS.owner).post(`/v1/webhooks/${wh.body.id}/deliveries/${delivery!.id}/retry`).then((r) => r);
-    await new Promise((r) => setTimeout(r, 50)); // the manual attempt is now waiting on the receiver
-    expect(held.waiting).toHaveLength(1);
-    const advance = ws.scheduler.advanceBy(60_000); // the scheduled retry falls due meanwhile
-    await new Promise((r) => setTimeout(r, 50));
+    await until(() => held.waiting.length === 1, 'the manual attempt to reach the receiver');
+    // The scheduled retry falls due meanwhile. The advance finishes once that attempt has run; had
+    // it gone to the receiver too, it would hang there unanswered, so the deadline catches that.
+    const fired = await within(ws.scheduler.advanceBy(60_000), 2_000, 'the advance to finish while the manual attempt is held');
+    expect(fired.some((f) => f.deferred === true)).toBe(true);
     expect(held.waiting).toHaveLength(1); // not a second attempt at once
     held.waiting.shift()!.answer(held.ok());
     expect((await manual).body).toMatchObject({ status: 'succeeded', attempts: 2 });
-    const fired = await advance;
-    expect(fired.some((f) => f.deferred === true)).toBe(true);
     await ws.scheduler.advanceBy(5_000);
     expect(held.waiting).toHaveLength(0); // the deferred attempt found the delivery succeeded
     expect(ws.store.deliveries.get(delivery!.id)).toMatchObject({ status: 'succeeded', attempts: 2 });

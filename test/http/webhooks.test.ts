@@ -7,7 +7,7 @@ import { answer, useReceivers } from '../support/receiver.js';
 /**
  * Webhook addresses (spec: WebhookEndpoint, POST/GET/DELETE /v1/webhooks; docs/decisions.md,
  * Webhooks): registration rules, what is shown, limits, deletion, scopes, partners and
- * environments. Deliveries themselves are in webhooks.delivery.test.ts.
+ * environments. Deliveries themselves are in webhooks.message, .retries, .actions and .routing.test.ts.
  */
 /**
  * Some addresses here name hosts that are not loopback (registration rules only). A safety net:

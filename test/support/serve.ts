@@ -2,8 +2,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-/** The built CLI, spawned by the end-to-end tests of `serve` (vitest's global setup builds it). */
+/** The built CLI, spawned by the end-to-end tests (vitest's global setup builds it). */
 export const CLI = 'dist/cli/main.js';
+
+/** How long `serve` may take to print its ready line before the start counts as failed. */
+const START_TIMEOUT_MS = 10_000;
 
 export interface Served {
   url: string;
@@ -13,31 +16,60 @@ export interface Served {
   exited: Promise<number | null>;
   /** stdout and stderr so far. */
   output(): string;
+  /** The whole non-empty lines of output() so far (the JSON log lines, stderr included). */
+  lines(): string[];
 }
 
-/** Starts `serve --port 0`; resolves with its URL once the ready line is out, rejects with its output if it exits first. */
-export function serve(args: string[], children: ChildProcess[]): Promise<Served> {
-  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+/**
+ * Starts `serve --port 0` on 127.0.0.1 (given last, so no args widen it: nothing in the tests
+ * should listen beyond loopback) and resolves once the ready line is out; rejects with the output if the
+ * process exits first or prints nothing ready within START_TIMEOUT_MS. The child is pushed on
+ * `children` so the caller's afterEach/afterAll can kill it.
+ */
+export function serve(args: string[], children: ChildProcess[], env: Record<string, string> = {}): Promise<Served> {
+  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', ...args, '--host', '127.0.0.1'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(child);
   let seen = '';
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   return new Promise<Served>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no start: ${seen}`)), 10_000);
+    const timer = setTimeout(() => reject(new Error(`no start: ${seen}`)), START_TIMEOUT_MS);
     let started = false;
     child.stdout!.on('data', (chunk: Buffer) => {
       seen += chunk.toString();
       if (started) return;
-      const line = seen.split('\n').find((l) => l.includes('"url"'));
+      // Only whole lines: a chunk may end in the middle of the ready line.
+      const line = seen.split('\n').slice(0, -1).find((l) => l.includes('"url"'));
       if (!line) return;
       started = true;
       clearTimeout(timer);
-      resolve({ url: String((JSON.parse(line) as { url: string }).url), child, ready: JSON.parse(line) as Record<string, unknown>, exited, output: () => seen });
+      const ready = JSON.parse(line) as Record<string, unknown>;
+      resolve({ url: String(ready.url), child, ready, exited, output: () => seen, lines: () => seen.split('\n').slice(0, -1).filter(Boolean) });
     });
     child.stderr!.on('data', (c: Buffer) => (seen += c.toString()));
     void exited.then((code) => {
       clearTimeout(timer);
       if (!started) reject(new Error(`exited ${code}: ${seen}`));
     });
+  });
+}
+
+export interface Ran {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  /** stdout and stderr interleaved as they came. */
+  out: string;
+}
+
+/** Runs the built CLI with these args to its exit (bounded by the test's timeout); the child is pushed on `children`. */
+export function run(args: string[], children: ChildProcess[], env: Record<string, string> = {}): Promise<Ran> {
+  return new Promise<Ran>((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ...env } });
+    children.push(child);
+    const r: Ran = { code: null, stdout: '', stderr: '', out: '' };
+    child.stdout.on('data', (c: Buffer) => ((r.stdout += c), (r.out += c)));
+    child.stderr.on('data', (c: Buffer) => ((r.stderr += c), (r.out += c)));
+    child.on('close', (code) => resolve({ ...r, code }));
   });
 }
 
