@@ -1,6 +1,7 @@
 import { fail } from '../core/errors.js';
 import type { Workspace } from '../core/workspace.js';
 import type { Admission, Organization } from '../resources/organizations/organizations.model.js';
+import { originRule, originRules } from '../resources/organizations/organizations.origins.js';
 import type { PatchOrganizationBody } from './organization-settings.schemas.js';
 
 /**
@@ -40,7 +41,7 @@ export function patchOrganization(ws: Workspace, id: string, body: PatchOrganiza
     ...(body.api_approvals === undefined ? {} : { api_approvals: body.api_approvals }),
     ...(body.subscription === undefined ? {} : { subscription: body.subscription }),
     ...(body.trial_ends_at === undefined ? {} : { trial_ends_at: body.trial_ends_at }),
-    ...(body.allowed_origins === undefined ? {} : { allowed_origins: [...body.allowed_origins] }),
+    ...(body.allowed_origins === undefined ? {} : { allowed_origins: checkedOrigins(body.allowed_origins) }),
     branding: { ...org.branding, ...body.branding },
     payroll_failure: body.payroll_failure
       ? { enabled: body.payroll_failure.enabled, error_code: body.payroll_failure.error_code ?? org.payroll_failure.error_code }
@@ -48,6 +49,20 @@ export function patchOrganization(ws: Workspace, id: string, body: PatchOrganiza
     admitted_by,
   };
   return ws.store.organizations.put(next);
+}
+
+/**
+ * allowed_origins are kept as the rules they stand for (organizations.origins.ts): what the
+ * settings show is what return_url and the review frame admit. An entry naming no host is
+ * refused rather than kept as a setting that silently admits nothing.
+ */
+function checkedOrigins(entries: string[]): string[] {
+  entries.forEach((entry, i) => {
+    if (originRule(entry) === null) {
+      throw fail('parameter_invalid', `allowed_origins[${i}]: ${JSON.stringify(entry)} names no host; give a host name or *. and a domain.`, `allowed_origins[${i}]`);
+    }
+  });
+  return originRules(entries);
 }
 
 type AdmissionChange = NonNullable<PatchOrganizationBody['admissions']>[number];

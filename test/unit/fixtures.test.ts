@@ -318,6 +318,15 @@ describe('parseFixtures: cross references', () => {
     expect(pathsOf(m)).toEqual(['keys[0].user_id']);
   });
 
+  it('allowed_origins entries that name no host, on an employer and on a partner (a padded one is kept)', () => {
+    const m = mistakesOfDoc(edit((d) => {
+      (d.organizations[0] as { allowed_origins?: string[] }).allowed_origins = [' shop.example.com', 'a b'];
+      (d.partners[0] as { allowed_origins?: string[] }).allowed_origins = ["x; script-src 'unsafe-inline'"];
+    }));
+    expect(pathsOf(m)).toEqual(['organizations[0].allowed_origins[1]', 'partners[0].allowed_origins[0]']);
+    expect(m[0]!.message).toContain('names no host');
+  });
+
   it('a partner admitted by an unknown organization', () => {
     const m = mistakesOfDoc(edit((d) => {
       d.partners[0]!.admitted_by.push({ organization_id: 'org_ghost', scopes: [] });

@@ -1,20 +1,16 @@
 import type { Organization } from '../../resources/organizations/organizations.model.js';
+import { originRules } from '../../resources/organizations/organizations.origins.js';
 
-/** allowed_origins entries are host names (a scheme, port or path in one is ignored, as for return_url). */
-const HOST = /^(\*\.)?[a-z0-9-]+(\.[a-z0-9-]+)*$/;
 
 /**
  * frame-ancestors for a session: the employer's allowed_origins, and the partner's when a
  * partner's key made it (the partner's product embeds the page). Scheme-less sources with any
- * port, so an http or https ancestor on that host may frame the page. Entries that are not
- * host names are left out, so no setting can inject another directive.
+ * port, so an http or https ancestor on that host may frame the page. Entries that name no
+ * host are left out (organizations.origins.ts), so no setting can inject another directive.
  */
 export function frameAncestors(organizations: (Organization | undefined)[]): string {
-  const hosts = organizations
-    .flatMap((o) => o?.allowed_origins ?? [])
-    .map((entry) => entry.trim().replace(/^[a-z][a-z0-9+.-]*:\/\//i, '').replace(/[:/].*$/, '').toLowerCase())
-    .filter((host) => HOST.test(host));
-  return ["'self'", ...new Set(hosts.map((h) => `${h}:*`))].join(' ');
+  const rules = originRules(organizations.flatMap((o) => o?.allowed_origins ?? []));
+  return ["'self'", ...rules.map((rule) => `${rule}:*`)].join(' ');
 }
 
 /**

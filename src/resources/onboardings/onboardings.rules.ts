@@ -1,5 +1,6 @@
 import type { Principal } from '../organizations/organizations.access.js';
 import { fail } from '../../core/errors.js';
+import { hostAllowed } from '../organizations/organizations.origins.js';
 import { METADATA_MAX_KEYS, type Metadata, type MetadataValue } from '../common.schemas.js';
 import { findPersonalData } from './personal-data.js';
 
@@ -37,7 +38,7 @@ export function mergeMetadata(current: Metadata, patch: Record<string, MetadataV
 
 /**
  * return_url: https, on a domain from allowed_origins of the employer or of the partner.
- * An entry matches its host exactly; "*.example.com" matches its subdomains.
+ * What an entry admits is organizations.origins.ts's rule.
  */
 export function checkReturnUrl(raw: string, p: Principal): void {
   const allowed = [...p.organization.allowed_origins, ...(p.partner?.allowed_origins ?? [])];
@@ -57,7 +58,7 @@ export function checkReturnUrl(raw: string, p: Principal): void {
   if (!/^([a-z0-9_-]+\.)*[a-z0-9_-]+\.?$|^\[[0-9a-f:.]+\]$/.test(url.hostname)) {
     throw fail('return_url_not_allowed', `options.return_url: ${url.hostname} is not a host name (a wildcard belongs in allowed_origins, never in a URL).`, 'options.return_url');
   }
-  if (!allowed.some((entry) => hostMatches(url.hostname, entry))) {
+  if (!hostAllowed(url.hostname, allowed)) {
     throw fail(
       'return_url_not_allowed',
       `options.return_url: ${url.hostname} is not in allowed_origins (${allowed.join(', ') || 'none set'}).`,
@@ -66,8 +67,3 @@ export function checkReturnUrl(raw: string, p: Principal): void {
   }
 }
 
-function hostMatches(host: string, entry: string): boolean {
-  const domain = entry.replace(/^[a-z]+:\/\//i, '').replace(/[:/].*$/, '').toLowerCase();
-  if (domain.startsWith('*.')) return host.endsWith(domain.slice(1)) && host.length > domain.length - 1;
-  return host === domain;
-}

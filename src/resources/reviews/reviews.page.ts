@@ -4,6 +4,7 @@ import type { Workspace } from '../../core/workspace.js';
 import * as life from '../onboardings/onboardings.lifecycle.js';
 import type { OnboardingRecord } from '../onboardings/onboardings.model.js';
 import type { Organization, Role, User } from '../organizations/organizations.model.js';
+import { hostAllowed } from '../organizations/organizations.origins.js';
 import {
   REVIEW_PAGE_MS, REVIEWER_LINK_MS, reviewerLinkId, type ReviewerLinkRecord, type ReviewPageSession, type ReviewSessionRecord,
 } from './reviews.model.js';
@@ -42,7 +43,7 @@ const REVIEWING: readonly Role[] = ['manager', 'payroll_reviewer', 'owner'];
 /**
  * An origin the framing page announced (embed.js adds it to review_url), kept only when it is
  * an http(s) origin whose host is in the employer's or the partner's allowed_origins: an entry
- * matches its host exactly, `*.example.com` its subdomains (as for return_url).
+ * admits what it admits for return_url (organizations.origins.ts).
  */
 export function admittedOrigin(raw: string | undefined, organizations: (Organization | undefined)[]): string | null {
   if (!raw) return null;
@@ -53,14 +54,8 @@ export function admittedOrigin(raw: string | undefined, organizations: (Organiza
     return null;
   }
   if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.origin !== raw) return null;
-  const host = url.hostname.toLowerCase();
   const entries = organizations.flatMap((o) => o?.allowed_origins ?? []);
-  const ok = entries.some((entry) => {
-    const domain = entry.trim().replace(/^[a-z][a-z0-9+.-]*:\/\//i, '').replace(/[:/].*$/, '').toLowerCase();
-    if (domain.startsWith('*.')) return host.endsWith(domain.slice(1)) && host.length > domain.length - 1;
-    return domain !== '' && host === domain;
-  });
-  return ok ? url.origin : null;
+  return hostAllowed(url.hostname.toLowerCase(), entries) ? url.origin : null;
 }
 
 /** The organizations whose allowed_origins may frame the session: the employer, and the partner for a partner's session. */
