@@ -1,4 +1,4 @@
-import { timingSafeEqual } from 'node:crypto';
+import { sameSecret } from '../../core/secrets.js';
 import type { Workspace } from '../../core/workspace.js';
 import { employeeOpen, MAX_CODE_ATTEMPTS } from './onboardings.lifecycle.js';
 import type { HostedLinkRecord, OnboardingRecord } from './onboardings.model.js';
@@ -66,7 +66,7 @@ export type CodeResult =
 export function confirmCode(ws: Workspace, r: OnboardingRecord, code: string): CodeResult {
   const link = r.hosted_link!;
   if (codeVoid(link)) return { kind: 'void', record: r };
-  if (!sameText(code, link.code)) {
+  if (!sameSecret(code, link.code)) {
     const attempts = (link.code_attempts ?? 0) + 1;
     const record = putLink(ws, r, { ...link, code_attempts: attempts });
     return attempts >= MAX_CODE_ATTEMPTS ? { kind: 'void', record } : { kind: 'wrong', record, remaining: MAX_CODE_ATTEMPTS - attempts };
@@ -87,11 +87,5 @@ export function confirmCode(ws: Workspace, r: OnboardingRecord, code: string): C
 
 /** Whether a page session (the cookie's value) belongs to this link. */
 export function hasSession(link: HostedLinkRecord, session: string | undefined): boolean {
-  return session !== undefined && (link.sessions ?? []).some((s) => sameText(s, session));
-}
-
-function sameText(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
+  return session !== undefined && (link.sessions ?? []).some((s) => sameSecret(session, s));
 }
