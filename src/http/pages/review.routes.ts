@@ -2,7 +2,7 @@ import express, { type Express, type Request, type RequestHandler, type Response
 import { ApiError, fail } from '../../core/errors.js';
 import type { Workspace } from '../../core/workspace.js';
 import type { Emulator } from '../../emulator.js';
-import { ROLES, type Role } from '../../resources/organizations/organizations.model.js';
+import { REVIEWING_ROLES, ROLES, type Role } from '../../resources/organizations/organizations.model.js';
 import type { ReviewSessionRecord } from '../../resources/reviews/reviews.model.js';
 import {
   approveAs, confirmIdentity, framingOrganizations, openReviewSession, refreshed, resumeReviewSession, returnData, signIn,
@@ -33,8 +33,6 @@ export const REVIEW_PAGE_ROUTES = [
   { method: 'GET', path: '/embed/review-page.css' },
 ] as const;
 
-const REVIEWING: readonly Role[] = ['manager', 'payroll_reviewer', 'owner'];
-
 function send(res: Response, page: Page, ancestors: string): void {
   res.status(page.status);
   res.setHeader('Content-Type', 'text/html; charset=utf-8');
@@ -53,7 +51,7 @@ function model(ws: Workspace, c: ReviewContext): ReviewModel {
     clientName: ws.store.organizations.get(c.session.client_id)?.name ?? c.session.client_id,
     locationName: org.locations.find((l) => l.id === c.onboarding.employment.location_id)?.name ?? c.onboarding.employment.location_id,
     userName: (id) => ws.store.users.get(id)?.name ?? id,
-    reviewers: ws.store.users.values().filter((u) => u.organization_id === org.id && u.roles.some((r) => REVIEWING.includes(r))),
+    reviewers: ws.store.users.values().filter((u) => u.organization_id === org.id && u.roles.some((r) => REVIEWING_ROLES.includes(r))),
   };
 }
 

@@ -1,4 +1,5 @@
 import { RETURN_REASON_MAX } from '../../resources/onboardings/onboardings.model.js';
+import { ROLES } from '../../resources/organizations/organizations.model.js';
 
 /**
  * The review pages in the OpenAPI document: the same routes as REVIEW_PAGE_ROUTES, answering
@@ -15,7 +16,7 @@ const formBody = (properties: Record<string, unknown>, required: string[]) => ({
     },
   },
 });
-const ROLE = { type: 'string', enum: ['manager', 'payroll_reviewer', 'owner'] };
+const ROLE = { type: 'string', enum: [...ROLES] };
 
 function formOperation(operationId: string, summary: string, properties: Record<string, unknown>, required: string[]) {
   return {

@@ -1,6 +1,8 @@
 /** Organizations, their users and API keys, as the fixtures describe them. */
 export const ROLES = ['manager', 'payroll_reviewer', 'owner'] as const;
 export type Role = (typeof ROLES)[number];
+/** The roles that review an onboarding (open the dossier, sign in on the review page); every role, today. */
+export const REVIEWING_ROLES: readonly Role[] = ROLES;
 
 /** The spec's scope table (section Authentication). */
 export const SCOPES = [

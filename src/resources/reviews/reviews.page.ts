@@ -1,9 +1,9 @@
-import { timingSafeEqual } from 'node:crypto';
 import { fail } from '../../core/errors.js';
+import { sameSecret } from '../../core/secrets.js';
 import type { Workspace } from '../../core/workspace.js';
 import * as life from '../onboardings/onboardings.lifecycle.js';
 import type { OnboardingRecord } from '../onboardings/onboardings.model.js';
-import type { Organization, Role, User } from '../organizations/organizations.model.js';
+import { REVIEWING_ROLES, type Organization, type Role, type User } from '../organizations/organizations.model.js';
 import { hostAllowed } from '../organizations/organizations.origins.js';
 import {
   REVIEW_PAGE_MS, REVIEWER_LINK_MS, reviewerLinkId, type ReviewerLinkRecord, type ReviewPageSession, type ReviewSessionRecord,
@@ -37,8 +37,6 @@ export type OpenResult =
 
 /** Why a form post is not accepted: not this page's token, or the page's half hour is over. */
 export type ResumeResult = { kind: 'ok'; context: ReviewContext } | { kind: 'invalid' } | { kind: 'expired'; page: ReviewPageSession };
-
-const REVIEWING: readonly Role[] = ['manager', 'payroll_reviewer', 'owner'];
 
 /**
  * An origin the framing page announced (embed.js adds it to review_url), kept only when it is
@@ -108,16 +106,10 @@ export function openReviewSession(ws: Workspace, session: ReviewSessionRecord, r
   return { kind: 'open', context: contextOf(ws, opened, page)! };
 }
 
-const sameToken = (a: string, b: string): boolean => {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
-};
-
 /** A form post from the opened page: the hidden action token must be this session's, within its time. */
 export function resumeReviewSession(ws: Workspace, session: ReviewSessionRecord, actionToken: string | undefined): ResumeResult {
   const page = session.page;
-  if (!page || !actionToken || !sameToken(page.action_token, actionToken)) return { kind: 'invalid' };
+  if (!page || !actionToken || !sameSecret(actionToken, page.action_token)) return { kind: 'invalid' };
   if (Date.parse(page.expires_at) <= ws.clock.nowMs()) return { kind: 'expired', page };
   const context = contextOf(ws, session, page);
   return context ? { kind: 'ok', context } : { kind: 'invalid' };
@@ -144,7 +136,7 @@ export function signIn(ws: Workspace, c: ReviewContext, who: { user_id?: string 
   if (!user || user.organization_id !== c.organization.id) {
     throw fail('user_unknown', `There is no account of ${c.organization.name} with that ${who.user_id ? 'id' : 'e-mail address'}.`, who.user_id ? 'user_id' : 'email');
   }
-  if (!user.roles.some((r) => REVIEWING.includes(r))) {
+  if (!user.roles.some((r) => REVIEWING_ROLES.includes(r))) {
     throw fail('role_not_held', `${user.name} holds no reviewing role (manager, payroll_reviewer or owner) at ${c.organization.name}.`, 'user_id');
   }
   const nowMs = ws.clock.nowMs();
