@@ -1,11 +1,11 @@
-import type { Principal } from '../organizations/organizations.access.js';
+import { visibleTo, type Principal } from '../organizations/organizations.access.js';
 import { fail } from '../../core/errors.js';
 import { mapPage, paginate, type Page, type PageRequest } from '../../core/pagination.js';
 import type { Workspace } from '../../core/workspace.js';
 import type { Role, User } from '../organizations/organizations.model.js';
 import { approve, verifyIdentity } from '../onboardings/onboardings.lifecycle.js';
 import type { OnboardingRecord } from '../onboardings/onboardings.model.js';
-import { getOnboarding, isVisible } from '../onboardings/onboardings.service.js';
+import { getOnboarding } from '../onboardings/onboardings.service.js';
 
 /**
  * Reviewing through the API (spec: identity-verification, approvals, GET /v1/approvals). The
@@ -100,7 +100,7 @@ export function openApproval(r: OnboardingRecord, p: Principal): OpenApproval {
  * holds no open role on is not theirs to approve and is left out.
  */
 export function listOpenApprovals(ws: Workspace, p: Principal, q: PageRequest): Page<OpenApproval> {
-  const visible = ws.store.onboardings.values().filter((r) => isVisible(r, p));
+  const visible = ws.store.onboardings.values().filter((r) => visibleTo(r, p));
   const page = paginate(visible, (r) => r.id, q, { defaultLimit: 25, filter: (r) => r.status === 'in_review' && openRolesHeld(r, p).length > 0 });
   return mapPage(page, (r) => openApproval(r, p));
 }

@@ -1,5 +1,5 @@
 import { Type } from '../../core/schema.js';
-import type { Principal } from '../organizations/organizations.access.js';
+import { visibleTo, type Principal } from '../organizations/organizations.access.js';
 import { mapPage, paginate, type PageRequest } from '../../core/pagination.js';
 import type { Workspace } from '../../core/workspace.js';
 import { DateOnly, ErrorSchema, ListOf, Literals, PageQuery } from '../common.schemas.js';
@@ -29,12 +29,7 @@ const ListEmployeesQuery = Type.Object({ ...PageQuery }, { additionalProperties:
 function listEmployees(ws: Workspace, p: Principal, q: PageRequest) {
   const visible = ws.store.employees
     .values()
-    .filter(
-      (e) =>
-        e.environment === p.environment &&
-        e.organization_id === p.organization.id &&
-        (p.partner === null || e.partner_id === p.partner.id),
-    )
+    .filter((e) => visibleTo(e, p))
     .reverse();
   return mapPage(paginate(visible, (e) => e.id, q, { defaultLimit: 25 }), (e) => renderEmployee(ws, e));
 }

@@ -1,4 +1,4 @@
-import type { Principal } from '../organizations/organizations.access.js';
+import { visibleTo, type Principal } from '../organizations/organizations.access.js';
 import { mapPage, paginate } from '../../core/pagination.js';
 import { Type, type Static } from '../../core/schema.js';
 import type { Workspace } from '../../core/workspace.js';
@@ -44,7 +44,7 @@ export const EventSchema = Type.Object(
 function listEvents(ws: Workspace, p: Principal, q: ListEventsQuery) {
   const visible = ws.store.events
     .values()
-    .filter((e) => e.type !== 'ping' && e.environment === p.environment && e.organization_id === p.organization.id && (p.partner === null || e.partner_id === p.partner.id));
+    .filter((e) => e.type !== 'ping' && visibleTo(e, p));
   const since = q.since === undefined || q.starting_after !== undefined ? undefined : Date.parse(q.since);
   const page = paginate(visible, (e) => e.id, q, {
     defaultLimit: 50,

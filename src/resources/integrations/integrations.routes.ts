@@ -1,10 +1,9 @@
-import type { Principal } from '../organizations/organizations.access.js';
+import { visibleTo, type Principal } from '../organizations/organizations.access.js';
 import { paginate } from '../../core/pagination.js';
 import { Type, type Static } from '../../core/schema.js';
 import type { Workspace } from '../../core/workspace.js';
 import { DateTime, ErrorSchema, ListOf, Literals, Nullable, PageQuery } from '../common.schemas.js';
 import type { OnboardingRecord } from '../onboardings/onboardings.model.js';
-import { isVisible } from '../onboardings/onboardings.service.js';
 import { MANUAL_CONNECTOR } from '../onboardings/payroll-outcome.js';
 import { ok, type ApiRoute } from '../route.js';
 
@@ -63,7 +62,7 @@ function integrations(ws: Workspace, p: Principal): Integration[] {
   const connector = org.payroll_connector;
   let last: Sync | null = null;
   for (const r of ws.store.onboardings.values()) {
-    if (!isVisible(r, p)) continue;
+    if (!visibleTo(r, p)) continue;
     const sync = syncOf(ws, r, connector);
     if (sync && (last === null || sync.at >= last.at)) last = sync;
   }

@@ -1,4 +1,4 @@
-import type { Principal } from '../organizations/organizations.access.js';
+import { visibleTo, type Principal } from '../organizations/organizations.access.js';
 import { fail } from '../../core/errors.js';
 import { paginate, type Page } from '../../core/pagination.js';
 import { nextSequence } from '../../core/store.js';
@@ -146,24 +146,15 @@ function newHostedLink(ws: Workspace, hours: number = EXPIRES_IN_HOURS.default):
   };
 }
 
-/** A partner sees only onboardings made through its own keys; nobody sees the other environment. */
-export function isVisible(r: OnboardingRecord, p: Principal): boolean {
-  return (
-    r.environment === p.environment &&
-    r.organization_id === p.organization.id &&
-    (p.partner === null || r.partner_id === p.partner.id)
-  );
-}
-
 export function getOnboarding(ws: Workspace, p: Principal, id: string): OnboardingRecord {
   const r = ws.store.onboardings.get(id);
-  if (!r || !isVisible(r, p)) throw fail('resource_not_found', `No onboarding with id ${id}.`, 'id');
+  if (!r || !visibleTo(r, p)) throw fail('resource_not_found', `No onboarding with id ${id}.`, 'id');
   return r;
 }
 
 /** Newest first, cancelled ones included. */
 export function listOnboardings(ws: Workspace, p: Principal, q: ListOnboardingsQuery): Page<OnboardingRecord> {
-  const visible = ws.store.onboardings.values().filter((r) => isVisible(r, p)).reverse();
+  const visible = ws.store.onboardings.values().filter((r) => visibleTo(r, p)).reverse();
   const since = q.updated_since === undefined ? undefined : Date.parse(q.updated_since);
   return paginate(visible, (r) => r.id, q, {
     defaultLimit: 25,

@@ -2,7 +2,7 @@ import { fail } from '../../core/errors.js';
 import type { Store } from '../../core/store.js';
 import { CURRENT_API_VERSION } from '../../core/versions.js';
 import {
-  SCOPES, type ApiKey, type Environment, type Organization, type Role, type Scope, type User,
+  REVIEWING_ROLES, SCOPES, type ApiKey, type Environment, type Organization, type Role, type Scope, type User,
 } from './organizations.model.js';
 
 /** Who is calling: resolved from the bearer key (spec section Authentication). */
@@ -24,8 +24,6 @@ export interface Principal extends Caller {
   /** "May open the dossier": an employer key whose user holds a reviewing role. */
   mayOpenDossier: boolean;
 }
-
-const DOSSIER_ROLES: readonly Role[] = ['manager', 'payroll_reviewer', 'owner'];
 
 export function findCaller(store: Store, token: string, apiVersion: string | undefined): Caller {
   const key = store.keys.get(token);
@@ -73,7 +71,7 @@ export function actFor(store: Store, caller: Caller, header: string | undefined,
     if (header !== undefined && header !== caller.home.id) {
       throw fail('organization_forbidden', 'An employer key may act only for its own organization.');
     }
-    const dossier = !!caller.user && caller.user.roles.some((r) => DOSSIER_ROLES.includes(r));
+    const dossier = !!caller.user && caller.user.roles.some((r) => REVIEWING_ROLES.includes(r));
     return { ...caller, organization: caller.home, scopes: caller.key.scopes, mayOpenDossier: dossier };
   }
   const employers = admittingEmployers(store, caller.partner);
@@ -96,6 +94,22 @@ export function actFor(store: Store, caller: Caller, header: string | undefined,
   }
   const scopes = caller.key.scopes.filter((s) => chosen.scopes.includes(s));
   return { ...caller, organization: chosen.org, scopes, mayOpenDossier: false };
+}
+
+/** What an onboarding, and each record made from one (its employee, its events), is filed under. */
+export interface Filed {
+  environment: Environment;
+  organization_id: string;
+  partner_id: string | null;
+}
+
+/**
+ * Whether the principal sees a record: same environment, the employer it acts for, and for a
+ * partner only what its own keys made. Onboardings, employees, events, approvals and
+ * integrations all ask this one rule, so none shows what another hides.
+ */
+export function visibleTo(r: Filed, p: Principal): boolean {
+  return r.environment === p.environment && r.organization_id === p.organization.id && (p.partner === null || r.partner_id === p.partner.id);
 }
 
 /** The key id recorded as `created_by_key` for what the web dashboard creates. */
