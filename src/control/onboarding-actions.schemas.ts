@@ -1,6 +1,6 @@
 import { Type, type Static, type TSchema } from '../core/schema.js';
-import { DateOnly, Literals } from '../resources/common.schemas.js';
-import { CONTRACT_TYPES, ROLES } from '../resources/organizations/organizations.model.js';
+import { Literals } from '../resources/common.schemas.js';
+import { ROLES } from '../resources/organizations/organizations.model.js';
 import { RETURN_REASON_MAX } from '../resources/onboardings/onboardings.model.js';
 import { CreateOnboardingBody, OnboardingSchema } from '../resources/onboardings/onboardings.schemas.js';
 
@@ -43,17 +43,8 @@ export const OpenBody = Type.Object(
 );
 export type OpenBody = Static<typeof OpenBody>;
 
-export const TermsBody = Type.Object(
-  {
-    contract_type: Type.Optional(Literals(CONTRACT_TYPES)),
-    hours_per_week: Type.Optional(Type.Number({ minimum: 0, maximum: 60 })),
-    hourly_wage_cents: Type.Optional(Type.Integer({ minimum: 1 })),
-    position: Type.Optional(Type.String({ minLength: 1 })),
-    start_date: Type.Optional(DateOnly),
-  },
-  { ...Strict, title: 'ChangeTermsRequest', description: 'at least one field' },
-);
-export type TermsBody = Static<typeof TermsBody>;
+/** The terms a change may set are the life cycle's (changeTerms), declared beside it. */
+export { TermsBody } from '../resources/onboardings/onboardings.schemas.js';
 
 export const ReturnBody = Type.Object(
   {

@@ -1,6 +1,6 @@
 import { Type, type Static } from '../core/schema.js';
 import { Literals } from '../resources/common.schemas.js';
-import { TermsBody } from '../control/onboarding-actions.schemas.js';
+import { TermsBody } from '../resources/onboardings/onboardings.schemas.js';
 import { ROLES } from '../resources/organizations/organizations.model.js';
 
 /**

@@ -1,7 +1,8 @@
 import { fail } from '../../core/errors.js';
 import type { Workspace } from '../../core/workspace.js';
-import type { ContractType, Role, User } from '../organizations/organizations.model.js';
+import type { Role, User } from '../organizations/organizations.model.js';
 import type { DocumentRecord, EmployeeDetails, OnboardingRecord } from './onboardings.model.js';
+import type { TermsBody } from './onboardings.schemas.js';
 import { DEFAULT_BASE_URL } from './onboardings.service.js';
 import { transition } from './onboardings.transitions.js';
 import { sendMail } from './outbox.js';
@@ -130,16 +131,8 @@ export function managerCorrect(ws: Workspace, r: OnboardingRecord): OnboardingRe
   return transition(ws, r, 'manager_correct', () => ({ ...r, returned_to: null, return_reason: null, data_version: r.data_version + 1 }));
 }
 
-export interface TermsChange {
-  contract_type?: ContractType;
-  hours_per_week?: number;
-  hourly_wage_cents?: number;
-  position?: string;
-  start_date?: string;
-}
-
 /** Changed terms: a new data version, approvals lapse, review again. */
-export function changeTerms(ws: Workspace, r: OnboardingRecord, terms: TermsChange): OnboardingRecord {
+export function changeTerms(ws: Workspace, r: OnboardingRecord, terms: TermsBody): OnboardingRecord {
   return transition(ws, r, 'change_terms', () => ({
     ...r,
     employment: { ...r.employment, ...terms },

@@ -69,6 +69,22 @@ export const HostedLinkBody = Type.Object(
 );
 export type HostedLinkBody = Static<typeof HostedLinkBody>;
 
+/**
+ * Employment terms the employer changes (control action change-terms, a scenario's
+ * terms_change): one definition for the request schema and the life cycle's changeTerms.
+ */
+export const TermsBody = Type.Object(
+  {
+    contract_type: Type.Optional(Literals(CONTRACT_TYPES)),
+    hours_per_week: Type.Optional(Type.Number({ minimum: 0, maximum: 60 })),
+    hourly_wage_cents: Type.Optional(Type.Integer({ minimum: 1 })),
+    position: Type.Optional(Type.String({ minLength: 1 })),
+    start_date: Type.Optional(DateOnly),
+  },
+  { additionalProperties: false, title: 'ChangeTermsRequest', description: 'at least one field' },
+);
+export type TermsBody = Static<typeof TermsBody>;
+
 export const EmptyBody = Type.Object({}, { additionalProperties: false, title: 'EmptyRequest' });
 
 export const ListOnboardingsQuery = Type.Object(
