@@ -2,7 +2,7 @@ import type { renderDocument } from './resources/documents/documents.service.js'
 import type { renderEvent } from './resources/events/events.routes.js';
 import type { renderCreated, renderOnboarding } from './resources/onboardings/onboardings.view.js';
 import type { renderOrganization } from './resources/organizations/organizations.routes.js';
-import type { renderDelivery, renderWebhook } from './resources/webhooks/webhooks.routes.js';
+import type { renderDelivery, renderWebhook } from './resources/webhooks/webhooks.view.js';
 import type { renderEmployee } from './resources/employees/employees.routes.js';
 import type { renderReviewSession } from './resources/reviews/reviews.service.js';
 

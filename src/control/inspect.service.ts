@@ -7,6 +7,7 @@ import type { OnboardingRecord, OnboardingStatus } from '../resources/onboarding
 import { waitingOn } from '../resources/onboardings/onboardings.view.js';
 import type { DeliveryRecord, WebhookEndpointRecord } from '../resources/webhooks/webhooks.model.js';
 import { deliveriesOf, resend } from '../resources/webhooks/webhooks.service.js';
+import { renderDelivery } from '../resources/webhooks/webhooks.view.js';
 import type { ActionName, InspectDeliveriesQuery, InspectEventsQuery, InspectListQuery, InspectWebhooksQuery } from './inspect.schemas.js';
 import { findOnboarding, renderFull } from './onboarding-actions.service.js';
 
@@ -205,21 +206,14 @@ export function listEvents(ws: Workspace, q: InspectEventsQuery) {
   return { data, total: all.length };
 }
 
+/**
+ * A delivery as /v1 renders it, with what only the inspector shows: the address it belongs to
+ * (the inspector lists every address's) and each attempt. No `object`, as the inspector's
+ * answers are not API objects; the keys keep their order.
+ */
 export function renderInspectDelivery(d: DeliveryRecord) {
-  return {
-    id: d.id,
-    endpoint_id: d.endpoint_id,
-    event_id: d.event_id,
-    event_type: d.event_type,
-    status: d.status,
-    attempts: d.attempts,
-    last_status_code: d.last_status_code,
-    last_error: d.last_error,
-    created_at: d.created_at,
-    delivered_at: d.delivered_at,
-    next_attempt_at: d.next_attempt_at,
-    attempt_log: d.attempt_log ?? [],
-  };
+  const { id, object: _object, ...rest } = renderDelivery(d);
+  return { id, endpoint_id: d.endpoint_id, ...rest, attempt_log: d.attempt_log ?? [] };
 }
 
 export function listWebhooks(ws: Workspace, q: InspectWebhooksQuery) {

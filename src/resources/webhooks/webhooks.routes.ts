@@ -1,49 +1,15 @@
-import type { Workspace } from '../../core/workspace.js';
 import { mapPage, type PageRequest } from '../../core/pagination.js';
 import { ErrorSchema, IdParam, PageQuery } from '../common.schemas.js';
 import { Type } from '../../core/schema.js';
 import { ok, type ApiRoute } from '../route.js';
-import type { DeliveryRecord, WebhookEndpointRecord } from './webhooks.model.js';
 import {
   CreateWebhookBody, DeletedWebhook, DeliveryList, DeliveryParams, DeliverySchema, ListDeliveriesQuery, RotateSecretBody,
   WebhookList, WebhookSchema, WebhookTestResult,
 } from './webhooks.schemas.js';
 import {
-  createWebhook, deleteWebhook, getWebhook, listDeliveries, listWebhooks, recentDeliveries, retryDelivery, rotateSecret, sendTestPing,
+  createWebhook, deleteWebhook, getWebhook, listDeliveries, listWebhooks, retryDelivery, rotateSecret, sendTestPing,
 } from './webhooks.service.js';
-
-export function renderDelivery(d: DeliveryRecord) {
-  return {
-    id: d.id,
-    object: 'webhook_delivery' as const,
-    event_id: d.event_id,
-    event_type: d.event_type,
-    status: d.status,
-    attempts: d.attempts,
-    last_status_code: d.last_status_code,
-    last_error: d.last_error,
-    created_at: d.created_at,
-    delivered_at: d.delivered_at,
-    next_attempt_at: d.next_attempt_at,
-  };
-}
-
-/** The secret only in the answers of creation and rotation (spec: WebhookEndpoint). */
-export function renderWebhook(ws: Workspace, w: WebhookEndpointRecord, withSecret = false) {
-  return {
-    id: w.id,
-    object: 'webhook_endpoint' as const,
-    url: w.url,
-    description: w.description,
-    events: w.events.length ? [...w.events] : ['*'],
-    status: w.status,
-    api_version: w.api_version,
-    previous_secret_expires_at: w.previous_secret_expires_at,
-    ...(withSecret ? { secret: w.secret } : {}),
-    recent_deliveries: recentDeliveries(ws, w.id).map(renderDelivery),
-    created_at: w.created_at,
-  };
-}
+import { renderDelivery, renderWebhook } from './webhooks.view.js';
 
 const errors = { description: 'Error', schema: ErrorSchema };
 const id = (params: Record<string, string>) => params.id!;
