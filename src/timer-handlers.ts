@@ -3,7 +3,8 @@ import type { WorkspaceHooks } from './core/workspace.js';
 import { plan, playStep, SCENARIO_STEP } from './scenarios/autopilot.js';
 import { scriptedPayroll } from './scenarios/scenario.rules.js';
 import { purgeEvent } from './resources/events/events.emit.js';
-import { attemptTimer, expireSecret, purgeDelivery } from './delivery/dispatcher.js';
+import { purgeDelivery } from './delivery/dispatcher.js';
+import { attemptTimer, expireSecret } from './resources/webhooks/webhooks.rules.js';
 import { reviewerLinkExpired, reviewSessionExpired } from './resources/reviews/reviews.service.js';
 
 /** Every kind of timer and what it does when it fires: wired here, in one table. */

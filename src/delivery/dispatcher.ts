@@ -6,14 +6,15 @@ import type { Workspace } from '../core/workspace.js';
 import type { EventRecord } from '../resources/events/events.model.js';
 import type { DeliveryRecord, WebhookEndpointRecord } from '../resources/webhooks/webhooks.model.js';
 import { checkDeliveryTarget } from './address-policy.js';
-import { AUTO_DISABLE_AFTER, retryDelayMs } from './schedule.js';
+import { retryDelayMs } from './schedule.js';
 import { deliverySettings, type DeliverySettings } from './settings.js';
 import { signatureHeader } from './signature.js';
 
 /**
- * The webhook dispatcher: every event becomes one delivery per subscribed address, each
- * attempt a timer on the workspace clock, each outcome recorded on the delivery. No Express;
- * the HTTP sending is the transport's.
+ * The webhook dispatcher's mechanics: a delivery per address it is handed, each attempt a
+ * timer on the workspace clock, each outcome recorded on the delivery. Which addresses, which
+ * secrets and what outcomes mean for an address are the webhook rules'
+ * (resources/webhooks/webhooks.rules.ts). No Express; the HTTP sending is the transport's.
  */
 export const DELIVERY_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
 /** For workspaces made without the emulator (unit tests): the real transport, local policy. */
@@ -34,25 +35,14 @@ export function messageBody(event: Pick<EventRecord, 'id' | 'type' | 'created_at
 }
 
 /**
- * Which addresses an event goes to: the employer's own, and the addresses of the partner whose
- * key made the onboarding while the employer admits it with onboardings:read; same environment,
- * enabled, subscribed to the type (no filter means every type, older names included).
+ * What the webhook rules (resources/webhooks/webhooks.rules.ts) decide around an attempt: the
+ * secrets that sign it, and what a success or a dead delivery means for its address. Passed in,
+ * so the mechanics here name no rule of an address.
  */
-export function subscribers(ws: Workspace, event: EventRecord): WebhookEndpointRecord[] {
-  const owners = new Set([event.organization_id]);
-  if (event.partner_id) {
-    const partner = ws.store.organizations.get(event.partner_id);
-    const admission = partner?.admitted_by.find((a) => a.organization_id === event.organization_id);
-    if (admission?.active && admission.scopes.includes('onboardings:read')) owners.add(event.partner_id);
-  }
-  return ws.store.webhooks
-    .values()
-    .filter((w) => owners.has(w.organization_id) && w.environment === event.environment && w.status === 'enabled' && (w.events.length === 0 || w.events.includes(event.type)));
-}
-
-/** Called by the one event emitter for every event made. */
-export function dispatchEvent(ws: Workspace, event: EventRecord): DeliveryRecord[] {
-  return subscribers(ws, event).map((endpoint) => enqueue(ws, endpoint, event.id, event.type, messageBody(event, endpoint.api_version)));
+export interface AttemptRules {
+  signingSecrets(ws: Workspace, endpoint: WebhookEndpointRecord): string[];
+  succeeded(ws: Workspace, endpointId: string): void;
+  died(ws: Workspace, dead: DeliveryRecord): void;
 }
 
 /** One delivery, its first attempt due now and its removal due after 30 days. */
@@ -80,7 +70,7 @@ export function enqueue(ws: Workspace, endpoint: WebhookEndpointRecord, eventId:
 }
 
 /** Timer 'webhook.attempt': one scheduled attempt, then success, a retry, or dead. */
-export async function attemptTimer(ws: Workspace, timer: Timer): Promise<Facts> {
+export async function attemptTimer(ws: Workspace, timer: Timer, rules: AttemptRules): Promise<Facts> {
   const delivery = ws.store.deliveries.get(String(timer.payload.delivery_id));
   if (!delivery || delivery.status === 'succeeded' || delivery.status === 'dead') return { skipped: true };
   if (delivery.status === 'in_progress') {
@@ -94,7 +84,7 @@ export async function attemptTimer(ws: Workspace, timer: Timer): Promise<Facts> 
     const ended = giveUp(ws, delivery, endpoint ? 'the address is disabled' : 'the address was deleted');
     return { delivery_id: ended.id, status: ended.status };
   }
-  const done = await attempt(ws, endpoint, delivery, timer);
+  const done = await attempt(ws, endpoint, delivery, timer, rules);
   return { delivery_id: done.id, status: done.status, status_code: done.last_status_code };
 }
 
@@ -103,7 +93,7 @@ export async function attemptTimer(ws: Workspace, timer: Timer): Promise<Facts> 
  * through the retry schedule; a manual retry (null) is an extra attempt that can only end the
  * delivery well.
  */
-export async function attempt(ws: Workspace, endpoint: WebhookEndpointRecord, delivery: DeliveryRecord, timer: Timer | null): Promise<DeliveryRecord> {
+export async function attempt(ws: Workspace, endpoint: WebhookEndpointRecord, delivery: DeliveryRecord, timer: Timer | null, rules: AttemptRules): Promise<DeliveryRecord> {
   const scheduled = timer !== null;
   const settings = settingsOf(ws);
   const startedAt = ws.clock.nowMs();
@@ -116,7 +106,7 @@ export async function attempt(ws: Workspace, endpoint: WebhookEndpointRecord, de
   const result = refused
     ? { ok: false, status: null, error: `refused by the strict URL policy: ${refused}` }
     : await settings.limit(() =>
-        settings.transport.send({ url: endpoint.url, headers: headersFor(ws, endpoint, delivery), body: delivery.body, timeoutMs: settings.timeoutMs }),
+        settings.transport.send({ url: endpoint.url, headers: headersFor(ws, rules.signingSecrets(ws, endpoint), delivery), body: delivery.body, timeoutMs: settings.timeoutMs }),
       );
   const { resume: _done, ...current } = ws.store.deliveries.get(delivery.id)!;
   const outcome = { last_status_code: result.status, last_error: result.ok ? null : result.error ?? 'failed' };
@@ -126,7 +116,7 @@ export async function attempt(ws: Workspace, endpoint: WebhookEndpointRecord, de
   });
   if (result.ok) {
     if (current.timer_seq !== null) ws.timers.cancel(current.timer_seq);
-    resetDeadCount(ws, endpoint.id);
+    rules.succeeded(ws, endpoint.id);
     return ws.store.deliveries.put({ ...current, ...logged(null), status: 'succeeded', delivered_at: ws.now(), next_attempt_at: null, timer_seq: null });
   }
   if (!scheduled) {
@@ -134,54 +124,34 @@ export async function attempt(ws: Workspace, endpoint: WebhookEndpointRecord, de
     return ws.store.deliveries.put({ ...current, ...logged(current.next_attempt_at), status: delivery.status === 'in_progress' ? 'failed' : delivery.status });
   }
   const delay = retryDelayMs(current.attempts);
-  if (delay === null) return giveUp(ws, { ...current, ...logged(null) }, outcome.last_error);
+  if (delay === null) {
+    const dead = giveUp(ws, { ...current, ...logged(null) }, outcome.last_error);
+    rules.died(ws, dead);
+    return dead;
+  }
   const due = startedAt + delay;
   const retry = ws.scheduler.schedule('webhook.attempt', due, { delivery_id: delivery.id }, retrySeq);
   return ws.store.deliveries.put({ ...current, ...logged(new Date(due).toISOString()), status: 'failed', next_attempt_at: new Date(due).toISOString(), timer_seq: retry.seq });
 }
 
-function headersFor(ws: Workspace, endpoint: WebhookEndpointRecord, delivery: DeliveryRecord): Record<string, string> {
+function headersFor(ws: Workspace, secrets: string[], delivery: DeliveryRecord): Record<string, string> {
   const t = settingsOf(ws).signatureClock === 'emulated' ? Math.floor(ws.clock.nowMs() / 1000) : wallClockSeconds();
   return {
     'Content-Type': 'application/json',
     'User-Agent': 'Service-Webhooks/1',
     'Service-Event-Id': delivery.event_id,
     'Service-Event-Type': delivery.event_type,
-    'Service-Signature': signatureHeader(signingSecrets(ws, endpoint), t, delivery.body),
+    'Service-Signature': signatureHeader(secrets, t, delivery.body),
   };
 }
 
-/** The current secret, then the previous one while its overlap lasts. */
-export function signingSecrets(ws: Workspace, endpoint: WebhookEndpointRecord): string[] {
-  const previousValid = endpoint.previous_secret && endpoint.previous_secret_expires_at && Date.parse(endpoint.previous_secret_expires_at) > ws.clock.nowMs();
-  return previousValid ? [endpoint.secret, endpoint.previous_secret!] : [endpoint.secret];
-}
-
-/** Dead: counted against the address; ten in a row disable it. */
+/** Dead: no more attempts (what it means for the address is the rules' `died`). */
 function giveUp(ws: Workspace, delivery: DeliveryRecord, reason: string | null): DeliveryRecord {
   if (delivery.timer_seq !== null) ws.timers.cancel(delivery.timer_seq);
-  const dead = ws.store.deliveries.put({ ...delivery, status: 'dead', last_error: reason, next_attempt_at: null, timer_seq: null });
-  const endpoint = ws.store.webhooks.get(delivery.endpoint_id);
-  if (endpoint && endpoint.status === 'enabled') {
-    const count = endpoint.dead_in_a_row + 1;
-    ws.store.webhooks.put({ ...endpoint, dead_in_a_row: count });
-    if (count >= AUTO_DISABLE_AFTER) disableEndpoint(ws, endpoint.id, `the address was disabled after ${AUTO_DISABLE_AFTER} dead deliveries in a row`);
-  }
-  return dead;
+  return ws.store.deliveries.put({ ...delivery, status: 'dead', last_error: reason, next_attempt_at: null, timer_seq: null });
 }
 
-function resetDeadCount(ws: Workspace, endpointId: string): void {
-  const endpoint = ws.store.webhooks.get(endpointId);
-  if (endpoint && endpoint.dead_in_a_row !== 0) ws.store.webhooks.put({ ...endpoint, dead_in_a_row: 0 });
-}
-
-/** Stops an address: its waiting deliveries end dead with the reason (their retries are cancelled). */
-export function disableEndpoint(ws: Workspace, endpointId: string, reason: string): void {
-  const endpoint = ws.store.webhooks.get(endpointId);
-  if (endpoint) ws.store.webhooks.put({ ...endpoint, status: 'disabled' });
-  stopPending(ws, endpointId, reason);
-}
-
+/** An address's waiting deliveries end dead with the reason (their retries are cancelled). */
 export function stopPending(ws: Workspace, endpointId: string, reason: string): void {
   for (const d of ws.store.deliveries.values()) {
     if (d.endpoint_id !== endpointId || (d.status !== 'pending' && d.status !== 'failed')) continue;
@@ -193,12 +163,4 @@ export function stopPending(ws: Workspace, endpointId: string, reason: string): 
 /** Timer 'webhook.delivery_purge': deliveries stay visible 30 days. */
 export function purgeDelivery(ws: Workspace, timer: Timer): void {
   ws.store.deliveries.delete(String(timer.payload.delivery_id));
-}
-
-/** Timer 'webhook.secret_expire': the previous secret stops co-signing. */
-export function expireSecret(ws: Workspace, timer: Timer): void {
-  const endpoint = ws.store.webhooks.get(String(timer.payload.webhook_id));
-  if (endpoint && endpoint.previous_secret_expires_at && Date.parse(endpoint.previous_secret_expires_at) <= ws.clock.nowMs()) {
-    ws.store.webhooks.put({ ...endpoint, previous_secret: null, previous_secret_expires_at: null });
-  }
 }

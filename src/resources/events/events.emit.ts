@@ -2,7 +2,7 @@ import { nextSequence } from '../../core/store.js';
 import type { Timer } from '../../core/timers.js';
 import type { Workspace } from '../../core/workspace.js';
 import type { OnboardingRecord } from '../onboardings/onboardings.model.js';
-import { dispatchEvent } from '../../delivery/dispatcher.js';
+import { dispatchEvent } from '../webhooks/webhooks.rules.js';
 import { EVENT_RETENTION_MS, OLDER_NAMES, type EventData, type EventRecord, type EventType } from './events.model.js';
 
 /** Facts an event type carries beside the common data (spec: Message, data.*). */

@@ -5,6 +5,7 @@ import { nextSequence } from '../../core/store.js';
 import type { Workspace } from '../../core/workspace.js';
 import { checkAddressUrl } from '../../delivery/address-policy.js';
 import { attempt, enqueue, messageBody, stopPending } from '../../delivery/dispatcher.js';
+import { ATTEMPT_RULES } from './webhooks.rules.js';
 import { deliverySettings } from '../../delivery/settings.js';
 import { EVENT_TYPES } from '../events/events.model.js';
 import type { DeliveryRecord, WebhookEndpointRecord } from './webhooks.model.js';
@@ -127,7 +128,7 @@ export async function retryDelivery(ws: Workspace, p: Principal, id: string, del
 export async function resend(ws: Workspace, w: WebhookEndpointRecord, d: DeliveryRecord): Promise<DeliveryRecord> {
   if (d.status === 'in_progress') throw fail('delivery_in_progress', 'An attempt of this delivery is running; retry when it has finished.');
   if (w.status === 'disabled') throw fail('webhook_disabled', 'The address is disabled; re-enable it first.');
-  return attempt(ws, w, d, null);
+  return attempt(ws, w, d, null, ATTEMPT_RULES);
 }
 
 /** Control API: the dashboard re-enables a disabled address; the dead count starts again. */
