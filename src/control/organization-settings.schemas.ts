@@ -5,7 +5,10 @@ import { SCOPES } from '../resources/organizations/organizations.model.js';
 /** What the back office of the real service sets for an organization (control API). */
 const Strict = { additionalProperties: false } as const;
 const Subscription = Literals(['active', 'trial', 'none']);
-const Origins = Type.Array(Type.String({ minLength: 1 }), { uniqueItems: true });
+const Origins = Type.Array(Type.String({ minLength: 1 }), {
+  uniqueItems: true,
+  description: 'host names, or *. and a domain for its subdomains; kept trimmed, in lower case, without scheme, port or path; an entry naming no host is refused',
+});
 
 export const PatchOrganizationBody = Type.Object(
   {
