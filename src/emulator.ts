@@ -12,9 +12,10 @@ import { checkFixtures, readFixturesFile } from './fixtures/fixtures.load.js';
 import type { FixturesDocument } from './fixtures/fixtures.schema.js';
 import { populate } from './fixtures/fixtures.apply.js';
 import { TIMER_HANDLERS, WORKSPACE_HOOKS } from './timer-handlers.js';
+import { WORKSPACE_PARTS } from './workspace-parts.js';
 import { STORE_LAYOUT } from './resources/collections.js';
 import { setScenario } from './scenarios/autopilot.js';
-import { checkScenario, mergeScenarios, readScenarioFile, ScenarioError } from './scenarios/scenario.load.js';
+import { checkScenario, mergeScenarios, readScenarioFile } from './scenarios/scenario.load.js';
 import type { ScenarioDocument } from './scenarios/scenario.schema.js';
 import { deliverySettings, type DeliverySettings } from './delivery/settings.js';
 import { inFlightAsDue } from './delivery/in-flight.js';
@@ -44,24 +45,16 @@ export interface WorkspaceInput {
 }
 
 /**
- * Reads a snapshot document with every check there is, the core's and those needing what only
- * this layer knows: the timer kinds there are and what a scenario may say. A refusal lists
- * every mistake (422 snapshot_invalid) or names the version (snapshot_version_unsupported).
+ * Reads a snapshot document with every check there is: each part's, and the one needing what
+ * only this layer knows, the timer kinds there are. A refusal lists every mistake (422
+ * snapshot_invalid) or names the version (snapshot_version_unsupported).
  */
 export function checkSnapshot(document: unknown): WorkspaceSnapshot {
-  return readSnapshot(document, (s) => {
+  return readSnapshot(document, WORKSPACE_PARTS, (s) => {
     const mistakes: ErrorDetail[] = [];
     s.timers.timers.forEach((t, i) => {
       if (!(t.kind in TIMER_HANDLERS)) mistakes.push({ path: `timers.timers[${i}].kind`, message: `"${t.kind}" is not a timer kind of this emulator (${Object.keys(TIMER_HANDLERS).join(', ')})` });
     });
-    if (s.scenario) {
-      try {
-        checkScenario(s.scenario.document);
-      } catch (err) {
-        if (!(err instanceof ScenarioError)) throw err;
-        for (const m of err.mistakes) mistakes.push({ path: ['scenario.document', m.path].filter(Boolean).join('.'), message: m.message });
-      }
-    }
     return mistakes;
   });
 }
@@ -261,7 +254,7 @@ export class Emulator {
   }
 
   private add(id: string, fixtures: FixturesDocument, seed: string | undefined, clock: ClockOptions | undefined, keySuffix: string): Workspace {
-    const ws = new Workspace({ id, seed, clock, keySuffix, publicUrl: this.publicUrl, collections: STORE_LAYOUT }, this.handlers, this.delivery, WORKSPACE_HOOKS);
+    const ws = new Workspace({ id, seed, clock, keySuffix, publicUrl: this.publicUrl, collections: STORE_LAYOUT, parts: WORKSPACE_PARTS }, this.handlers, this.delivery, WORKSPACE_HOOKS);
     populate(ws, fixtures, keySuffix);
     for (const k of ws.store.keys.values()) {
       if (this.keyIndex.has(k.key)) throw fail('fixtures_invalid', `The key ${k.key} is already used by another workspace.`, 'keys');

@@ -1,5 +1,5 @@
 import type { FaultInput } from '../core/faults.js';
-import { SnapshotSchema } from '../persistence/snapshot.js';
+import { SnapshotSchema } from '../workspace-parts.js';
 import { checkSnapshot, type Emulator, type WorkspaceInput } from '../emulator.js';
 import { ErrorSchema, IdParam } from '../resources/common.schemas.js';
 import { enableWebhook } from '../resources/webhooks/webhooks.service.js';

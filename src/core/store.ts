@@ -48,6 +48,9 @@ export type Store = { [K in keyof StoreRecords]: Collection<StoreRecords[K]> } &
   sequence: { next: number };
 };
 
+/** Every collection of the store, each as an array of its records, oldest first: a snapshot's `store`. */
+export type SnapshotStore = { [K in keyof Store]: Store[K] extends Collection<infer T> ? T[] : number };
+
 /** The names of the store's collections, in the layout's order. */
 export function collectionNames(layout: StoreLayout): (keyof StoreRecords)[] {
   return Object.keys(layout) as (keyof StoreRecords)[];

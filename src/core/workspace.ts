@@ -1,18 +1,87 @@
-import { Clock, type ClockOptions } from './clock.js';
-import { FaultList } from './faults.js';
+import type { Clock, ClockMode, ClockOptions } from './clock.js';
+import type { ErrorDetail } from './errors.js';
+import type { Fault, FaultList } from './faults.js';
 import { createIds, type IdFactory } from './ids.js';
-import { IdempotencyStore } from './idempotency.js';
-import { createRandom, type RandomSource } from './random.js';
+import type { IdempotencyRecord, IdempotencyStore } from './idempotency.js';
+import type { RandomSource, RandomState } from './random.js';
 import { Scheduler, type TimerHandler as HandlerOf } from './scheduler.js';
-import { createStore, type Store, type StoreLayout } from './store.js';
-import { TimerQueue } from './timers.js';
+import type { TSchema } from './schema.js';
+import type { SnapshotStore, Store, StoreLayout } from './store.js';
+import type { TimerQueue, TimerQueueState } from './timers.js';
 
 /**
- * The types of what a workspace keeps for the layers above the core: the mail outbox, the
- * audit log, the scenario and autopilot state, the webhook delivery settings. Empty here: each
- * owner declares its entry in its own module (declaration merging), so the core names none of them.
+ * The types of what a workspace is handed by the layers above the core and keeps without
+ * saving it: the webhook delivery settings. Empty here: each owner declares its entry in its
+ * own module (declaration merging), so the core names none of them.
  */
 export interface WorkspaceKept {}
+
+/** One piece of workspace state: its field in a snapshot, its live type and its plain-JSON type there. */
+export interface PartShape<Name extends string, Value, Saved = Value> {
+  name: Name;
+  value: Value;
+  saved: Saved;
+}
+
+/**
+ * Every piece of state a workspace holds, by the workspace field holding it: what a reset
+ * makes afresh and a snapshot saves. The core's own pieces are here; each layer above declares
+ * its own in its module (declaration merging), so the core names none of them. A declared piece
+ * is a field of Workspace and a field of the snapshot document, and the table of parts
+ * (WorkspacePartTable) does not compile without its part.
+ */
+export interface WorkspaceParts {
+  /**
+   * `now` is the emulated time when taken. A realtime clock is restored with its `offset_ms`
+   * (emulated minus wall time), so it keeps following the wall clock; a frozen one at `now`.
+   */
+  clock: PartShape<'clock', Clock, { mode: ClockMode; now: string; offset_ms: number }>;
+  /** A seeded source's position, so ids after a restore continue the same sequence; null: OS random. */
+  random: PartShape<'random', RandomSource, RandomState | null>;
+  store: PartShape<'store', Store, SnapshotStore>;
+  timers: PartShape<'timers', TimerQueue, TimerQueueState>;
+  idempotency: PartShape<'idempotency', IdempotencyStore, IdempotencyRecord[]>;
+  /** Injected faults for /v1 requests (POST /_emulator/faults). */
+  faults: PartShape<'faults', FaultList, Fault[]>;
+}
+
+export type PartField = keyof WorkspaceParts;
+export type PartValue<K extends PartField> = WorkspaceParts[K]['value'];
+export type PartSaved<K extends PartField> = WorkspaceParts[K]['saved'];
+/** A value for every part: what a workspace holds, and what a restore builds before it swaps it in. */
+export type PartValues = { [K in PartField]: PartValue<K> };
+/** Every part under its snapshot field, as a snapshot document holds them. */
+export type SavedParts = { [K in PartField as WorkspaceParts[K]['name']]: PartSaved<K> };
+
+/**
+ * How one piece of state is made, saved and read back. Its owner writes it beside the
+ * piece's type; the composition root lists every part in one table (src/workspace-parts.ts),
+ * which the workspace is given in its recipe, so the core applies parts it does not know.
+ */
+export interface WorkspacePart<K extends PartField> {
+  /** Its field in the snapshot document. */
+  readonly name: WorkspaceParts[K]['name'];
+  /** The value at creation and after a reset. */
+  create(ws: Workspace): PartValue<K>;
+  /** Its snapshot field; may share the live objects: the snapshot is copied whole after. */
+  save(value: PartValue<K>, ws: Workspace): PartSaved<K>;
+  /**
+   * The value from a snapshot field the schema and check() accepted, a copy nothing else holds.
+   * The workspace is only read (its recipe); it throws the refusal when the field still cannot
+   * be used.
+   */
+  load(saved: PartSaved<K>, ws: Workspace): PartValue<K>;
+  /** The schema of its snapshot field. */
+  readonly schema: TSchema<PartSaved<K>>;
+  /** What the schema cannot say, with paths from the document's root. */
+  check?(saved: PartSaved<K>): ErrorDetail[];
+}
+
+/**
+ * One part per declared piece of state, in the order a snapshot lists them. Keyed by the
+ * workspace field, so a piece declared without its part (or the other way round) does not compile.
+ */
+export type WorkspacePartTable = { readonly [K in PartField]: WorkspacePart<K> };
 
 /** The type an owner declared under `K` in WorkspaceKept (never while none does). */
 export type Kept<K extends string> = K extends keyof WorkspaceKept ? WorkspaceKept[K] : never;
@@ -32,6 +101,8 @@ export interface WorkspaceRecipe {
   publicUrl?: string | undefined;
   /** The store's collections, as the resources declare them (src/resources/collections.ts). */
   collections: StoreLayout;
+  /** Every piece of state and how it is made, saved and read back (src/workspace-parts.ts). */
+  parts: WorkspacePartTable;
 }
 
 /**
@@ -41,32 +112,22 @@ export interface WorkspaceRecipe {
  */
 export interface WorkspaceHooks {}
 
+/** The parts' values are the workspace's fields (clock, store, timers, outbox, ...). */
+export interface Workspace extends PartValues {}
+
 /**
  * The isolation unit: its own store, clock, random source, timers and idempotency records,
  * so parallel test suites never see each other's data. Every service function takes the
- * workspace first. Adding state here: docs/architecture.md, "Add a piece of workspace state".
+ * workspace first. Its state is the parts of its recipe; adding a piece: docs/architecture.md,
+ * "Add a piece of workspace state".
  */
 export class Workspace {
   readonly id: string;
   /** On the workspace's own clock, so seeded frozen runs stay byte-identical. */
   readonly createdAt: string;
-  clock!: Clock;
-  random!: RandomSource;
+  /** Drawn from `random`: made anew whenever the random source is replaced (install). */
   ids!: IdFactory;
-  store!: Store;
-  idempotency!: IdempotencyStore;
-  timers!: TimerQueue;
   scheduler!: Scheduler<Workspace>;
-  /** Intercepted e-mails: nothing is ever sent. */
-  outbox!: Kept<'outboxMail'>[];
-  /** Every document download, for GET /_emulator/audit-log. */
-  auditLog!: Kept<'auditEntry'>[];
-  /** Injected faults for /v1 requests (POST /_emulator/faults). */
-  faults!: FaultList;
-  /** The loaded scenario (docs/scenarios.md); null: only magic e-mail addresses move anything. */
-  scenario: Kept<'loadedScenario'> | null = null;
-  /** Per onboarding id: the autopilot's progress on it. */
-  autopilot!: Map<string, Kept<'autopilotProgress'>>;
 
   constructor(
     readonly recipe: WorkspaceRecipe,
@@ -80,20 +141,25 @@ export class Workspace {
     this.createdAt = this.clock.iso();
   }
 
-  /** Back to an empty store with the clock and random sequence as at creation. */
+  /**
+   * Back to an empty store with the clock and random sequence as at creation: every part's
+   * create(), in the table's order (a part may keep its value: the scenario does).
+   */
   clear(): void {
-    this.clock = new Clock(this.recipe.clock);
-    this.random = createRandom(this.recipe.seed);
-    this.ids = createIds(this.random);
-    this.store = createStore(this.recipe.collections);
-    this.idempotency = new IdempotencyStore();
     this.scheduler?.stop();
-    this.timers = new TimerQueue();
+    const fresh: Record<string, unknown> = {};
+    for (const [field, part] of Object.entries(this.recipe.parts)) fresh[field] = (part as WorkspacePart<PartField>).create(this);
+    this.install(fresh as PartValues);
     this.scheduler = new Scheduler<Workspace>(this, this.handlers);
-    this.outbox = [];
-    this.auditLog = [];
-    this.faults = new FaultList();
-    this.autopilot = new Map();
+  }
+
+  /**
+   * Swaps in a value for every part at once (a reset, a restore), and the ids drawn from the
+   * new random source. The caller stops the realtime alarm first.
+   */
+  install(values: PartValues): void {
+    Object.assign(this, values);
+    this.ids = createIds(this.random);
   }
 
   now(): string {

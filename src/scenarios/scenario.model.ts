@@ -1,4 +1,5 @@
 import type { ScenarioDocument } from './scenario.schema.js';
+import type { PartShape } from '../core/workspace.js';
 
 /** A scenario as loaded into a workspace: the document and where it came from. */
 export interface LoadedScenario {
@@ -25,8 +26,13 @@ export interface AutopilotProgress {
 }
 
 declare module '../core/workspace.js' {
-  interface WorkspaceKept {
-    loadedScenario: LoadedScenario;
-    autopilotProgress: AutopilotProgress;
+  interface WorkspaceParts {
+    /**
+     * The loaded scenario (docs/scenarios.md); null: only magic e-mail addresses move anything.
+     * Its part and the autopilot's: scenario.parts.ts.
+     */
+    scenario: PartShape<'scenario', LoadedScenario | null>;
+    /** Per onboarding id: the autopilot's progress on it. */
+    autopilot: PartShape<'autopilot', Map<string, AutopilotProgress>, Record<string, AutopilotProgress>>;
   }
 }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { TimerQueue, type Timer } from '../../src/core/timers.js';
 import { Workspace } from '../../src/core/workspace.js';
 import { STORE_LAYOUT } from '../../src/resources/collections.js';
+import { WORKSPACE_PARTS } from '../../src/workspace-parts.js';
 import type { TimerHandlers } from '../../src/core/workspace.js';
 import { parseDuration } from '../../src/core/durations.js';
 
@@ -9,7 +10,7 @@ const START = Date.parse('2026-10-05T09:00:00Z');
 const MIN = 60_000;
 
 function frozenWorkspace(handlers: TimerHandlers) {
-  return new Workspace({ id: 'ws_test', keySuffix: '', collections: STORE_LAYOUT, clock: { mode: 'frozen', start: START } }, handlers);
+  return new Workspace({ id: 'ws_test', keySuffix: '', collections: STORE_LAYOUT, parts: WORKSPACE_PARTS, clock: { mode: 'frozen', start: START } }, handlers);
 }
 
 describe('TimerQueue', () => {
@@ -124,7 +125,7 @@ describe('Scheduler', () => {
 
   it('fires timers by itself in realtime mode when their time comes', async () => {
     const seen: number[] = [];
-    const ws = new Workspace({ id: 'ws_rt', keySuffix: '', collections: STORE_LAYOUT }, { ping: () => void seen.push(1) });
+    const ws = new Workspace({ id: 'ws_rt', keySuffix: '', collections: STORE_LAYOUT, parts: WORKSPACE_PARTS }, { ping: () => void seen.push(1) });
     ws.scheduler.schedule('ping', ws.clock.nowMs() + 30);
     await new Promise((r) => setTimeout(r, 120));
     expect(seen).toEqual([1]);
@@ -153,7 +154,7 @@ describe('a realtime clock that moves between two reads', () => {
     let wall = START;
     const wallNow = () => (wall += 1); // every read is a millisecond later
     const seen: string[] = [];
-    const ws = new Workspace({ id: 'ws_rt2', keySuffix: '', collections: STORE_LAYOUT, clock: { mode: 'realtime', wallNow } }, { t: (_w, timer) => void seen.push(String(timer.payload.n)) });
+    const ws = new Workspace({ id: 'ws_rt2', keySuffix: '', collections: STORE_LAYOUT, parts: WORKSPACE_PARTS, clock: { mode: 'realtime', wallNow } }, { t: (_w, timer) => void seen.push(String(timer.payload.n)) });
     ws.scheduler.schedule('t', wall + 5, { n: 1 });
     ws.scheduler.schedule('t', wall + 6, { n: 2 });
     for (let i = 0; i < 20; i++) expect(() => ws.scheduler.runDue()).not.toThrow();

@@ -1,7 +1,7 @@
 import type { Principal } from '../organizations/organizations.access.js';
 import { fail } from '../../core/errors.js';
 import { paginate, type Page, type PageRequest } from '../../core/pagination.js';
-import type { Workspace } from '../../core/workspace.js';
+import type { PartShape, Workspace } from '../../core/workspace.js';
 import type { DocumentRecord } from '../onboardings/onboardings.model.js';
 import { getOnboarding } from '../onboardings/onboardings.service.js';
 import type { RawFile } from '../route.js';
@@ -20,8 +20,9 @@ export interface AuditEntry {
 }
 
 declare module '../../core/workspace.js' {
-  interface WorkspaceKept {
-    auditEntry: AuditEntry;
+  interface WorkspaceParts {
+    /** Every document download, for GET /_emulator/audit-log (its part: audit-log.part.ts). */
+    auditLog: PartShape<'audit_log', AuditEntry[]>;
   }
 }
 

@@ -1,4 +1,4 @@
-import type { Workspace } from '../../core/workspace.js';
+import type { PartShape, Workspace } from '../../core/workspace.js';
 import type { OnboardingRecord } from './onboardings.model.js';
 
 /** A mail to an employee, kept in the workspace outbox (GET /_emulator/outbox). */
@@ -15,8 +15,9 @@ export interface OutboxMail {
 }
 
 declare module '../../core/workspace.js' {
-  interface WorkspaceKept {
-    outboxMail: OutboxMail;
+  interface WorkspaceParts {
+    /** Intercepted e-mails: nothing is ever sent (its part: outbox.part.ts). */
+    outbox: PartShape<'outbox', OutboxMail[]>;
   }
 }
 
