@@ -3,7 +3,7 @@ import { visibleTo, type Principal } from '../organizations/organizations.access
 import { mapPage, paginate, type PageRequest } from '../../core/pagination.js';
 import type { Workspace } from '../../core/workspace.js';
 import { DateOnly, ErrorSchema, ListOf, Literals, PageQuery } from '../common.schemas.js';
-import { ok, type ApiRoute } from '../route.js';
+import { defineRoute, ok, type ApiRoute } from '../route.js';
 import { ONBOARDING_STATUSES } from '../onboardings/onboardings.model.js';
 import type { EmployeeRecord } from './employees.model.js';
 
@@ -48,11 +48,11 @@ export function renderEmployee(ws: Workspace, e: EmployeeRecord) {
 }
 
 export const employeeRoutes: ApiRoute[] = [
-  {
+  defineRoute({
     kind: 'api', method: 'GET', path: '/v1/employees', tag: 'Employees', scope: 'employees:read',
     operationId: 'listEmployees', summary: 'List employees, newest first',
     query: ListEmployeesQuery,
     responses: { 200: { description: 'A page of employees', schema: ListOf(EmployeeSchema, 'Employee') }, 422: { description: 'Error', schema: ErrorSchema } },
-    handle: (ctx) => ok(listEmployees(ctx.workspace, ctx.principal, ctx.query as PageRequest)),
-  },
+    handle: (ctx) => ok(listEmployees(ctx.workspace, ctx.principal, ctx.query)),
+  }),
 ];

@@ -3,7 +3,7 @@ import { mapPage, paginate } from '../../core/pagination.js';
 import { Type, type Static } from '../../core/schema.js';
 import type { Workspace } from '../../core/workspace.js';
 import { DateTime, ErrorSchema, ListOf, Literals, PageQuery } from '../common.schemas.js';
-import { ok, type ApiRoute } from '../route.js';
+import { defineRoute, ok, type ApiRoute } from '../route.js';
 import { EVENT_TYPES, type EventRecord } from './events.model.js';
 
 /** Names a client may filter on: every type, older names included, never ping. */
@@ -67,11 +67,11 @@ export function renderEvent(e: EventRecord, apiVersion: string) {
 }
 
 export const eventRoutes: ApiRoute[] = [
-  {
+  defineRoute({
     kind: 'api', method: 'GET', path: '/v1/events', tag: 'Events', scope: 'onboardings:read',
     operationId: 'listEvents', summary: 'Events, oldest first (kept 30 days)',
     query: ListEventsQuery,
     responses: { 200: { description: 'A page of events', schema: ListOf(EventSchema, 'Event') }, 422: { description: 'Error', schema: ErrorSchema } },
-    handle: (ctx) => ok(listEvents(ctx.workspace, ctx.principal, ctx.query as ListEventsQuery)),
-  },
+    handle: (ctx) => ok(listEvents(ctx.workspace, ctx.principal, ctx.query)),
+  }),
 ];

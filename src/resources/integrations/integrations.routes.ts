@@ -5,7 +5,7 @@ import type { Workspace } from '../../core/workspace.js';
 import { DateTime, ErrorSchema, ListOf, Literals, Nullable, PageQuery } from '../common.schemas.js';
 import type { OnboardingRecord } from '../onboardings/onboardings.model.js';
 import { MANUAL_CONNECTOR } from '../onboardings/payroll-outcome.js';
-import { ok, type ApiRoute } from '../route.js';
+import { defineRoute, ok, type ApiRoute } from '../route.js';
 
 /**
  * GET /v1/integrations: the spec leaves the fields "not shown". The emulator answers with a
@@ -70,13 +70,13 @@ function integrations(ws: Workspace, p: Principal): Integration[] {
 }
 
 export const integrationRoutes: ApiRoute[] = [
-  {
+  defineRoute({
     kind: 'api', method: 'GET', path: '/v1/integrations', tag: 'Integrations', scope: 'integrations:read',
     operationId: 'listIntegrations', summary: 'Integrations of the employer and their synchronization status',
     query: ListIntegrationsQuery,
     responses: { 200: { description: 'The payroll connector with its last sync', schema: ListOf(IntegrationSchema, 'Integration') }, 422: errors },
     handle: (ctx) =>
-      ok(paginate(integrations(ctx.workspace, ctx.principal), (i) => i.connector, ctx.query as Static<typeof ListIntegrationsQuery>, { defaultLimit: 25 })),
-  },
+      ok(paginate(integrations(ctx.workspace, ctx.principal), (i) => i.connector, ctx.query, { defaultLimit: 25 })),
+  }),
 ];
 

@@ -1,7 +1,7 @@
 import { admittingEmployers, type Caller } from './organizations.access.js';
 import type { Store } from '../../core/store.js';
 import { ErrorSchema } from '../common.schemas.js';
-import { ok, type ApiRoute } from '../route.js';
+import { defineRoute, ok, type ApiRoute } from '../route.js';
 import type { Organization, Scope } from './organizations.model.js';
 import { NoQuery, OrganizationList, OrganizationSchema } from './organizations.schemas.js';
 
@@ -32,18 +32,18 @@ export function renderOrganization(org: Organization) {
 const errors = { description: 'Error', schema: ErrorSchema };
 
 export const organizationRoutes: ApiRoute[] = [
-  {
+  defineRoute({
     kind: 'api', method: 'GET', path: '/v1/organizations', tag: 'Organizations', scope: 'organization:read', acting: false,
     operationId: 'listOrganizations', summary: 'The organizations this key may act for, with the scopes granted',
     query: NoQuery,
     responses: { 200: { description: 'The organizations', schema: OrganizationList }, 401: errors },
     handle: (ctx) => ok(listOrganizations(ctx.workspace.store, ctx.caller)),
-  },
-  {
+  }),
+  defineRoute({
     kind: 'api', method: 'GET', path: '/v1/organization', tag: 'Organizations', scope: 'organization:read',
     operationId: 'getOrganization', summary: 'The organization acted for (Service-Organization for partners)',
     query: NoQuery,
     responses: { 200: { description: 'The organization', schema: OrganizationSchema }, 400: errors, 403: errors },
     handle: (ctx) => ok(renderOrganization(ctx.principal.organization)),
-  },
+  }),
 ];
