@@ -3,7 +3,8 @@ import { mapPage } from '../../core/pagination.js';
 import { ErrorSchema, IdParam, ListOf, PageQuery } from '../common.schemas.js';
 import { DocumentSchema } from '../onboardings/onboardings.schemas.js';
 import { defineRoute, ok, type ApiRoute } from '../route.js';
-import { downloadDocument, listDocuments, renderDocument } from './documents.service.js';
+import { downloadDocument, listDocuments } from './documents.service.js';
+import { renderDocument } from './documents.view.js';
 
 const ListDocumentsQuery = Type.Object({ ...PageQuery }, { additionalProperties: false });
 const DocumentParams = Type.Object({ id: Type.String(), documentId: Type.String() });

@@ -25,11 +25,6 @@ declare module '../../core/workspace.js' {
   }
 }
 
-/** The public Document: the record without the name of the file behind it. */
-export function renderDocument({ file: _file, ...doc }: DocumentRecord) {
-  return doc;
-}
-
 /** Oldest first (upload order); visibility as GET /v1/onboardings/{id}. */
 export function listDocuments(ws: Workspace, p: Principal, onboardingId: string, q: PageRequest): Page<DocumentRecord> {
   const r = getOnboarding(ws, p, onboardingId);

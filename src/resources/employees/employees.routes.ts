@@ -5,7 +5,7 @@ import type { Workspace } from '../../core/workspace.js';
 import { DateOnly, ErrorSchema, ListOf, Literals, PageQuery } from '../common.schemas.js';
 import { defineRoute, ok, type ApiRoute } from '../route.js';
 import { ONBOARDING_STATUSES } from '../onboardings/onboardings.model.js';
-import type { EmployeeRecord } from './employees.model.js';
+import { renderEmployee } from './employees.view.js';
 
 export const EmployeeSchema = Type.Object(
   {
@@ -32,19 +32,6 @@ function listEmployees(ws: Workspace, p: Principal, q: PageRequest) {
     .filter((e) => visibleTo(e, p))
     .reverse();
   return mapPage(paginate(visible, (e) => e.id, q, { defaultLimit: 25 }), (e) => renderEmployee(ws, e));
-}
-
-export function renderEmployee(ws: Workspace, e: EmployeeRecord) {
-  const onboarding = e.onboarding_id ? ws.store.onboardings.get(e.onboarding_id) : undefined;
-  return {
-    id: e.id,
-    first_name: e.first_name,
-    last_name: e.last_name,
-    position: e.position,
-    location_id: e.location_id,
-    start_date: e.start_date,
-    onboarding: onboarding ? { id: onboarding.id, status: onboarding.status } : null,
-  };
 }
 
 export const employeeRoutes: ApiRoute[] = [

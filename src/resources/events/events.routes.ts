@@ -4,7 +4,8 @@ import { Type, type Static } from '../../core/schema.js';
 import type { Workspace } from '../../core/workspace.js';
 import { DateTime, ErrorSchema, ListOf, Literals, PageQuery } from '../common.schemas.js';
 import { defineRoute, ok, type ApiRoute } from '../route.js';
-import { EVENT_TYPES, type EventRecord } from './events.model.js';
+import { EVENT_TYPES } from './events.model.js';
+import { renderEvent } from './events.view.js';
 
 /** Names a client may filter on: every type, older names included, never ping. */
 const LISTED_TYPES = EVENT_TYPES.filter((t) => t !== 'ping');
@@ -51,19 +52,6 @@ function listEvents(ws: Workspace, p: Principal, q: ListEventsQuery) {
     filter: (e) => (q.type === undefined || e.type === q.type) && (since === undefined || Date.parse(e.created_at) >= since),
   });
   return mapPage(page, (e) => renderEvent(e, p.apiVersion));
-}
-
-/** In GET /v1/events, api_version is the version of the request. */
-export function renderEvent(e: EventRecord, apiVersion: string) {
-  return {
-    id: e.id,
-    object: 'event' as const,
-    type: e.type,
-    api_version: apiVersion,
-    created_at: e.created_at,
-    organization_id: e.organization_id,
-    data: { ...e.data, metadata: { ...e.data.metadata } },
-  };
 }
 
 export const eventRoutes: ApiRoute[] = [

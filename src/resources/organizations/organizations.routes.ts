@@ -4,6 +4,7 @@ import { ErrorSchema } from '../common.schemas.js';
 import { defineRoute, ok, type ApiRoute } from '../route.js';
 import type { Organization, Scope } from './organizations.model.js';
 import { NoQuery, OrganizationList, OrganizationSchema } from './organizations.schemas.js';
+import { renderOrganization } from './organizations.view.js';
 
 /** GET /v1/organizations: an employer key sees itself; a partner key every employer admitting it. */
 function listOrganizations(store: Store, caller: Caller) {
@@ -15,17 +16,6 @@ function listOrganizations(store: Store, caller: Caller) {
     data: entries.map(({ org, scopes }) => ({ id: org.id, object: 'organization' as const, name: org.name, permissions: [...scopes] })),
     has_more: false,
     next_cursor: null,
-  };
-}
-
-export function renderOrganization(org: Organization) {
-  return {
-    id: org.id,
-    name: org.name,
-    locations: org.locations.map((l) => ({ ...l })),
-    templates: org.templates.map(({ id, name, contract_type, cao }) => ({ id, name, contract_type, cao })),
-    branding: { ...org.branding },
-    allowed_origins: [...org.allowed_origins],
   };
 }
 

@@ -1,7 +1,8 @@
 import { ErrorSchema, IdParam } from '../common.schemas.js';
 import { defineRoute, ok, type ApiRoute } from '../route.js';
 import { ReviewSessionBody, ReviewSessionSchema } from './reviews.schemas.js';
-import { createReviewSession, renderReviewSession } from './reviews.service.js';
+import { createReviewSession } from './reviews.service.js';
+import { renderReviewSession } from './reviews.view.js';
 
 const errors = { description: 'Error', schema: ErrorSchema };
 
