@@ -11,7 +11,7 @@ export { createApp, type AppOptions } from './http/app.js';
 export { listen, type RunningServer } from './http/server.js';
 export { buildOpenApi } from './http/openapi.js';
 export { parseFixtures, readFixturesFile, FixturesError } from './fixtures/fixtures.load.js';
-export type { FixturesDocument } from './fixtures/fixtures.schema.js';
+export type { FixturesDocument } from './fixtures/fixtures.schemas.js';
 export { parseScenario, readScenarioFile, ScenarioError, type ScenarioMistake } from './scenarios/scenario.load.js';
 export { ApiError, ERROR_CODES, type ErrorCode } from './core/errors.js';
 export { verifySignature, type VerifyOptions } from './delivery/signature.js';

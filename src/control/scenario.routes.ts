@@ -1,7 +1,7 @@
 import type { Emulator } from '../emulator.js';
 import { ErrorSchema } from '../resources/common.schemas.js';
 import { defineControlRoute, ok, type ControlRoute } from '../resources/route.js';
-import { ScenarioSchema } from '../scenarios/scenario.schema.js';
+import { ScenarioSchema } from '../scenarios/scenario.schemas.js';
 import { AnyDocument, ScenarioState, ScenarioValidation } from './scenario.schemas.js';
 import { checkedScenario, describeScenario, loadScenario, scenarioJsonSchema, validateScenario } from './scenario.service.js';
 

@@ -4,7 +4,7 @@ import { Type, type Static } from '../../core/schema.js';
 import type { Workspace } from '../../core/workspace.js';
 import { DateTime, ErrorSchema, ListOf, Literals, Nullable, PageQuery } from '../common.schemas.js';
 import type { OnboardingRecord } from '../onboardings/onboardings.model.js';
-import { MANUAL_CONNECTOR } from '../onboardings/payroll-outcome.js';
+import { MANUAL_CONNECTOR } from '../onboardings/onboardings.payroll.js';
 import { defineRoute, ok, type ApiRoute } from '../route.js';
 
 /**
