@@ -1,35 +1,10 @@
-import { Type } from '../../core/schema.js';
-import { ErrorSchema, IdParam, ListOf, Literals, PageQuery } from '../common.schemas.js';
-import { ROLES } from '../organizations/organizations.model.js';
+import { ErrorSchema, IdParam, ListOf } from '../common.schemas.js';
 import { EmptyBody, OnboardingSchema } from '../onboardings/onboardings.schemas.js';
 import { renderOnboardingJson } from '../onboardings/onboardings.view.js';
 import type { OnboardingRecord } from '../onboardings/onboardings.model.js';
 import { defineRoute, ok, type ApiContext, type ApiRoute } from '../route.js';
-import { BLOCKED_BY, confirmIdentity, giveApproval, listOpenApprovals } from './approvals.service.js';
-
-const ApprovalRequest = Type.Object(
-  {
-    role: Literals(ROLES),
-    data_version: Type.Integer({ description: 'The data_version that was reviewed; must be the current one' }),
-  },
-  { additionalProperties: false, title: 'ApprovalRequest' },
-);
-
-export const OpenApprovalSchema = Type.Object(
-  {
-    onboarding_id: Type.String({ pattern: '^onb_' }),
-    data_version: Type.Integer(),
-    can_approve_as: Type.Array(Literals(ROLES), {
-      description: 'Roles the key\'s user holds, the template requires and nobody approved for this data_version; empty once the user approved this version in any role',
-    }),
-    blocked_by: Type.Array(Literals(BLOCKED_BY), {
-      description: 'Why no approval can be given through this key now; empty when one of can_approve_as can be given',
-    }),
-  },
-  { title: 'OpenApproval' },
-);
-
-const ListApprovalsQuery = Type.Object({ ...PageQuery }, { additionalProperties: false });
+import { ApprovalRequest, ListApprovalsQuery, OpenApprovalSchema } from './approvals.schemas.js';
+import { confirmIdentity, giveApproval, listOpenApprovals } from './approvals.service.js';
 
 const errors = { description: 'Error', schema: ErrorSchema };
 const single = (ctx: ApiContext, r: OnboardingRecord) => ok(renderOnboardingJson(r, { list: false, dossier: ctx.principal.mayOpenDossier }));

@@ -1,13 +1,11 @@
-import { Type } from '../../core/schema.js';
 import { mapPage } from '../../core/pagination.js';
-import { ErrorSchema, IdParam, ListOf, PageQuery } from '../common.schemas.js';
+import { ErrorSchema, IdParam, ListOf } from '../common.schemas.js';
 import { DocumentSchema } from '../onboardings/onboardings.schemas.js';
 import { defineRoute, ok, type ApiRoute } from '../route.js';
+import { DocumentParams, ListDocumentsQuery } from './documents.schemas.js';
 import { downloadDocument, listDocuments } from './documents.service.js';
 import { renderDocument } from './documents.view.js';
 
-const ListDocumentsQuery = Type.Object({ ...PageQuery }, { additionalProperties: false });
-const DocumentParams = Type.Object({ id: Type.String(), documentId: Type.String() });
 const errors = { description: 'Error', schema: ErrorSchema };
 
 export const documentRoutes: ApiRoute[] = [

@@ -1,23 +1,8 @@
-import { admittingEmployers, type Caller } from './organizations.access.js';
-import type { Store } from '../../core/store.js';
 import { ErrorSchema } from '../common.schemas.js';
 import { defineRoute, ok, type ApiRoute } from '../route.js';
-import type { Organization, Scope } from './organizations.model.js';
+import { listOrganizations } from './organizations.service.js';
 import { NoQuery, OrganizationList, OrganizationSchema } from './organizations.schemas.js';
 import { renderOrganization } from './organizations.view.js';
-
-/** GET /v1/organizations: an employer key sees itself; a partner key every employer admitting it. */
-function listOrganizations(store: Store, caller: Caller) {
-  const entries: { org: Organization; scopes: Scope[] }[] = caller.partner
-    ? admittingEmployers(store, caller.partner)
-    : [{ org: caller.home, scopes: caller.key.scopes }];
-  return {
-    object: 'list' as const,
-    data: entries.map(({ org, scopes }) => ({ id: org.id, object: 'organization' as const, name: org.name, permissions: [...scopes] })),
-    has_more: false,
-    next_cursor: null,
-  };
-}
 
 const errors = { description: 'Error', schema: ErrorSchema };
 

@@ -1,14 +1,9 @@
-import { Type } from '../../core/schema.js';
-import { ErrorSchema, IdParam, Literals } from '../common.schemas.js';
-import { EmptyBody, OnboardingSchema } from '../onboardings/onboardings.schemas.js';
+import { ErrorSchema, IdParam } from '../common.schemas.js';
+import { EmptyBody } from '../onboardings/onboardings.schemas.js';
 import { renderOnboarding } from '../onboardings/onboardings.view.js';
 import { defineRoute, ok, type ApiRoute } from '../route.js';
-import { advanceSandbox, SANDBOX_STEPS } from './sandbox.service.js';
-
-const SandboxAdvanceSchema = Type.Object(
-  { step: Literals(SANDBOX_STEPS), onboarding: OnboardingSchema },
-  { title: 'SandboxAdvance' },
-);
+import { SandboxAdvanceSchema } from './sandbox.schemas.js';
+import { advanceSandbox } from './sandbox.service.js';
 
 const errors = { description: 'Error', schema: ErrorSchema };
 

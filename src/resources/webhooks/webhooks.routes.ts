@@ -1,10 +1,9 @@
 import { mapPage } from '../../core/pagination.js';
-import { ErrorSchema, IdParam, PageQuery } from '../common.schemas.js';
-import { Type } from '../../core/schema.js';
+import { ErrorSchema, IdParam } from '../common.schemas.js';
 import { defineRoute, ok, type ApiRoute } from '../route.js';
 import {
-  CreateWebhookBody, DeletedWebhook, DeliveryList, DeliveryParams, DeliverySchema, ListDeliveriesQuery, RotateSecretBody,
-  WebhookList, WebhookSchema, WebhookTestResult,
+  CreateWebhookBody, DeletedWebhook, DeliveryList, DeliveryParams, DeliverySchema, ListDeliveriesQuery, ListWebhooksQuery,
+  NoActionBody, RotateSecretBody, WebhookList, WebhookSchema, WebhookTestResult,
 } from './webhooks.schemas.js';
 import {
   createWebhook, deleteWebhook, getWebhook, listDeliveries, listWebhooks, retryDelivery, rotateSecret, sendTestPing,
@@ -19,7 +18,7 @@ const base = { kind: 'api' as const, tag: 'Webhooks', scope: 'webhooks:manage' a
 export const webhookRoutes: ApiRoute[] = [
   defineRoute({
     ...base, method: 'GET', path: '/v1/webhooks', operationId: 'listWebhooks', summary: 'The webhook addresses of this organization',
-    query: Type.Object({ ...PageQuery }, { additionalProperties: false }),
+    query: ListWebhooksQuery,
     responses: { 200: { description: 'Addresses', schema: WebhookList } },
     handle: (ctx) => ok(mapPage(listWebhooks(ctx.workspace, ctx.principal, ctx.query), (w) => renderWebhook(ctx.workspace, w))),
   }),
@@ -43,7 +42,7 @@ export const webhookRoutes: ApiRoute[] = [
   }),
   defineRoute({
     ...base, method: 'POST', path: '/v1/webhooks/:id/test', operationId: 'testWebhook', summary: 'Send a ping to this address along the normal delivery route',
-    params: IdParam, body: Type.Object({}, { additionalProperties: false }),
+    params: IdParam, body: NoActionBody,
     responses: { 200: { description: 'The ping is on its way', schema: WebhookTestResult }, 404: errors, 409: errors },
     handle: (ctx) => {
       const d = sendTestPing(ctx.workspace, ctx.principal, id(ctx.params));
@@ -64,7 +63,7 @@ export const webhookRoutes: ApiRoute[] = [
   }),
   defineRoute({
     ...base, method: 'POST', path: '/v1/webhooks/:id/deliveries/:deliveryId/retry', operationId: 'retryWebhookDelivery', summary: 'Resend a delivery with the same event id and content',
-    params: DeliveryParams, body: Type.Object({}, { additionalProperties: false }),
+    params: DeliveryParams, body: NoActionBody,
     responses: { 200: { description: 'The delivery after this attempt', schema: DeliverySchema }, 404: errors, 409: errors },
     handle: async (ctx) => ok(renderDelivery(await retryDelivery(ctx.workspace, ctx.principal, id(ctx.params), ctx.params.deliveryId!))),
   }),
