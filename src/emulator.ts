@@ -13,7 +13,7 @@ import type { FixturesDocument } from './fixtures/fixtures.schemas.js';
 import { populate } from './fixtures/fixtures.apply.js';
 import { TIMER_HANDLERS, WORKSPACE_HOOKS } from './timer-handlers.js';
 import { STORE_LAYOUT } from './resources/collections.js';
-import { setScenario } from './scenarios/autopilot.js';
+import { setScenario } from './scenarios/scenario.autopilot.js';
 import { checkScenario, mergeScenarios, readScenarioFile, ScenarioError } from './scenarios/scenario.load.js';
 import type { ScenarioDocument } from './scenarios/scenario.schemas.js';
 import { deliverySettings, type DeliverySettings } from './delivery/settings.js';
