@@ -7,7 +7,7 @@ const require = createRequire(import.meta.url);
 const standaloneCode = require('ajv/dist/standalone').default;
 const { makeAjv, schemaKey } = await import('../dist/core/ajv.js');
 const { apiRoutes, allControlRoutes } = await import('../dist/http/routes.js');
-const { FixturesSchema } = await import('../dist/fixtures/fixtures.schema.js');
+const { FixturesSchema } = await import('../dist/fixtures/fixtures.schemas.js');
 const { CreateOnboardingBody } = await import('../dist/resources/onboardings/onboardings.schemas.js');
 
 const sets = { body: new Map(), query: new Map() };

@@ -9,14 +9,14 @@ import type { TimerHandlers } from './core/workspace.js';
 import { applyState, buildState, readSnapshot, takeSnapshot, type WorkspaceSnapshot } from './persistence/snapshot.js';
 import { Workspace } from './core/workspace.js';
 import { checkFixtures, readFixturesFile } from './fixtures/fixtures.load.js';
-import type { FixturesDocument } from './fixtures/fixtures.schema.js';
+import type { FixturesDocument } from './fixtures/fixtures.schemas.js';
 import { populate } from './fixtures/fixtures.apply.js';
 import { TIMER_HANDLERS, WORKSPACE_HOOKS } from './timer-handlers.js';
 import { WORKSPACE_PARTS } from './workspace-parts.js';
 import { STORE_LAYOUT } from './resources/collections.js';
-import { setScenario } from './scenarios/autopilot.js';
+import { setScenario } from './scenarios/scenario.autopilot.js';
 import { checkScenario, mergeScenarios, readScenarioFile } from './scenarios/scenario.load.js';
-import type { ScenarioDocument } from './scenarios/scenario.schema.js';
+import type { ScenarioDocument } from './scenarios/scenario.schemas.js';
 import { deliverySettings, type DeliverySettings } from './delivery/settings.js';
 import { inFlightAsDue } from './delivery/in-flight.js';
 

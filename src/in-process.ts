@@ -2,7 +2,7 @@ import { basename } from 'node:path';
 import type { Fault, FaultInput } from './core/faults.js';
 import type { WorkspaceSnapshot } from './persistence/snapshot.js';
 import type { Workspace } from './core/workspace.js';
-import type { OutboxMail } from './resources/onboardings/outbox.js';
+import type { OutboxMail } from './resources/onboardings/onboardings.outbox.js';
 import { check, compile } from './core/validation.js';
 import { ApiError, type ErrorDetail } from './core/errors.js';
 import { DEFAULT_WORKSPACE, Emulator, type EmulatorOptions, type WorkspaceInput } from './emulator.js';
@@ -14,7 +14,7 @@ import * as control from './control/control.service.js';
 import { restoreWorkspace, snapshotWorkspace } from './control/snapshot.service.js';
 import { checkedScenario, describeScenario, loadScenario, scenarioRefusal, validateScenario } from './control/scenario.service.js';
 import { mergeScenarios, readScenarioFile, ScenarioError } from './scenarios/scenario.load.js';
-import type { ScenarioDocument } from './scenarios/scenario.schema.js';
+import type { ScenarioDocument } from './scenarios/scenario.schemas.js';
 import { openStateFile } from './persistence/state-file.js';
 
 /**
@@ -42,9 +42,9 @@ export type ResetWorkspace = ReturnType<typeof control.resetWorkspace>;
 export type RestoredWorkspace = Awaited<ReturnType<typeof restoreWorkspace>>;
 export type { WorkspaceSnapshot } from './persistence/snapshot.js';
 export type { Fault, FaultInput } from './core/faults.js';
-export type { OutboxMail } from './resources/onboardings/outbox.js';
+export type { OutboxMail } from './resources/onboardings/onboardings.outbox.js';
 export type { OutboxFilter } from './control/control.service.js';
-export type { ScenarioDocument, ScenarioRule, ScenarioMatch } from './scenarios/scenario.schema.js';
+export type { ScenarioDocument, ScenarioRule, ScenarioMatch } from './scenarios/scenario.schemas.js';
 
 /** What GET, PUT and DELETE /_emulator/scenario answer: the loaded scenario and the next planned step of each driven onboarding. */
 export type ScenarioState = ReturnType<typeof describeScenario>;

@@ -1,17 +1,17 @@
-import type { renderDocument } from './resources/documents/documents.service.js';
-import type { renderEvent } from './resources/events/events.routes.js';
+import type { renderDocument } from './resources/documents/documents.view.js';
+import type { renderEvent } from './resources/events/events.view.js';
 import type { renderCreated, renderOnboarding } from './resources/onboardings/onboardings.view.js';
-import type { renderOrganization } from './resources/organizations/organizations.routes.js';
+import type { renderOrganization } from './resources/organizations/organizations.view.js';
 import type { renderDelivery, renderWebhook } from './resources/webhooks/webhooks.view.js';
-import type { renderEmployee } from './resources/employees/employees.routes.js';
-import type { renderReviewSession } from './resources/reviews/reviews.service.js';
+import type { renderEmployee } from './resources/employees/employees.view.js';
+import type { renderReviewSession } from './resources/reviews/reviews.view.js';
 
 export { Emulator, type EmulatorOptions, type WorkspaceInput, DEFAULT_WORKSPACE } from './emulator.js';
 export { createApp, type AppOptions } from './http/app.js';
 export { listen, type RunningServer } from './http/server.js';
 export { buildOpenApi } from './http/openapi.js';
 export { parseFixtures, readFixturesFile, FixturesError } from './fixtures/fixtures.load.js';
-export type { FixturesDocument } from './fixtures/fixtures.schema.js';
+export type { FixturesDocument } from './fixtures/fixtures.schemas.js';
 export { parseScenario, readScenarioFile, ScenarioError, type ScenarioMistake } from './scenarios/scenario.load.js';
 export { ApiError, ERROR_CODES, type ErrorCode } from './core/errors.js';
 export { verifySignature, type VerifyOptions } from './delivery/signature.js';

@@ -1,6 +1,6 @@
 import type { TimerHandlers } from './core/workspace.js';
 import type { WorkspaceHooks } from './core/workspace.js';
-import { plan, playStep, SCENARIO_STEP } from './scenarios/autopilot.js';
+import { plan, playStep, SCENARIO_STEP } from './scenarios/scenario.autopilot.js';
 import { scriptedPayroll } from './scenarios/scenario.rules.js';
 import { purgeEvent } from './resources/events/events.emit.js';
 import { purgeDelivery } from './delivery/dispatcher.js';

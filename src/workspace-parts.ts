@@ -1,9 +1,9 @@
 import type { WorkspacePartTable } from './core/workspace.js';
 import { CLOCK_PART, FAULTS_PART, IDEMPOTENCY_PART, RANDOM_PART, TIMERS_PART } from './persistence/core.parts.js';
-import { snapshotSchema } from './persistence/snapshot.schema.js';
-import { STORE_PART } from './persistence/store.part.js';
-import { AUDIT_LOG_PART } from './resources/documents/audit-log.part.js';
-import { OUTBOX_PART } from './resources/onboardings/outbox.part.js';
+import { snapshotSchema } from './persistence/snapshot.schemas.js';
+import { STORE_PART } from './persistence/store.parts.js';
+import { AUDIT_LOG_PART } from './resources/documents/documents.parts.js';
+import { OUTBOX_PART } from './resources/onboardings/onboardings.parts.js';
 import { AUTOPILOT_PART, SCENARIO_PART } from './scenarios/scenario.parts.js';
 
 /**

@@ -1,9 +1,8 @@
-import type { FaultInput } from '../core/faults.js';
 import { SnapshotSchema } from '../workspace-parts.js';
-import { checkSnapshot, type Emulator, type WorkspaceInput } from '../emulator.js';
+import { checkSnapshot, type Emulator } from '../emulator.js';
 import { ErrorSchema, IdParam } from '../resources/common.schemas.js';
 import { enableWebhook } from '../resources/webhooks/webhooks.service.js';
-import { ok, type ControlRoute } from '../resources/route.js';
+import { defineControlRoute, ok, type ControlRoute } from '../resources/route.js';
 import {
   AdvanceBody, ClockInfo, CreateFaultBody, EnabledWebhook, FaultInfo, FaultList, FaultsCleared, SetClockBody,
   CreatedWorkspace, CreateWorkspaceBody, Deleted, Health, KeyList, NoBody, RestoredWorkspace, WorkspaceInfo, WorkspaceList, WorkspaceParam,
@@ -18,33 +17,33 @@ const errors = { description: 'Error', schema: ErrorSchema };
 const tag = 'Control';
 
 export const controlRoutes: ControlRoute<Emulator>[] = [
-  {
+  defineControlRoute({
     kind: 'control', perWorkspace: false, tag, method: 'GET', path: '/_emulator/health',
     operationId: 'health', summary: 'Liveness and readiness',
     responses: { 200: { description: 'Ready', schema: Health } },
     handle: (ctx) => ok(health(ctx.emulator)),
-  },
-  {
+  }),
+  defineControlRoute({
     kind: 'control', perWorkspace: true, tag, method: 'GET', path: '/_emulator/keys',
     operationId: 'listKeys', summary: 'The keys of the workspace, with organization, partner, user and scopes',
     responses: { 200: { description: 'Keys', schema: KeyList } },
     handle: (ctx) => ok(listKeys(ctx.workspace)),
-  },
-  {
+  }),
+  defineControlRoute({
     kind: 'control', perWorkspace: true, tag, method: 'POST', path: '/_emulator/reset',
     operationId: 'resetWorkspace', summary: 'Back to the fixtures, clock and random sequence the workspace started with',
     body: NoBody,
     responses: { 200: { description: 'Reset', schema: WorkspaceInfo } },
     handle: (ctx) => ok(resetWorkspace(ctx.emulator, ctx.workspace)),
-  },
-  {
+  }),
+  defineControlRoute({
     kind: 'control', perWorkspace: true, tag, method: 'GET', path: '/_emulator/snapshot',
     operationId: 'getSnapshot', summary: 'The whole workspace as one JSON document (store, clock, timers, random position, outbox, faults, scenario)',
     description: 'Waits for webhook attempts in flight first. Give the document back with PUT /_emulator/snapshot.',
     responses: { 200: { description: 'The snapshot', schema: SnapshotSchema } },
     handle: async (ctx) => ok(await snapshotWorkspace(ctx.emulator, ctx.workspace)),
-  },
-  {
+  }),
+  defineControlRoute({
     kind: 'control', perWorkspace: true, tag, method: 'PUT', path: '/_emulator/snapshot',
     operationId: 'restoreSnapshot', summary: "Replace the workspace's whole state with a snapshot; a refused snapshot changes nothing",
     description: 'Any workspace may take a snapshot, as long as none of its keys belongs to another workspace (409 snapshot_key_conflict).',
@@ -53,28 +52,28 @@ export const controlRoutes: ControlRoute<Emulator>[] = [
     guard: (body) => void checkSnapshot(body),
     responses: { 200: { description: 'The restored workspace', schema: RestoredWorkspace }, 409: errors, 422: errors },
     handle: async (ctx) => ok(await restoreWorkspace(ctx.emulator, ctx.workspace, ctx.body)),
-  },
-  {
+  }),
+  defineControlRoute({
     kind: 'control', perWorkspace: true, tag, method: 'GET', path: '/_emulator/clock',
     operationId: 'getClock', summary: 'The workspace clock: now, mode, pending timers, next due time',
     responses: { 200: { description: 'Clock', schema: ClockInfo } },
     handle: (ctx) => ok(clockState(ctx.workspace)),
-  },
-  {
+  }),
+  defineControlRoute({
     kind: 'control', perWorkspace: true, tag, method: 'POST', path: '/_emulator/clock/advance',
     operationId: 'advanceClock', summary: 'Advance the clock, firing every due timer at its own instant',
     body: AdvanceBody,
     responses: { 200: { description: 'The new time and what fired', schema: ClockInfo }, 422: errors },
-    handle: async (ctx) => ok(await advanceClock(ctx.workspace, (ctx.body as { by: unknown }).by)),
-  },
-  {
+    handle: async (ctx) => ok(await advanceClock(ctx.workspace, ctx.body.by)),
+  }),
+  defineControlRoute({
     kind: 'control', perWorkspace: true, tag, method: 'POST', path: '/_emulator/clock',
     operationId: 'setClock', summary: 'Jump the clock to an instant (never backwards), firing what falls due',
     body: SetClockBody,
     responses: { 200: { description: 'The new time and what fired', schema: ClockInfo }, 409: errors, 422: errors },
-    handle: async (ctx) => ok(await setClock(ctx.workspace, (ctx.body as { now: string }).now)),
-  },
-  {
+    handle: async (ctx) => ok(await setClock(ctx.workspace, ctx.body.now)),
+  }),
+  defineControlRoute({
     kind: 'control', perWorkspace: true, tag, method: 'POST', path: '/_emulator/webhooks/:id/enable',
     operationId: 'enableWebhook', summary: 'Re-enable a disabled webhook address (what the developer dashboard does)',
     params: IdParam, body: NoBody,
@@ -83,54 +82,54 @@ export const controlRoutes: ControlRoute<Emulator>[] = [
       const w = enableWebhook(ctx.workspace, ctx.params.id!);
       return ok({ id: w.id, status: w.status });
     },
-  },
-  {
+  }),
+  defineControlRoute({
     kind: 'control', perWorkspace: true, tag, method: 'POST', path: '/_emulator/faults',
     operationId: 'createFault', summary: 'Inject a fault: the next N matching /v1 requests get latency, a 429 or a 500, or the next N payroll runs fail (payroll_down)',
     body: CreateFaultBody,
     responses: { 201: { description: 'The fault, with its id and remaining count', schema: FaultInfo }, 422: errors },
-    handle: (ctx) => ok(addFault(ctx.workspace, ctx.body as FaultInput), 201),
-  },
-  {
+    handle: (ctx) => ok(addFault(ctx.workspace, ctx.body), 201),
+  }),
+  defineControlRoute({
     kind: 'control', perWorkspace: true, tag, method: 'GET', path: '/_emulator/faults',
     operationId: 'listFaults', summary: 'The active faults, in the order they are matched',
     responses: { 200: { description: 'Faults', schema: FaultList } },
     handle: (ctx) => ok({ data: listFaults(ctx.workspace) }),
-  },
-  {
+  }),
+  defineControlRoute({
     kind: 'control', perWorkspace: true, tag, method: 'DELETE', path: '/_emulator/faults',
     operationId: 'clearFaults', summary: 'Remove every fault',
     responses: { 200: { description: 'How many were removed', schema: FaultsCleared } },
     handle: (ctx) => ok(clearFaults(ctx.workspace)),
-  },
-  {
+  }),
+  defineControlRoute({
     kind: 'control', perWorkspace: true, tag, method: 'DELETE', path: '/_emulator/faults/:id',
     operationId: 'deleteFault', summary: 'Remove one fault',
     params: IdParam,
     responses: { 200: { description: 'Deleted', schema: Deleted }, 404: errors },
     handle: (ctx) => ok(removeFault(ctx.workspace, ctx.params.id!)),
-  },
-  {
+  }),
+  defineControlRoute({
     kind: 'control', perWorkspace: false, tag, method: 'POST', path: '/_emulator/workspaces',
     operationId: 'createWorkspace', summary: 'Create an isolated workspace from the default or a posted fixtures document',
     body: CreateWorkspaceBody,
     responses: { 201: { description: 'Created', schema: CreatedWorkspace }, 422: errors },
-    handle: (ctx) => ok(createWorkspace(ctx.emulator, ctx.body as WorkspaceInput), 201),
-  },
-  {
+    handle: (ctx) => ok(createWorkspace(ctx.emulator, ctx.body), 201),
+  }),
+  defineControlRoute({
     kind: 'control', perWorkspace: false, tag, method: 'GET', path: '/_emulator/workspaces',
     operationId: 'listWorkspaces', summary: 'All workspaces',
     responses: { 200: { description: 'Workspaces', schema: WorkspaceList } },
     handle: (ctx) => ok({ data: ctx.emulator.workspaces().map(describeWorkspace) }),
-  },
-  {
+  }),
+  defineControlRoute({
     kind: 'control', perWorkspace: false, tag, method: 'GET', path: '/_emulator/workspaces/:workspaceId',
     operationId: 'getWorkspace', summary: 'One workspace',
     params: WorkspaceParam,
     responses: { 200: { description: 'Workspace', schema: WorkspaceInfo }, 404: errors },
     handle: (ctx) => ok(describeWorkspace(ctx.emulator.workspace(ctx.params.workspaceId!))),
-  },
-  {
+  }),
+  defineControlRoute({
     kind: 'control', perWorkspace: false, tag, method: 'DELETE', path: '/_emulator/workspaces/:workspaceId',
     operationId: 'deleteWorkspace', summary: 'Drop a workspace and its keys',
     params: WorkspaceParam,
@@ -140,5 +139,5 @@ export const controlRoutes: ControlRoute<Emulator>[] = [
       ctx.emulator.deleteWorkspace(id);
       return ok({ id, deleted: true });
     },
-  },
+  }),
 ];

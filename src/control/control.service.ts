@@ -4,7 +4,7 @@ import { parseDuration } from '../core/durations.js';
 import type { Fault, FaultInput } from '../core/faults.js';
 import { describeTimer, type Fired } from '../core/scheduler.js';
 import type { Workspace } from '../core/workspace.js';
-import type { OutboxMail } from '../resources/onboardings/outbox.js';
+import type { OutboxMail } from '../resources/onboardings/onboardings.outbox.js';
 import type { Emulator, WorkspaceInput } from '../emulator.js';
 import { FixturesError } from '../fixtures/fixtures.load.js';
 import { ScenarioError } from '../scenarios/scenario.load.js';

@@ -1,6 +1,6 @@
 import type { Emulator } from '../emulator.js';
 import { ErrorSchema, IdParam } from '../resources/common.schemas.js';
-import { ok, type ControlRoute } from '../resources/route.js';
+import { defineControlRoute, ok, type ControlRoute } from '../resources/route.js';
 import { NoBody } from './control.schemas.js';
 import {
   DeliveryIdParam, InspectDeliveriesQuery, InspectDelivery, InspectDeliveryList, InspectEventList, InspectEventsQuery, InspectListQuery, InspectOnboarding, InspectOnboardingList,
@@ -18,15 +18,15 @@ const errors = { description: 'Error', schema: ErrorSchema };
 const tag = 'Inspect';
 
 export const inspectRoutes: ControlRoute<Emulator>[] = [
-  {
+  defineControlRoute({
     kind: 'control', perWorkspace: true, tag, method: 'GET', path: '/_emulator/onboardings',
     operationId: 'inspectOnboardings',
     summary: 'Every onboarding of the workspace (any key, any environment), newest first, with status, waiting_on, data_version and the allowed control actions',
     query: InspectListQuery,
     responses: { 200: { description: 'The onboardings', schema: InspectOnboardingList }, 422: errors },
-    handle: (ctx) => ok(listOnboardings(ctx.workspace, ctx.query as InspectListQuery)),
-  },
-  {
+    handle: (ctx) => ok(listOnboardings(ctx.workspace, ctx.query)),
+  }),
+  defineControlRoute({
     kind: 'control', perWorkspace: true, tag, method: 'GET', path: '/_emulator/onboardings/:id',
     operationId: 'inspectOnboarding',
     summary: "One onboarding in full, with its timeline (transitions and their events in order), approvals, the organization's people and the allowed control actions",
@@ -34,35 +34,35 @@ export const inspectRoutes: ControlRoute<Emulator>[] = [
     params: OnboardingIdParam,
     responses: { 200: { description: 'The onboarding and its timeline', schema: InspectOnboarding }, 404: errors },
     handle: (ctx) => ok(inspectOnboarding(ctx.workspace, ctx.params.id!)),
-  },
-  {
+  }),
+  defineControlRoute({
     kind: 'control', perWorkspace: true, tag, method: 'GET', path: '/_emulator/events',
     operationId: 'inspectEvents', summary: 'Every event of the workspace (any environment, any organization), newest first, with how many deliveries each made',
     query: InspectEventsQuery,
     responses: { 200: { description: 'The events', schema: InspectEventList }, 422: errors },
-    handle: (ctx) => ok(listEvents(ctx.workspace, ctx.query as InspectEventsQuery)),
-  },
-  {
+    handle: (ctx) => ok(listEvents(ctx.workspace, ctx.query)),
+  }),
+  defineControlRoute({
     kind: 'control', perWorkspace: true, tag, method: 'GET', path: '/_emulator/webhooks',
     operationId: 'inspectWebhooks', summary: 'Every webhook address of the workspace with its latest deliveries and each attempt (time, status code, error, next attempt)',
     query: InspectWebhooksQuery,
     responses: { 200: { description: 'The addresses', schema: InspectWebhookList }, 422: errors },
-    handle: (ctx) => ok(listWebhooks(ctx.workspace, ctx.query as InspectWebhooksQuery)),
-  },
-  {
+    handle: (ctx) => ok(listWebhooks(ctx.workspace, ctx.query)),
+  }),
+  defineControlRoute({
     kind: 'control', perWorkspace: true, tag, method: 'GET', path: '/_emulator/webhooks/:id/deliveries',
     operationId: 'inspectWebhookDeliveries',
     summary: "All of one address's deliveries, newest first, each with every attempt; paged with limit and starting_after (next_cursor)",
     params: IdParam, query: InspectDeliveriesQuery,
     responses: { 200: { description: 'A page of deliveries', schema: InspectDeliveryList }, 404: errors, 422: errors },
-    handle: (ctx) => ok(listDeliveries(ctx.workspace, ctx.params.id!, ctx.query as InspectDeliveriesQuery)),
-  },
-  {
+    handle: (ctx) => ok(listDeliveries(ctx.workspace, ctx.params.id!, ctx.query)),
+  }),
+  defineControlRoute({
     kind: 'control', perWorkspace: true, tag, method: 'POST', path: '/_emulator/deliveries/:id/retry',
     operationId: 'inspectRetryDelivery',
     summary: 'Resend a delivery now with the same event id and bytes (as POST /v1/webhooks/{id}/deliveries/{deliveryId}/retry); answers after the attempt',
     params: DeliveryIdParam, body: NoBody,
     responses: { 200: { description: 'The delivery after this attempt', schema: InspectDelivery }, 404: errors, 409: errors },
     handle: async (ctx) => ok(await retryDelivery(ctx.workspace, ctx.params.id!)),
-  },
+  }),
 ];

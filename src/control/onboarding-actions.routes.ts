@@ -1,7 +1,7 @@
-import type { TSchema } from '../core/schema.js';
+import type { Static, TSchema } from '../core/schema.js';
 import type { Emulator } from '../emulator.js';
 import { ErrorSchema } from '../resources/common.schemas.js';
-import { ok, type ControlRoute } from '../resources/route.js';
+import { defineControlRoute, ok, type ControlRoute } from '../resources/route.js';
 import {
   ActionResult, ApproveBody, AuditLog, DashboardCreateBody, DashboardCreated, NoBody, OnboardingIdParam, OpenBody,
   Outbox, OutboxQuery, PayrollFailBody, ReturnBody, TermsBody, VerifyBody,
@@ -19,9 +19,12 @@ import { findOrganization, patchOrganization, renderSettings } from './organizat
 const errors = { description: 'Error', schema: ErrorSchema };
 const tag = 'Control';
 
-/** One action on one onboarding: find it in the workspace, act, answer with the full onboarding. */
-function action<B>(suffix: string, operationId: string, summary: string, body: TSchema, run: act.Action<B>): ControlRoute<Emulator> {
-  return {
+/**
+ * One action on one onboarding: find it in the workspace, act, answer with the full onboarding.
+ * `run` takes what `body` lets through, so an action and its schema cannot drift apart.
+ */
+function action<S extends TSchema>(suffix: string, operationId: string, summary: string, body: S, run: act.Action<Static<S>>): ControlRoute<Emulator> {
+  return defineControlRoute<Emulator, S>({
     kind: 'control', perWorkspace: true, tag, method: 'POST', path: `/_emulator/onboardings/:id/${suffix}`,
     operationId, summary, params: OnboardingIdParam, body,
     responses: { 200: { description: 'The onboarding after the action', schema: ActionResult }, 404: errors, 409: errors, 422: errors },
@@ -29,20 +32,20 @@ function action<B>(suffix: string, operationId: string, summary: string, body: T
       const ws = ctx.workspace;
       ws.scheduler.runDue(); // a realtime clock may have passed timers since the last request
       const r = act.findOnboarding(ws, ctx.params.id!);
-      return ok({ onboarding: act.renderFull(run(ws, r, ctx.body as B, ctx.info.baseUrl)) });
+      return ok({ onboarding: act.renderFull(run(ws, r, ctx.body, ctx.info.baseUrl)) });
     },
-  };
+  });
 }
 
 export const onboardingActionRoutes: ControlRoute<Emulator>[] = [
-  {
+  defineControlRoute({
     kind: 'control', perWorkspace: true, tag, method: 'POST', path: '/_emulator/onboardings',
     operationId: 'dashboardCreateOnboarding',
     summary: 'Create an onboarding as the dashboard of an employer (source dashboard); same rules as POST /v1/onboardings',
     body: DashboardCreateBody,
     responses: { 201: { description: 'The full onboarding with its hosted_url', schema: DashboardCreated }, 403: errors, 422: errors },
-    handle: (ctx) => ok(act.dashboardCreate(ctx.workspace, ctx.body as DashboardCreateBody, ctx.info.baseUrl), 201),
-  },
+    handle: (ctx) => ok(act.dashboardCreate(ctx.workspace, ctx.body, ctx.info.baseUrl), 201),
+  }),
   action('employee/open', 'employeeOpen', 'The employee opens the hosted link and confirms the one-time code', OpenBody, act.employeeOpen),
   action('employee/submit', 'employeeSubmit', 'The employee submits the data: review starts, data_version + 1', NoBody, act.employeeSubmit),
   action('employee/sign', 'employeeSign', 'The employee signs the contract', NoBody, act.employeeSign),
@@ -58,32 +61,32 @@ export const onboardingActionRoutes: ControlRoute<Emulator>[] = [
   action('resolve', 'resolveAction', 'The dashboard resolves action_required: payroll is redone and succeeds', NoBody, act.resolveAction),
   action('send-reminder', 'sendReminder', 'The dashboard sends the employee a reminder mail (outbox)', NoBody, act.sendReminder),
   action('cancel', 'dashboardCancel', 'The dashboard cancels the onboarding', NoBody, act.cancel),
-  {
+  defineControlRoute({
     kind: 'control', perWorkspace: true, tag, method: 'GET', path: '/_emulator/organizations/:id',
     operationId: 'getOrganizationSettings', summary: 'The settings of an organization (employer or partner)',
     params: OrganizationIdParam,
     responses: { 200: { description: 'The settings', schema: OrganizationSettings }, 404: errors },
     handle: (ctx) => ok(renderSettings(findOrganization(ctx.workspace, ctx.params.id!))),
-  },
-  {
+  }),
+  defineControlRoute({
     kind: 'control', perWorkspace: true, tag, method: 'PATCH', path: '/_emulator/organizations/:id',
     operationId: 'patchOrganizationSettings',
     summary: 'Change organization settings: API approvals, subscription, allowed origins, payroll failure, branding, partner admissions',
     params: OrganizationIdParam, body: PatchOrganizationBody,
     responses: { 200: { description: 'The settings after the change', schema: OrganizationSettings }, 404: errors, 422: errors },
-    handle: (ctx) => ok(renderSettings(patchOrganization(ctx.workspace, ctx.params.id!, ctx.body as PatchOrganizationBody))),
-  },
-  {
+    handle: (ctx) => ok(renderSettings(patchOrganization(ctx.workspace, ctx.params.id!, ctx.body))),
+  }),
+  defineControlRoute({
     kind: 'control', perWorkspace: true, tag, method: 'GET', path: '/_emulator/outbox',
     operationId: 'getOutbox', summary: 'Intercepted e-mails (invitations, new links, reminders, contracts), oldest first',
     query: OutboxQuery,
     responses: { 200: { description: 'The mails', schema: Outbox }, 422: errors },
-    handle: (ctx) => ok({ data: listOutbox(ctx.workspace, ctx.query as OutboxQuery) }),
-  },
-  {
+    handle: (ctx) => ok({ data: listOutbox(ctx.workspace, ctx.query) }),
+  }),
+  defineControlRoute({
     kind: 'control', perWorkspace: true, tag, method: 'GET', path: '/_emulator/audit-log',
     operationId: 'getAuditLog', summary: 'The audit log of document downloads, oldest first',
     responses: { 200: { description: 'The entries', schema: AuditLog } },
     handle: (ctx) => ok({ data: [...ctx.workspace.auditLog] }),
-  },
+  }),
 ];

@@ -6,7 +6,7 @@ import * as life from '../resources/onboardings/onboardings.lifecycle.js';
 import { decide, type Trigger } from '../resources/onboardings/onboardings.machine.js';
 import type { OnboardingRecord } from '../resources/onboardings/onboardings.model.js';
 import { cancelRecord, createOnboarding } from '../resources/onboardings/onboardings.service.js';
-import { payrollOutcome } from '../resources/onboardings/payroll-outcome.js';
+import { payrollOutcome } from '../resources/onboardings/onboardings.payroll.js';
 import { hostedUrl, renderOnboarding } from '../resources/onboardings/onboardings.view.js';
 import type {
   ApproveBody, DashboardCreateBody, OpenBody, PayrollFailBody, ReturnBody, TermsBody, VerifyBody,

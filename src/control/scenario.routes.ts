@@ -1,8 +1,7 @@
 import type { Emulator } from '../emulator.js';
 import { ErrorSchema } from '../resources/common.schemas.js';
-import { ok, type ControlRoute } from '../resources/route.js';
-import type { ScenarioDocument } from '../scenarios/scenario.schema.js';
-import { ScenarioSchema } from '../scenarios/scenario.schema.js';
+import { defineControlRoute, ok, type ControlRoute } from '../resources/route.js';
+import { ScenarioSchema } from '../scenarios/scenario.schemas.js';
 import { AnyDocument, ScenarioState, ScenarioValidation } from './scenario.schemas.js';
 import { checkedScenario, describeScenario, loadScenario, scenarioJsonSchema, validateScenario } from './scenario.service.js';
 
@@ -10,38 +9,38 @@ const errors = { description: 'Error', schema: ErrorSchema };
 const tag = 'Scenarios';
 
 export const scenarioRoutes: ControlRoute<Emulator>[] = [
-  {
+  defineControlRoute({
     kind: 'control', perWorkspace: true, tag, method: 'PUT', path: '/_emulator/scenario',
     operationId: 'loadScenario', summary: "Load a scenario into the workspace, replacing its scenario; the autopilot plans every onboarding from now",
     body: ScenarioSchema,
     // Every mistake at once, with paths and hints, before the schema's first-mistake check.
     guard: (body) => void checkedScenario(body),
     responses: { 200: { description: 'The loaded scenario and what it planned', schema: ScenarioState }, 422: errors },
-    handle: (ctx) => ok(loadScenario(ctx.workspace, ctx.body as ScenarioDocument, 'api')),
-  },
-  {
+    handle: (ctx) => ok(loadScenario(ctx.workspace, ctx.body, 'api')),
+  }),
+  defineControlRoute({
     kind: 'control', perWorkspace: true, tag, method: 'GET', path: '/_emulator/scenario',
     operationId: 'getScenario', summary: 'The loaded scenario, the steps it has planned, and the magic e-mail addresses',
     responses: { 200: { description: 'Scenario state', schema: ScenarioState } },
     handle: (ctx) => ok(describeScenario(ctx.workspace)),
-  },
-  {
+  }),
+  defineControlRoute({
     kind: 'control', perWorkspace: true, tag, method: 'DELETE', path: '/_emulator/scenario',
     operationId: 'removeScenario', summary: 'Remove the scenario: only magic e-mail addresses still play by themselves',
     responses: { 200: { description: 'Scenario state', schema: ScenarioState } },
     handle: (ctx) => ok(loadScenario(ctx.workspace, null, 'api')),
-  },
-  {
+  }),
+  defineControlRoute({
     kind: 'control', perWorkspace: false, tag, method: 'GET', path: '/_emulator/scenarios/schema',
     operationId: 'scenarioJsonSchema', summary: 'The JSON Schema (draft 2020-12) of scenario documents, the one the emulator checks with: for editors and your own checks',
     responses: { 200: { description: 'A JSON Schema document', schema: AnyDocument } },
     handle: () => ok(scenarioJsonSchema()),
-  },
-  {
+  }),
+  defineControlRoute({
     kind: 'control', perWorkspace: false, tag, method: 'POST', path: '/_emulator/scenarios/validate',
     operationId: 'validateScenario', summary: 'Check a scenario document without loading it: every mistake with its path and a hint',
     body: AnyDocument,
     responses: { 200: { description: 'valid, or the mistakes', schema: ScenarioValidation } },
     handle: (ctx) => ok(validateScenario(ctx.body)),
-  },
+  }),
 ];

@@ -1,6 +1,6 @@
 import { Type } from '../core/schema.js';
 import { DateTime, Nullable } from '../resources/common.schemas.js';
-import { ScenarioSchema } from '../scenarios/scenario.schema.js';
+import { ScenarioSchema } from '../scenarios/scenario.schemas.js';
 
 const Mistake = Type.Object({ path: Type.String(), message: Type.String(), hint: Type.Optional(Type.String()) });
 

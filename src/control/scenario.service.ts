@@ -1,10 +1,10 @@
 import { ApiError } from '../core/errors.js';
 import { plainSchema } from '../core/schema.js';
 import type { Workspace } from '../core/workspace.js';
-import { setScenario } from '../scenarios/autopilot.js';
-import { MAGIC_ADDRESSES } from '../scenarios/magic.js';
+import { setScenario } from '../scenarios/scenario.autopilot.js';
+import { MAGIC_ADDRESSES } from '../scenarios/scenario.magic.js';
 import { checkScenario, ScenarioError } from '../scenarios/scenario.load.js';
-import { ScenarioSchema, type ScenarioDocument } from '../scenarios/scenario.schema.js';
+import { ScenarioSchema, type ScenarioDocument } from '../scenarios/scenario.schemas.js';
 
 /**
  * Loading, showing and checking scenarios (docs/scenarios.md) for one workspace: over HTTP

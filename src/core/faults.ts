@@ -5,7 +5,7 @@ import type { IdFactory } from './ids.js';
  * Fault injection (POST /_emulator/faults; docs/decisions.md, Fault injection): per workspace,
  * the next N /v1 requests that match a method and path get latency, a 429 or a 500;
  * `payroll_down` makes the next N payroll runs fail instead
- * (src/resources/onboardings/payroll-outcome.ts). Data, matching and consumption only; the HTTP
+ * (src/resources/onboardings/onboardings.payroll.ts). Data, matching and consumption only; the HTTP
  * edge (src/http/faults.ts) answers or waits.
  */
 export const FAULT_KINDS = ['latency', 'rate_limit', 'error', 'payroll_down'] as const;

@@ -7,7 +7,7 @@ import type { Workspace } from '../core/workspace.js';
  * Applies the workspace's injected faults to a /v1 request (docs/decisions.md, "Fault
  * injection"). A 429 or 500 fault throws here, before anything is read or written; a latency
  * fault returns its wait, which the caller spends after the idempotency reservation.
- * payroll_down faults are not request faults: payroll-outcome.ts takes them.
+ * payroll_down faults are not request faults: onboardings.payroll.ts takes them.
  */
 export function takeFault(workspace: Workspace, req: Request): number {
   const fault = workspace.faults.take(req.method, req.path);

@@ -4,15 +4,15 @@ import { ApiError, fail } from '../core/errors.js';
 import type { Emulator } from '../emulator.js';
 import { html } from '../pages/html.js';
 import { pageHeaders, renderPage, RESOURCE_POLICY } from '../pages/layout.js';
-import { REVIEW_PAGE_OPERATIONS } from '../pages/review/operations.js';
+import { REVIEW_PAGE_OPERATIONS } from '../pages/review/review.operations.js';
 import { mountReviewPages, REVIEW_PAGE_ROUTES } from './pages/review.routes.js';
 import { HOSTED_PAGE_OPERATIONS } from '../pages/hosted/hosted.operations.js';
 import { HOSTED_PAGE_ROUTES, mountHostedPages } from './pages/hosted.routes.js';
-import { INSPECTOR_PAGE_OPERATIONS } from '../pages/inspector/operations.js';
+import { INSPECTOR_PAGE_OPERATIONS } from '../pages/inspector/inspector.operations.js';
 import { INSPECTOR_PAGE_ROUTES, mountInspector } from './pages/inspector.routes.js';
 import { requestIdOf } from './reply.js';
 
-export { frameAncestors } from '../pages/review/frame.js';
+export { frameAncestors } from '../pages/review/review.frame.js';
 
 /**
  * The pages a person opens (hosted_url, review_url and embed.js, and the inspector), mounted in

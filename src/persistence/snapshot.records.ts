@@ -108,7 +108,7 @@ const reviewerLink = Type.Object({
   id: Id, environment: Environment, organization_id: Id, client_id: Str, external_id: Str, user_id: Type.Optional(Str), email: Str, linked_at: Instant, expires_at: Instant,
 });
 
-/** Per collection of the store; a collection missing here fails the snapshot schema's build (snapshot.schema.ts). */
+/** Per collection of the store; a collection missing here fails the snapshot schema's build (snapshot.schemas.ts). */
 export const RECORD_SCHEMAS: Record<string, TSchema> = {
   organizations: organization, users: user, keys: key, onboardings: onboarding, employees: employee, events: event,
   webhooks: webhook, deliveries: delivery, reviewSessions: reviewSession, reviewerLinks: reviewerLink,

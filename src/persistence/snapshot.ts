@@ -1,9 +1,9 @@
 import { ApiError, type ErrorDetail } from '../core/errors.js';
 import { compile } from '../core/validation.js';
 import type { PartField, PartValues, Workspace, WorkspacePart, WorkspacePartTable } from '../core/workspace.js';
-import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION, snapshotSchema, type WorkspaceSnapshot } from './snapshot.schema.js';
+import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION, snapshotSchema, type WorkspaceSnapshot } from './snapshot.schemas.js';
 
-export { SNAPSHOT_FORMAT, SNAPSHOT_VERSION, snapshotSchema, type WorkspaceSnapshot } from './snapshot.schema.js';
+export { SNAPSHOT_FORMAT, SNAPSHOT_VERSION, snapshotSchema, type WorkspaceSnapshot } from './snapshot.schemas.js';
 
 /**
  * Snapshots of one workspace (the control API's snapshot and restore, and the state file):

@@ -1,4 +1,4 @@
-import type { TSchema } from '../core/schema.js';
+import type { Static, TSchema } from '../core/schema.js';
 import type { Caller, Principal } from './organizations/organizations.access.js';
 import type { Workspace } from '../core/workspace.js';
 import type { Scope } from './organizations/organizations.model.js';
@@ -51,17 +51,19 @@ interface RouteBase {
   responses: Record<number, { description: string; schema?: TSchema; media?: readonly string[] }>;
 }
 
-export interface ApiContext {
+/** `B` and `Q`: the body and query as their schemas let them through (`defineRoute`). */
+export interface ApiContext<B = unknown, Q = unknown> {
   workspace: Workspace;
   caller: Caller;
   /** Set on every route that acts for an employer (all but GET /v1/organizations). */
   principal: Principal;
   params: Record<string, string>;
-  query: unknown;
-  body: unknown;
+  query: Q;
+  body: B;
   info: RequestInfo;
 }
 
+/** A route row as the adapter and OpenAPI see it: every row in one list, whatever its schemas. */
 export interface ApiRoute extends RouteBase {
   kind: 'api';
   scope: Scope;
@@ -70,15 +72,34 @@ export interface ApiRoute extends RouteBase {
   handle(ctx: ApiContext): Reply | Promise<Reply>;
 }
 
+/**
+ * A route row as written: `handle` sees the body and query typed from the row's own schemas
+ * (with no schema, `unknown`: the query as parsed, the body as read, `undefined` on a read).
+ */
+export interface TypedApiRoute<B extends TSchema, Q extends TSchema> extends Omit<ApiRoute, 'body' | 'query' | 'handle'> {
+  body?: B;
+  query?: Q;
+  handle(ctx: ApiContext<Static<B>, Static<Q>>): Reply | Promise<Reply>;
+}
+
+/**
+ * The one place a row's types are widened to the list's. Sound because the adapter
+ * (`http/mount.ts`) checks the body and query against these same schemas before `handle`
+ * runs, so a schema change breaks the handler's types instead of a cast hiding it.
+ */
+export function defineRoute<B extends TSchema = TSchema, Q extends TSchema = TSchema>(row: TypedApiRoute<B, Q>): ApiRoute {
+  return { ...row, handle: (ctx) => row.handle(ctx as ApiContext<Static<B>, Static<Q>>) };
+}
+
 export const ok = (body: unknown, status = 200): Reply => ({ status, body });
 
-export interface ControlContext<E = unknown> {
+export interface ControlContext<E = unknown, B = unknown, Q = unknown> {
   emulator: E;
   /** The selected workspace: by path, by bearer key, else the default one. */
   workspace: Workspace;
   params: Record<string, string>;
-  query: unknown;
-  body: unknown;
+  query: Q;
+  body: B;
   info: RequestInfo;
 }
 
@@ -87,6 +108,21 @@ export interface ControlRoute<E = unknown> extends RouteBase {
   /** Acts on one workspace: also served under /_emulator/workspaces/:workspaceId/... */
   perWorkspace: boolean;
   handle(ctx: ControlContext<E>): Reply | Promise<Reply>;
+}
+
+/** A control row as written, typed like `TypedApiRoute`. */
+export interface TypedControlRoute<E, B extends TSchema, Q extends TSchema> extends Omit<ControlRoute<E>, 'body' | 'query' | 'handle'> {
+  body?: B;
+  query?: Q;
+  handle(ctx: ControlContext<E, Static<B>, Static<Q>>): Reply | Promise<Reply>;
+}
+
+/**
+ * `defineRoute` for the control API. `E` (the emulator) is named by the caller's list type
+ * (`ControlRoute<Emulator>[]`): this module may not import the emulator.
+ */
+export function defineControlRoute<E, B extends TSchema = TSchema, Q extends TSchema = TSchema>(row: TypedControlRoute<E, B, Q>): ControlRoute<E> {
+  return { ...row, handle: (ctx) => row.handle(ctx as ControlContext<E, Static<B>, Static<Q>>) };
 }
 
 export type RouteDef = ApiRoute | ControlRoute<never>;

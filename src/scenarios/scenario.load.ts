@@ -2,7 +2,7 @@ import { parseJsonOrYaml, readDocumentFile, type DocumentRead } from '../core/do
 import { CLOCK_LIMITS } from '../core/clock.js';
 import { parseDuration } from '../core/durations.js';
 import { compile, join, type Mistake } from '../core/validation.js';
-import { Delay, DelayOrNever, ScenarioSchema, type ScenarioDocument } from './scenario.schema.js';
+import { Delay, DelayOrNever, ScenarioSchema, type ScenarioDocument } from './scenario.schemas.js';
 
 export interface ScenarioMistake {
   path: string;
@@ -36,7 +36,7 @@ export function checkScenario(data: unknown, source = 'scenario'): ScenarioDocum
 /**
  * Messages and hints come from the schema itself, found at each mistake's path: an unknown
  * field names the fields of its place, a choice its values, a delay the forms it takes, a
- * union its description. So a field added to scenario.schema.ts is explained without a table here.
+ * union its description. So a field added to scenario.schemas.ts is explained without a table here.
  */
 interface Node {
   type?: string;

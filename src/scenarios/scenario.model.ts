@@ -1,4 +1,4 @@
-import type { ScenarioDocument } from './scenario.schema.js';
+import type { ScenarioDocument } from './scenario.schemas.js';
 import type { PartShape } from '../core/workspace.js';
 
 /** A scenario as loaded into a workspace: the document and where it came from. */

@@ -1,8 +1,8 @@
 import type { Workspace } from '../core/workspace.js';
 import type { ScriptedPayroll } from '../resources/onboardings/onboardings.hooks.js';
 import type { OnboardingRecord } from '../resources/onboardings/onboardings.model.js';
-import { magicRuleFor } from './magic.js';
-import type { ScenarioMatch, ScenarioRule } from './scenario.schema.js';
+import { magicRuleFor } from './scenario.magic.js';
+import type { ScenarioMatch, ScenarioRule } from './scenario.schemas.js';
 
 /** The rule that drives an onboarding, with a stable name for progress and reports. */
 export interface Driver {

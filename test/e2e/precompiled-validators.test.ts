@@ -10,7 +10,7 @@ import { createBody } from '../support/harness.js';
 const dist = '../../dist/core/validation.js';
 const distSchemas = '../../dist/resources/onboardings/onboardings.schemas.js';
 const distRoutes = '../../dist/http/routes.js';
-const distFixtures = '../../dist/fixtures/fixtures.schema.js';
+const distFixtures = '../../dist/fixtures/fixtures.schemas.js';
 
 describe('precompiled validators in dist/', () => {
   it('cover every body and query schema of the routes and documents', async () => {

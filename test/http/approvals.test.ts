@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { FixturesDocument } from '../../src/fixtures/fixtures.schema.js';
+import type { FixturesDocument } from '../../src/fixtures/fixtures.schemas.js';
 import { changeTerms, returnForCorrection } from '../../src/resources/onboardings/onboardings.lifecycle.js';
 import { createBody, harness, KEYS, expectError } from '../support/harness.js';
 import { advance, createOnboarding, eventTypes, inReview, readOnboarding } from '../support/sandbox-steps.js';

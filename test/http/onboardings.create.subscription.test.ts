@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { FixturesDocument } from '../../src/fixtures/fixtures.schema.js';
+import type { FixturesDocument } from '../../src/fixtures/fixtures.schemas.js';
 import { createBody, envelope, harness, KEYS } from '../support/harness.js';
 import { HOUR, expectRefused, expectCreated } from '../support/onboarding-create.js';
 

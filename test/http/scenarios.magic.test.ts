@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAGIC_ADDRESSES } from '../../src/scenarios/magic.js';
+import { MAGIC_ADDRESSES } from '../../src/scenarios/scenario.magic.js';
 import { harness, KEYS } from '../support/harness.js';
 import { createOnboarding, eventTypes, readOnboarding } from '../support/sandbox-steps.js';
 

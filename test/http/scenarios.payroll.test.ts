@@ -5,7 +5,7 @@ import { advance, advanceTimes, createOnboarding, readOnboarding } from '../supp
 
 /**
  * The payroll outcome a scenario scripts is one input of the single decision every payroll
- * run goes through (payroll-outcome.ts): the sandbox and the autopilot honour it, a
+ * run goes through (onboardings.payroll.ts): the sandbox and the autopilot honour it, a
  * payroll_down fault overrides it, and payroll/complete asks for success whatever it says.
  */
 type H = ReturnType<typeof harness>;

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { stringify as toYaml } from 'yaml';
 import { FixturesError, parseFixtures, readFixturesFile, type FixtureMistake } from '../../src/fixtures/fixtures.load.js';
-import type { FixturesDocument } from '../../src/fixtures/fixtures.schema.js';
+import type { FixturesDocument } from '../../src/fixtures/fixtures.schemas.js';
 
 const DEFAULT_PATH = new URL('../../fixtures/default.json', import.meta.url);
 const DEFAULT_TEXT = readFileSync(DEFAULT_PATH, 'utf8');

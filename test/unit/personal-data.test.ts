@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findPersonalData, isBsn, isDutchMobile, isIban } from '../../src/resources/onboardings/personal-data.js';
+import { findPersonalData, isBsn, isDutchMobile, isIban } from '../../src/resources/onboardings/onboardings.personal-data.js';
 
 /**
  * Spec "Metadata rules": values that look like an e-mail address, IBAN, BSN or Dutch mobile

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { mergeScenarios, parseScenario, readScenarioFile, ScenarioError } from '../../src/scenarios/scenario.load.js';
-import { Match } from '../../src/scenarios/scenario.schema.js';
+import { Match } from '../../src/scenarios/scenario.schemas.js';
 
 const dir = fileURLToPath(new URL('../../scenarios/', import.meta.url));
 

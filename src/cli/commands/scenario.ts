@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { mergeScenarios, parseScenario, ScenarioError, type ScenarioMistake } from '../../scenarios/scenario.load.js';
-import type { ScenarioDocument } from '../../scenarios/scenario.schema.js';
+import type { ScenarioDocument } from '../../scenarios/scenario.schemas.js';
 import { action, ApiError, clientCommand, commandGroup, optionsOf, printFields, printJson, printTable, request, UsageError } from '../client.js';
 
 /** The answer of GET, PUT and DELETE /_emulator/scenario. */

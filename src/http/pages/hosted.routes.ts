@@ -5,7 +5,7 @@ import type { Emulator } from '../../emulator.js';
 import { lingeringClose } from '../lingering-close.js';
 import { baseUrlOf } from '../mount.js';
 import { documentFile } from '../../resources/documents/documents.files.js';
-import { codeVoid, confirmCode, findByLinkToken, hasSession, needsCodeMail, sendCode } from '../../resources/onboardings/hosted-access.js';
+import { codeVoid, confirmCode, findByLinkToken, hasSession, needsCodeMail, sendCode } from '../../resources/onboardings/onboardings.hosted-access.js';
 import { employeeSign, employeeSubmit } from '../../resources/onboardings/onboardings.lifecycle.js';
 import type { OnboardingRecord } from '../../resources/onboardings/onboardings.model.js';
 import { pageHeaders, renderPage } from '../../pages/layout.js';

@@ -1,9 +1,9 @@
 import type { Express, NextFunction, Request, RequestHandler, Response } from 'express';
 import { fail } from '../../core/errors.js';
-import { INSPECTOR_JS } from '../../pages/inspector/assets.js';
-import { INSPECTOR_CSS } from '../../pages/inspector/style.js';
-import { INSPECTOR_CSS_PATH, INSPECTOR_JS_PATH, INSPECTOR_PATH, INSPECTOR_POLICY } from '../../pages/inspector/paths.js';
-import { inspectorDocument } from '../../pages/inspector/shell.js';
+import { INSPECTOR_JS } from '../../pages/inspector/inspector.assets.js';
+import { INSPECTOR_CSS } from '../../pages/inspector/inspector.style.js';
+import { INSPECTOR_CSS_PATH, INSPECTOR_JS_PATH, INSPECTOR_PATH, INSPECTOR_POLICY } from '../../pages/inspector/inspector.paths.js';
+import { inspectorDocument } from '../../pages/inspector/inspector.shell.js';
 
 /**
  * The inspector at /_emulator/ui (README, Inspector): a static shell, one script and one style

@@ -9,12 +9,12 @@ import {
   type ReviewContext, type ReviewOutcome,
 } from '../../resources/reviews/reviews.page.js';
 import { findReviewSession } from '../../resources/reviews/reviews.service.js';
-import { EMBED_JS, MESSAGE_TYPE, PAGE_CSS, PAGE_JS } from '../../pages/review/assets.js';
-import { frameAncestors, reviewPolicy } from '../../pages/review/frame.js';
+import { EMBED_JS, MESSAGE_TYPE, PAGE_CSS, PAGE_JS } from '../../pages/review/review.assets.js';
+import { frameAncestors, reviewPolicy } from '../../pages/review/review.frame.js';
 import { html } from '../../pages/html.js';
 import {
   document, goneBodies, notFoundBody, reviewView, signInView, type Notice, type Page, type ReviewMessage, type ReviewModel,
-} from '../../pages/review/views.js';
+} from '../../pages/review/review.views.js';
 import { RETURN_REASON_MAX } from '../../resources/onboardings/onboardings.model.js';
 
 /**

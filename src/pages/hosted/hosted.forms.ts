@@ -1,10 +1,10 @@
 import type { EmployeeDetails } from '../../resources/onboardings/onboardings.model.js';
-import { isBsn, isIban } from '../../resources/onboardings/personal-data.js';
+import { isBsn, isIban } from '../../resources/onboardings/onboardings.personal-data.js';
 
 /**
  * The employee's form on the hosted pages, checked field by field with no HTTP: every field
  * gets its own message, and nothing is stored unless all are right. IBAN and BSN use the same
- * checks as the metadata safety net (mod-97 and the 11-check in personal-data.ts).
+ * checks as the metadata safety net (mod-97 and the 11-check in onboardings.personal-data.ts).
  */
 export const DETAIL_FIELDS = ['street', 'house_number', 'postcode', 'city', 'birth_date', 'iban', 'bsn'] as const;
 export type DetailField = (typeof DETAIL_FIELDS)[number];

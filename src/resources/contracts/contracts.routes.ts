@@ -3,7 +3,7 @@ import { sendContract } from '../onboardings/onboardings.lifecycle.js';
 import { EmptyBody, OnboardingSchema } from '../onboardings/onboardings.schemas.js';
 import { getOnboarding } from '../onboardings/onboardings.service.js';
 import { renderOnboardingJson } from '../onboardings/onboardings.view.js';
-import { ok, type ApiRoute } from '../route.js';
+import { defineRoute, ok, type ApiRoute } from '../route.js';
 
 const errors = { description: 'Error', schema: ErrorSchema };
 
@@ -13,7 +13,7 @@ const errors = { description: 'Error', schema: ErrorSchema };
  * the contract mail links to the hosted page on the base URL the caller used.
  */
 export const contractRoutes: ApiRoute[] = [
-  {
+  defineRoute({
     kind: 'api', method: 'POST', path: '/v1/onboardings/:id/contract', tag: 'Contracts', scope: 'contracts:write',
     operationId: 'sendContract', summary: 'Create the contract and send it for signature',
     params: IdParam, body: EmptyBody,
@@ -22,5 +22,5 @@ export const contractRoutes: ApiRoute[] = [
       const r = sendContract(ctx.workspace, getOnboarding(ctx.workspace, ctx.principal, ctx.params.id!), ctx.info.baseUrl);
       return ok(renderOnboardingJson(r, { list: false, dossier: ctx.principal.mayOpenDossier }));
     },
-  },
+  }),
 ];

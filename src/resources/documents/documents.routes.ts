@@ -1,23 +1,22 @@
-import { Type, type Static } from '../../core/schema.js';
 import { mapPage } from '../../core/pagination.js';
-import { ErrorSchema, IdParam, ListOf, PageQuery } from '../common.schemas.js';
+import { ErrorSchema, IdParam, ListOf } from '../common.schemas.js';
 import { DocumentSchema } from '../onboardings/onboardings.schemas.js';
-import { ok, type ApiRoute } from '../route.js';
-import { downloadDocument, listDocuments, renderDocument } from './documents.service.js';
+import { defineRoute, ok, type ApiRoute } from '../route.js';
+import { DocumentParams, ListDocumentsQuery } from './documents.schemas.js';
+import { downloadDocument, listDocuments } from './documents.service.js';
+import { renderDocument } from './documents.view.js';
 
-const ListDocumentsQuery = Type.Object({ ...PageQuery }, { additionalProperties: false });
-const DocumentParams = Type.Object({ id: Type.String(), documentId: Type.String() });
 const errors = { description: 'Error', schema: ErrorSchema };
 
 export const documentRoutes: ApiRoute[] = [
-  {
+  defineRoute({
     kind: 'api', method: 'GET', path: '/v1/onboardings/:id/documents', tag: 'Documents', scope: 'documents:read',
     operationId: 'listDocuments', summary: 'List the documents of an onboarding, oldest first',
     params: IdParam, query: ListDocumentsQuery,
     responses: { 200: { description: 'A page of documents', schema: ListOf(DocumentSchema, 'Document') }, 404: errors, 422: errors },
-    handle: (ctx) => ok(mapPage(listDocuments(ctx.workspace, ctx.principal, ctx.params.id!, ctx.query as Static<typeof ListDocumentsQuery>), renderDocument)),
-  },
-  {
+    handle: (ctx) => ok(mapPage(listDocuments(ctx.workspace, ctx.principal, ctx.params.id!, ctx.query), renderDocument)),
+  }),
+  defineRoute({
     kind: 'api', method: 'GET', path: '/v1/onboardings/:id/documents/:documentId', tag: 'Documents', scope: 'documents:read',
     operationId: 'downloadDocument',
     summary: 'Download a document file (identity documents are listed but not downloadable); every download is audited',
@@ -39,5 +38,5 @@ export const documentRoutes: ApiRoute[] = [
         },
       };
     },
-  },
+  }),
 ];

@@ -21,14 +21,9 @@ export interface AuditEntry {
 
 declare module '../../core/workspace.js' {
   interface WorkspaceParts {
-    /** Every document download, for GET /_emulator/audit-log (its part: audit-log.part.ts). */
+    /** Every document download, for GET /_emulator/audit-log (its part: documents.parts.ts). */
     auditLog: PartShape<'audit_log', AuditEntry[]>;
   }
-}
-
-/** The public Document: the record without the name of the file behind it. */
-export function renderDocument({ file: _file, ...doc }: DocumentRecord) {
-  return doc;
 }
 
 /** Oldest first (upload order); visibility as GET /v1/onboardings/{id}. */

@@ -5,9 +5,9 @@ import type { DocumentRecord, EmployeeDetails, OnboardingRecord } from './onboar
 import type { TermsBody } from './onboardings.schemas.js';
 import { DEFAULT_BASE_URL } from './onboardings.service.js';
 import { transition } from './onboardings.transitions.js';
-import { sendMail } from './outbox.js';
+import { sendMail } from './onboardings.outbox.js';
 import { scriptedPayroll } from './onboardings.hooks.js';
-import { MANUAL_CONNECTOR } from './payroll-outcome.js';
+import { MANUAL_CONNECTOR } from './onboardings.payroll.js';
 
 /**
  * What employees, reviewers, the employer and payroll do to an onboarding, one function per

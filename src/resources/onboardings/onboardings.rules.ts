@@ -2,7 +2,7 @@ import type { Principal } from '../organizations/organizations.access.js';
 import { fail } from '../../core/errors.js';
 import { hostAllowed } from '../organizations/organizations.origins.js';
 import { METADATA_MAX_KEYS, type Metadata, type MetadataValue } from '../common.schemas.js';
-import { findPersonalData } from './personal-data.js';
+import { findPersonalData } from './onboardings.personal-data.js';
 
 const KIND_NAMES = { email: 'an e-mail address', iban: 'an IBAN', bsn: 'a BSN', mobile: 'a Dutch mobile number' } as const;
 

@@ -7,7 +7,7 @@ import type { Metadata } from '../common.schemas.js';
 import type { EmployeeRecord } from '../employees/employees.model.js';
 import type { HostedLinkRecord, OnboardingRecord, OnboardingStatus } from './onboardings.model.js';
 import { transition } from './onboardings.transitions.js';
-import { sendMail } from './outbox.js';
+import { sendMail } from './onboardings.outbox.js';
 import type {
   CreateOnboardingBody, HostedLinkBody, ListOnboardingsQuery, PatchOnboardingBody,
 } from './onboardings.schemas.js';

@@ -53,17 +53,6 @@ export function createReviewSession(ws: Workspace, p: Principal, onboardingId: s
   return session;
 }
 
-export function renderReviewSession(s: ReviewSessionRecord, baseUrl: string) {
-  return {
-    id: s.id,
-    onboarding_id: s.onboarding_id,
-    review_url: `${baseUrl}/review/${s.token}`,
-    expires_at: s.expires_at,
-    // The spec types name as a string: one not given is empty, never null.
-    reviewer: { ...s.reviewer, name: s.reviewer.name ?? '', linked: s.linked },
-  };
-}
-
 export function findReviewSession(ws: Workspace, token: string): ReviewSessionRecord | undefined {
   return ws.store.reviewSessions.values().find((s) => s.token === token);
 }

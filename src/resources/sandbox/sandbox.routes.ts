@@ -1,19 +1,14 @@
-import { Type } from '../../core/schema.js';
-import { ErrorSchema, IdParam, Literals } from '../common.schemas.js';
-import { EmptyBody, OnboardingSchema } from '../onboardings/onboardings.schemas.js';
+import { ErrorSchema, IdParam } from '../common.schemas.js';
+import { EmptyBody } from '../onboardings/onboardings.schemas.js';
 import { renderOnboarding } from '../onboardings/onboardings.view.js';
-import { ok, type ApiRoute } from '../route.js';
-import { advanceSandbox, SANDBOX_STEPS } from './sandbox.service.js';
-
-const SandboxAdvanceSchema = Type.Object(
-  { step: Literals(SANDBOX_STEPS), onboarding: OnboardingSchema },
-  { title: 'SandboxAdvance' },
-);
+import { defineRoute, ok, type ApiRoute } from '../route.js';
+import { SandboxAdvanceSchema } from './sandbox.schemas.js';
+import { advanceSandbox } from './sandbox.service.js';
 
 const errors = { description: 'Error', schema: ErrorSchema };
 
 export const sandboxRoutes: ApiRoute[] = [
-  {
+  defineRoute({
     kind: 'api', method: 'POST', path: '/v1/sandbox/onboardings/:id/advance', tag: 'Sandbox', scope: 'onboardings:write',
     operationId: 'advanceSandboxOnboarding', summary: 'Play the next step of a test onboarding (test keys only; one step per call)',
     description: `Steps, in order: employee_opened, employee_submitted, identity_verified, approval_given (once per required role, in template order), contract_sent, employee_signed, employer_signed, payroll_completed or payroll_failed; after a failure payroll_resolved. After a return to the manager: manager_corrected. Completed or cancelled: 409 sandbox_finished.`,
@@ -24,5 +19,5 @@ export const sandboxRoutes: ApiRoute[] = [
       // The embedded onboarding is the single-onboarding view, as GET /v1/onboardings/{id}.
       return ok({ step, onboarding: renderOnboarding(onboarding, { list: false, dossier: ctx.principal.mayOpenDossier }) });
     },
-  },
+  }),
 ];

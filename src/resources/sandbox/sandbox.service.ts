@@ -8,7 +8,7 @@ import {
 } from '../onboardings/onboardings.lifecycle.js';
 import type { OnboardingRecord } from '../onboardings/onboardings.model.js';
 import { getOnboarding } from '../onboardings/onboardings.service.js';
-import { payrollOutcome } from '../onboardings/payroll-outcome.js';
+import { payrollOutcome } from '../onboardings/onboardings.payroll.js';
 
 /**
  * POST /v1/sandbox/onboardings/{id}/advance: plays the next step of the life cycle, one per

@@ -27,6 +27,10 @@ export const ListDeliveriesQuery = Type.Object(
 );
 export type ListDeliveriesQuery = Static<typeof ListDeliveriesQuery>;
 
+export const ListWebhooksQuery = Type.Object({ ...PageQuery }, { additionalProperties: false });
+/** The body of the test and retry actions: nothing, and nothing else accepted. */
+export const NoActionBody = Type.Object({}, { additionalProperties: false });
+
 export const DeliveryParams = Type.Object({ id: Type.String(), deliveryId: Type.String() });
 
 export const DeliverySchema = Type.Object(

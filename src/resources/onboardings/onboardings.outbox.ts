@@ -16,7 +16,7 @@ export interface OutboxMail {
 
 declare module '../../core/workspace.js' {
   interface WorkspaceParts {
-    /** Intercepted e-mails: nothing is ever sent (its part: outbox.part.ts). */
+    /** Intercepted e-mails: nothing is ever sent (its part: onboardings.parts.ts). */
     outbox: PartShape<'outbox', OutboxMail[]>;
   }
 }

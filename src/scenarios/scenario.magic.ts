@@ -1,4 +1,4 @@
-import type { ScenarioRule } from './scenario.schema.js';
+import type { ScenarioRule } from './scenario.schemas.js';
 
 /**
  * Magic e-mail addresses (docs/scenarios.md): the part before the @ (and before any +tag)

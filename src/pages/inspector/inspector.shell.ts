@@ -1,6 +1,6 @@
 import { EMULATOR_VERSION } from '../../control/control.service.js';
 import { html, type Html } from '../html.js';
-import { INSPECTOR_CSS_PATH, INSPECTOR_JS_PATH } from './paths.js';
+import { INSPECTOR_CSS_PATH, INSPECTOR_JS_PATH } from './inspector.paths.js';
 
 /**
  * The inspector's HTML shell: headings, the regions the script fills, and the controls that

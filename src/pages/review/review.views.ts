@@ -1,7 +1,7 @@
 import type { Role, User } from '../../resources/organizations/organizations.model.js';
 import type { ReviewContext } from '../../resources/reviews/reviews.page.js';
 import { html, jsonForScript, trusted, type Html } from '../html.js';
-import { MESSAGE_TYPE } from './assets.js';
+import { MESSAGE_TYPE } from './review.assets.js';
 import { RETURN_REASON_MAX, type EmployeeDetails } from '../../resources/onboardings/onboardings.model.js';
 
 /**

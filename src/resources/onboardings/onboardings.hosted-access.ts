@@ -2,7 +2,7 @@ import { sameSecret } from '../../core/secrets.js';
 import type { Workspace } from '../../core/workspace.js';
 import { employeeOpen, MAX_CODE_ATTEMPTS } from './onboardings.lifecycle.js';
 import type { HostedLinkRecord, OnboardingRecord } from './onboardings.model.js';
-import { sendMail } from './outbox.js';
+import { sendMail } from './onboardings.outbox.js';
 
 /**
  * The employee's access to the hosted pages, with no HTTP: which onboarding a link token

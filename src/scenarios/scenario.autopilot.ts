@@ -9,12 +9,12 @@ import {
 } from '../resources/onboardings/onboardings.lifecycle.js';
 import { TERMINAL_STATUSES, type OnboardingRecord } from '../resources/onboardings/onboardings.model.js';
 import { DEFAULT_BASE_URL } from '../resources/onboardings/onboardings.service.js';
-import { isManualEntry, payrollOutcome } from '../resources/onboardings/payroll-outcome.js';
+import { isManualEntry, payrollOutcome } from '../resources/onboardings/onboardings.payroll.js';
 import type { Role } from '../resources/organizations/organizations.model.js';
 import { testUser } from '../resources/sandbox/sandbox.service.js';
 import type { AutopilotProgress } from './scenario.model.js';
 import { driverFor, type Driver } from './scenario.rules.js';
-import type { DelayValue, ScenarioDocument, ScenarioRule } from './scenario.schema.js';
+import type { DelayValue, ScenarioDocument, ScenarioRule } from './scenario.schemas.js';
 
 /**
  * The autopilot (docs/scenarios.md): after every change of an onboarding a scenario drives, it

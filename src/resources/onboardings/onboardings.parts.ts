@@ -1,6 +1,6 @@
 import { Type } from '../../core/schema.js';
 import type { WorkspacePart } from '../../core/workspace.js';
-import type { OutboxMail } from './outbox.js';
+import type { OutboxMail } from './onboardings.outbox.js';
 
 const Str = Type.String({ minLength: 1 });
 const Instant = Type.String({ format: 'date-time' });

@@ -1,6 +1,6 @@
 /**
  * The inspector's script, kept as a string constant so `tsc` ships it in dist with the rest
- * (no copy step, no front-end build, nothing fetched at run time); the style sheet is style.ts.
+ * (no copy step, no front-end build, nothing fetched at run time); the style sheet is inspector.style.ts.
  *
  * The script is one more client of the control API: it polls the workspace's reads every
  * POLL_MS and posts the same control actions a test would. Every value is put on the page as

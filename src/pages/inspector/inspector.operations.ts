@@ -1,5 +1,5 @@
 import { ErrorSchema } from '../../resources/common.schemas.js';
-import { INSPECTOR_CSS_PATH, INSPECTOR_JS_PATH, INSPECTOR_PATH } from './paths.js';
+import { INSPECTOR_CSS_PATH, INSPECTOR_JS_PATH, INSPECTOR_PATH } from './inspector.paths.js';
 
 /**
  * The inspector in the OpenAPI document: the page and its two static files. `/` (a redirect
