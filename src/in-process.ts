@@ -1,10 +1,9 @@
 import { basename } from 'node:path';
-import type { Fault, FaultInput } from './core/faults.js';
-import type { WorkspaceSnapshot } from './persistence/snapshot.js';
+import type { FaultInput } from './core/faults.js';
 import type { Workspace } from './core/workspace.js';
-import type { OutboxMail } from './resources/onboardings/onboardings.outbox.js';
 import { check, compile } from './core/validation.js';
-import { ApiError, type ErrorDetail } from './core/errors.js';
+import { ApiError } from './core/errors.js';
+import type { ControlClient, CreatedWorkspace, ResetWorkspace, ScenarioState, ScenarioValidation } from './control/control.client.js';
 import { DEFAULT_WORKSPACE, Emulator, type EmulatorOptions, type WorkspaceInput } from './emulator.js';
 import { createApp, type App, type AppOptions } from './http/app.js';
 import { listen, type RunningServer } from './http/server.js';
@@ -33,46 +32,25 @@ const valid = {
   outbox: compile<control.OutboxFilter>(OutboxQuery),
 };
 
-export type ClockState = ReturnType<typeof control.clockState>;
-export type ClockMove = Awaited<ReturnType<typeof control.advanceClock>>;
-export type KeyInfo = ReturnType<typeof control.listKeys>['data'][number];
-export type CreatedWorkspace = ReturnType<typeof control.createWorkspace>;
-export type WorkspaceInfo = ReturnType<typeof control.describeWorkspace>;
-export type ResetWorkspace = ReturnType<typeof control.resetWorkspace>;
-export type RestoredWorkspace = Awaited<ReturnType<typeof restoreWorkspace>>;
+export type {
+  ClockState, ClockMove, KeyInfo, CreatedWorkspace, WorkspaceInfo, ResetWorkspace, RestoredWorkspace, ScenarioState, ScenarioValidation, ControlClient,
+} from './control/control.client.js';
 export type { WorkspaceSnapshot } from './persistence/snapshot.js';
 export type { Fault, FaultInput } from './core/faults.js';
 export type { OutboxMail } from './resources/onboardings/onboardings.outbox.js';
 export type { OutboxFilter } from './control/control.service.js';
 export type { ScenarioDocument, ScenarioRule, ScenarioMatch } from './scenarios/scenario.schemas.js';
 
-/** What GET, PUT and DELETE /_emulator/scenario answer: the loaded scenario and the next planned step of each driven onboarding. */
-export type ScenarioState = ReturnType<typeof describeScenario>;
-/** What POST /_emulator/scenarios/validate answers: every mistake with its path and, where it helps, a hint. */
-export interface ScenarioValidation {
-  valid: boolean;
-  name: string | null;
-  rules: number;
-  mistakes: ErrorDetail[];
-}
 /** A scenario document, a JSON or YAML file, or several files played as one (their rules in the order given). */
 export type ScenarioInput = ScenarioDocument | string | readonly string[];
 
-/** The control helpers, acting on one workspace. */
-export interface ControlHelpers {
+/**
+ * The control helpers, acting on one workspace: the ControlClient every transport implements,
+ * plus what only the in-process one can give (its workspace id, helpers bound to a new
+ * workspace, scenario files read here).
+ */
+export interface ControlHelpers extends ControlClient {
   readonly workspaceId: string;
-  clock: {
-    /** The workspace's current instant (ISO 8601). */
-    now(): Promise<string>;
-    state(): Promise<ClockState>;
-    /** Seconds (5400), a duration ("90m", "1h30m", "2d") or ISO 8601 ("PT90M"); fires what falls due. */
-    advance(by: string | number): Promise<ClockMove>;
-    /** Jumps to an instant, never backwards; fires what falls due. */
-    set(iso: string): Promise<ClockMove>;
-  };
-  /** Intercepted mails, oldest first; filter by onboarding_id or recipient (`to`). */
-  outbox(filter?: control.OutboxFilter): Promise<OutboxMail[]>;
-  keys(): Promise<KeyInfo[]>;
   workspace: {
     /** A new isolated workspace: its id, keys and clock, and helpers bound to it. */
     create(input?: WorkspaceInput): Promise<CreatedWorkspace & { handle: ControlHelpers }>;
@@ -81,14 +59,6 @@ export interface ControlHelpers {
     /** Back to the fixtures, clock and random sequence this workspace started with. */
     reset(): Promise<ResetWorkspace>;
   };
-  /** The whole workspace as one JSON document (GET /_emulator/snapshot); waits for deliveries in flight. */
-  snapshot(): Promise<WorkspaceSnapshot>;
-  /**
-   * Replaces the workspace's whole state with a snapshot (PUT /_emulator/snapshot). A refused
-   * snapshot (snapshot_invalid, snapshot_version_unsupported, snapshot_key_conflict) changes nothing.
-   */
-  restore(snapshot: WorkspaceSnapshot): Promise<RestoredWorkspace>;
-  /** The workspace's scenario (PUT, GET and DELETE /_emulator/scenario; docs/scenarios.md). */
   scenario: {
     /**
      * Replaces the workspace's scenario and plans every onboarding again from now. A document
@@ -100,13 +70,6 @@ export interface ControlHelpers {
     clear(): Promise<ScenarioState>;
     /** Checks a document (or one file, given its path) without loading it; never throws for mistakes. */
     validate(input: unknown): Promise<ScenarioValidation>;
-  };
-  faults: {
-    add(input: FaultInput): Promise<Fault>;
-    list(): Promise<Fault[]>;
-    remove(id: string): Promise<{ id: string; deleted: true }>;
-    /** Removes every fault; says how many there were. */
-    clear(): Promise<{ deleted: number }>;
   };
 }
 

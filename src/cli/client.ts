@@ -1,4 +1,7 @@
 import { Command, CommanderError, Option } from 'commander';
+import type { ClockState, ControlClient, KeyInfo } from '../control/control.client.js';
+import type { Fault } from '../core/faults.js';
+import type { OutboxMail } from '../resources/onboardings/onboardings.outbox.js';
 
 /**
  * The CLI's tiny HTTP client for a running emulator: base URL and key from flags or the
@@ -58,6 +61,54 @@ export async function request<T = unknown>(options: ClientOptions, method: strin
     throw new ApiError(res.status, e?.code, e?.message ?? (text.trim() || res.statusText), e?.details ?? []);
   }
   return parsed as T;
+}
+
+/**
+ * The control interface over HTTP, the twin of createEmulator()'s helpers: each method is one
+ * request to the route the in-process helper's service backs, answering the same JSON typed by
+ * the same service, and a refusal throws ApiError with the envelope's code, message and details.
+ * Without a workspace id the key picks the workspace (the server's rule); with one, the
+ * per-workspace paths (/_emulator/workspaces/{id}/...) name it.
+ */
+export function httpControl(options: ClientOptions, workspace?: string): ControlClient {
+  const at = (path: string) => (workspace === undefined ? `/_emulator${path}` : `/_emulator/workspaces/${encodeURIComponent(workspace)}${path}`);
+  const call = <T>(method: string, path: string, body?: unknown) => request<T>(options, method, path, body);
+  return {
+    clock: {
+      now: async () => (await call<ClockState>('GET', at('/clock'))).now,
+      state: () => call('GET', at('/clock')),
+      advance: (by) => call('POST', at('/clock/advance'), { by }),
+      set: (iso) => call('POST', at('/clock'), { now: iso }),
+    },
+    outbox: async (filter = {}) => {
+      const query = new URLSearchParams();
+      if (filter.onboarding_id !== undefined) query.set('onboarding_id', filter.onboarding_id);
+      if (filter.to !== undefined) query.set('to', filter.to);
+      const qs = query.size > 0 ? `?${query}` : '';
+      return (await call<{ data: OutboxMail[] }>('GET', at(`/outbox${qs}`))).data;
+    },
+    keys: async () => (await call<{ data: KeyInfo[] }>('GET', at('/keys'))).data,
+    workspace: {
+      // Creating is not per workspace: the new one is made beside the others, whichever is named.
+      create: (input = {}) => call('POST', '/_emulator/workspaces', input),
+      get: (id) => httpControl(options, id),
+      reset: () => call('POST', at('/reset'), {}),
+    },
+    snapshot: () => call('GET', at('/snapshot')),
+    restore: (snapshot) => call('PUT', at('/snapshot'), snapshot),
+    scenario: {
+      load: (document) => call('PUT', at('/scenario'), document),
+      get: () => call('GET', at('/scenario')),
+      clear: () => call('DELETE', at('/scenario')),
+      validate: (document) => call('POST', '/_emulator/scenarios/validate', document),
+    },
+    faults: {
+      add: (input) => call('POST', at('/faults'), input),
+      list: async () => (await call<{ data: Fault[] }>('GET', at('/faults'))).data,
+      remove: (id) => call('DELETE', at(`/faults/${encodeURIComponent(id)}`)),
+      clear: () => call('DELETE', at('/faults')),
+    },
+  };
 }
 
 /** Adds --url, --key and --json (with their environment variables) to a command that talks to the emulator. */

@@ -1,0 +1,82 @@
+import type { Fault, FaultInput } from '../core/faults.js';
+import type { ErrorDetail } from '../core/errors.js';
+import type { WorkspaceInput } from '../emulator.js';
+import type { WorkspaceSnapshot } from '../persistence/snapshot.js';
+import type { OutboxMail } from '../resources/onboardings/onboardings.outbox.js';
+import type { ScenarioDocument } from '../scenarios/scenario.schemas.js';
+import type * as control from './control.service.js';
+import type { describeScenario } from './scenario.service.js';
+import type { restoreWorkspace } from './snapshot.service.js';
+
+/**
+ * The control interface (/_emulator) as a client sees it, transport-free: createEmulator()'s
+ * helpers implement it in process (src/in-process.ts) and the CLI over HTTP (src/cli/client.ts).
+ * Its types are the return types of the control services the routes call, so a change of an
+ * answer changes both clients' types at once instead of a copy going stale. Types only: the
+ * entry points import it without pulling in the control layer's code.
+ */
+
+export type ClockState = ReturnType<typeof control.clockState>;
+export type ClockMove = Awaited<ReturnType<typeof control.advanceClock>>;
+export type KeyInfo = ReturnType<typeof control.listKeys>['data'][number];
+export type CreatedWorkspace = ReturnType<typeof control.createWorkspace>;
+export type WorkspaceInfo = ReturnType<typeof control.describeWorkspace>;
+export type ResetWorkspace = ReturnType<typeof control.resetWorkspace>;
+export type RestoredWorkspace = Awaited<ReturnType<typeof restoreWorkspace>>;
+/** What GET, PUT and DELETE /_emulator/scenario answer: the loaded scenario and the next planned step of each driven onboarding. */
+export type ScenarioState = ReturnType<typeof describeScenario>;
+/** What POST /_emulator/scenarios/validate answers: every mistake with its path and, where it helps, a hint. */
+export interface ScenarioValidation {
+  valid: boolean;
+  name: string | null;
+  rules: number;
+  mistakes: ErrorDetail[];
+}
+
+/** The control actions on one workspace; every one returns a promise, so a remote transport fits. */
+export interface ControlClient {
+  clock: {
+    /** The workspace's current instant (ISO 8601). */
+    now(): Promise<string>;
+    state(): Promise<ClockState>;
+    /** Seconds (5400), a duration ("90m", "1h30m", "2d") or ISO 8601 ("PT90M"); fires what falls due. */
+    advance(by: string | number): Promise<ClockMove>;
+    /** Jumps to an instant, never backwards; fires what falls due. */
+    set(iso: string): Promise<ClockMove>;
+  };
+  /** Intercepted mails, oldest first; filter by onboarding_id or recipient (`to`). */
+  outbox(filter?: control.OutboxFilter): Promise<OutboxMail[]>;
+  keys(): Promise<KeyInfo[]>;
+  workspace: {
+    /** A new isolated workspace: its id, keys and clock. */
+    create(input?: WorkspaceInput): Promise<CreatedWorkspace>;
+    /** The same interface bound to an existing workspace. */
+    get(id: string): ControlClient;
+    /** Back to the fixtures, clock and random sequence this workspace started with. */
+    reset(): Promise<ResetWorkspace>;
+  };
+  /** The whole workspace as one JSON document (GET /_emulator/snapshot); waits for deliveries in flight. */
+  snapshot(): Promise<WorkspaceSnapshot>;
+  /**
+   * Replaces the workspace's whole state with a snapshot (PUT /_emulator/snapshot). A refused
+   * snapshot (snapshot_invalid, snapshot_version_unsupported, snapshot_key_conflict) changes nothing.
+   */
+  restore(snapshot: WorkspaceSnapshot): Promise<RestoredWorkspace>;
+  /** The workspace's scenario (PUT, GET and DELETE /_emulator/scenario; docs/scenarios.md). */
+  scenario: {
+    /** Replaces the workspace's scenario and plans every onboarding again from now; mistakes are scenario_invalid. */
+    load(document: ScenarioDocument): Promise<ScenarioState>;
+    get(): Promise<ScenarioState>;
+    /** Removes it; planned steps are cancelled (magic e-mail addresses still play). */
+    clear(): Promise<ScenarioState>;
+    /** Checks a document without loading it; never throws for mistakes. */
+    validate(document: unknown): Promise<ScenarioValidation>;
+  };
+  faults: {
+    add(input: FaultInput): Promise<Fault>;
+    list(): Promise<Fault[]>;
+    remove(id: string): Promise<{ id: string; deleted: true }>;
+    /** Removes every fault; says how many there were. */
+    clear(): Promise<{ deleted: number }>;
+  };
+}
