@@ -1,20 +1,9 @@
 import type { Command } from 'commander';
-import { action, clientCommand, commandGroup, optionsOf, printFields, printJson, printTable, request, UsageError } from '../client.js';
+import type { ClockMove, ClockState } from '../../control/control.client.js';
+import { action, clientCommand, commandGroup, httpControl, optionsOf, printFields, printJson, printTable, UsageError } from '../client.js';
 
-interface TimerInfo {
-  kind: string;
-  due_at: string;
-  [fact: string]: unknown;
-}
-
-interface ClockState {
-  now: string;
-  mode: string;
-  pending_timers: number;
-  next_due_at: string | null;
-  next_timer?: TimerInfo | null;
-  fired?: TimerInfo[];
-}
+/** A pending or fired timer as the clock's answers describe it. */
+type TimerInfo = NonNullable<ClockState['next_timer']>;
 
 /** What a timer is about and, once fired, what it did: its payload and facts as name=value. */
 function detailsOf(t: TimerInfo): string {
@@ -24,7 +13,7 @@ function detailsOf(t: TimerInfo): string {
     .join(' ');
 }
 
-function printClock(clock: ClockState): void {
+function printClock(clock: ClockState | ClockMove): void {
   const next = clock.next_timer;
   printFields([
     ['now', clock.now],
@@ -33,7 +22,7 @@ function printClock(clock: ClockState): void {
     ['next due at', clock.next_due_at],
     ['next timer', next ? [next.kind, detailsOf(next)].filter(Boolean).join(' ') : null],
   ]);
-  if (clock.fired && clock.fired.length > 0) {
+  if ('fired' in clock && clock.fired.length > 0) {
     process.stdout.write(`\nfired ${clock.fired.length}:\n`);
     printTable(['due at', 'kind', 'details'], clock.fired.map((f) => [f.due_at, f.kind, detailsOf(f)]));
   }
@@ -52,7 +41,7 @@ export function registerClock(program: Command): void {
   clientCommand(clock, 'show', 'Show the emulated time, the clock mode, the pending timers and when the next one is due')
     .action(action(async (_opts: unknown, cmd: Command) => {
       const o = optionsOf(cmd);
-      const state = await request<ClockState>(o, 'GET', '/_emulator/clock');
+      const state = await httpControl(o).clock.state();
       if (o.json) printJson(state);
       else printClock(state);
     }));
@@ -62,7 +51,7 @@ export function registerClock(program: Command): void {
     .addHelpText('after', '\nExamples:\n  onboarding-emulator clock advance 90m\n  onboarding-emulator clock advance PT24H --json')
     .action(action(async (duration: string, _opts: unknown, cmd: Command) => {
       const o = optionsOf(cmd);
-      const state = await request<ClockState>(o, 'POST', '/_emulator/clock/advance', { by: durationValue(duration) });
+      const state = await httpControl(o).clock.advance(durationValue(duration));
       if (o.json) printJson(state);
       else printClock(state);
     }));
@@ -71,7 +60,7 @@ export function registerClock(program: Command): void {
     .argument('<time>', 'an ISO 8601 instant, e.g. 2026-10-06T09:00:00Z')
     .action(action(async (time: string, _opts: unknown, cmd: Command) => {
       const o = optionsOf(cmd);
-      const state = await request<ClockState>(o, 'POST', '/_emulator/clock', { now: time });
+      const state = await httpControl(o).clock.set(time);
       if (o.json) printJson(state);
       else printClock(state);
     }));

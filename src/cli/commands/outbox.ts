@@ -1,15 +1,5 @@
 import type { Command } from 'commander';
-import { action, clientCommand, optionsOf, printJson, printTable, request } from '../client.js';
-
-interface Mail {
-  id: string;
-  to: string;
-  kind: string;
-  subject: string;
-  code: string | null;
-  onboarding_id: string;
-  sent_at: string;
-}
+import { action, clientCommand, httpControl, optionsOf, printJson, printTable } from '../client.js';
 
 export function registerOutbox(program: Command): void {
   clientCommand(program, 'outbox', 'List the intercepted e-mails (invitations, new links, reminders, contracts), oldest first (GET /_emulator/outbox)')
@@ -17,13 +7,14 @@ export function registerOutbox(program: Command): void {
     .option('--to <address>', 'only the mails to this address')
     .action(action(async (opts: { onboarding?: string; to?: string }, cmd: Command) => {
       const o = optionsOf(cmd);
-      const query = new URLSearchParams();
-      if (opts.onboarding) query.set('onboarding_id', opts.onboarding);
-      if (opts.to) query.set('to', opts.to);
-      const qs = query.size > 0 ? `?${query}` : '';
-      const outbox = await request<{ data: Mail[] }>(o, 'GET', `/_emulator/outbox${qs}`);
-      if (o.json) return printJson(outbox);
-      if (outbox.data.length === 0) return void process.stdout.write('no mails\n');
-      printTable(['sent at', 'kind', 'onboarding', 'to', 'code', 'subject'], outbox.data.map((m) => [m.sent_at, m.kind, m.onboarding_id, m.to, m.code, m.subject]));
+      // An empty option filters nothing, as before the interface: only a given value is sent.
+      const mails = await httpControl(o).outbox({
+        ...(opts.onboarding ? { onboarding_id: opts.onboarding } : {}),
+        ...(opts.to ? { to: opts.to } : {}),
+      });
+      // --json prints the route's answer as it came, its list in `data`.
+      if (o.json) return printJson({ data: mails });
+      if (mails.length === 0) return void process.stdout.write('no mails\n');
+      printTable(['sent at', 'kind', 'onboarding', 'to', 'code', 'subject'], mails.map((m) => [m.sent_at, m.kind, m.onboarding_id, m.to, m.code, m.subject]));
     }));
 }

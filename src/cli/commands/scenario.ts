@@ -2,25 +2,14 @@ import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { mergeScenarios, parseScenario, ScenarioError, type ScenarioMistake } from '../../scenarios/scenario.load.js';
 import type { ScenarioDocument } from '../../scenarios/scenario.schemas.js';
-import { action, ApiError, clientCommand, commandGroup, optionsOf, printFields, printJson, printTable, request, UsageError } from '../client.js';
-
-/** The answer of GET, PUT and DELETE /_emulator/scenario. */
-interface ScenarioState {
-  loaded: boolean;
-  name: string | null;
-  source: string | null;
-  loaded_at: string | null;
-  document: ScenarioDocument | null;
-  planned: { onboarding_id: string; rule: string; step: string; due_at: string }[];
-  magic_addresses: { address: string; summary: string }[];
-}
+import type { ControlClient, ScenarioState } from '../../control/control.client.js';
+import { action, ApiError, clientCommand, commandGroup, httpControl, optionsOf, printFields, printJson, printTable, UsageError, type ClientOptions } from '../client.js';
 
 /** One file read and checked the way the emulator reads `--scenario` files. */
 type FileCheck = { file: string; document: ScenarioDocument; mistakes?: undefined } | { file: string; document?: undefined; mistakes: ScenarioMistake[] };
 
-/** /_emulator/scenario, or the one of the workspace named by --workspace (else the key picks it). */
-const scenarioPath = (workspace: string | undefined) =>
-  workspace === undefined ? '/_emulator/scenario' : `/_emulator/workspaces/${encodeURIComponent(workspace)}/scenario`;
+/** The workspace named by --workspace, else the one the key picks. */
+const scenarioOf = (o: ClientOptions, workspace: string | undefined): ControlClient['scenario'] => httpControl(o, workspace).scenario;
 
 /**
  * A file that cannot be read is a command-line problem (exit 2, as for `snapshot load`); what
@@ -150,7 +139,7 @@ export function registerScenario(program: Command): void {
       if (!document) return;
       let state: ScenarioState;
       try {
-        state = await request<ScenarioState>(o, 'PUT', scenarioPath(opts.workspace), document);
+        state = await scenarioOf(o, opts.workspace).load(document);
       } catch (err) {
         // The emulator's own check refused it: every mistake, with its hint.
         if (!(err instanceof ApiError) || err.details.length === 0) throw err;
@@ -168,7 +157,7 @@ export function registerScenario(program: Command): void {
     .addHelpText('after', '\n--json prints the whole answer, with the document and the magic e-mail addresses.')
     .action(action(async (opts: { workspace?: string }, cmd: Command) => {
       const o = optionsOf(cmd);
-      const state = await request<ScenarioState>(o, 'GET', scenarioPath(opts.workspace));
+      const state = await scenarioOf(o, opts.workspace).get();
       if (o.json) return printJson(state);
       printState(state);
     }));
@@ -177,7 +166,7 @@ export function registerScenario(program: Command): void {
     .option('--workspace <id>', 'the workspace to clear (default: the one --key belongs to, else default)')
     .action(action(async (opts: { workspace?: string }, cmd: Command) => {
       const o = optionsOf(cmd);
-      const state = await request<ScenarioState>(o, 'DELETE', scenarioPath(opts.workspace));
+      const state = await scenarioOf(o, opts.workspace).clear();
       if (o.json) return printJson(state);
       printState(state);
     }));

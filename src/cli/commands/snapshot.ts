@@ -1,27 +1,10 @@
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { action, clientCommand, commandGroup, optionsOf, printFields, printJson, request, UsageError } from '../client.js';
+import type { WorkspaceSnapshot } from '../../persistence/snapshot.js';
+import { action, clientCommand, commandGroup, httpControl, optionsOf, printFields, printJson, UsageError } from '../client.js';
 
-interface Snapshot {
-  workspace: { id: string };
-  clock: { mode: string; now: string };
-  store: Record<string, unknown[] | number>;
-  timers: { timers: unknown[] };
-}
-
-interface Restored {
-  id: string;
-  clock: { now: string; mode: string };
-  counts: { keys: number; onboardings: number; employees: number };
-  restored: true;
-}
-
-/** /_emulator/snapshot, or the one of the workspace named by --workspace (else the key picks it). */
-const snapshotPath = (workspace: string | undefined) =>
-  workspace === undefined ? '/_emulator/snapshot' : `/_emulator/workspaces/${encodeURIComponent(workspace)}/snapshot`;
-
-const count = (s: Snapshot, collection: string) => (Array.isArray(s.store[collection]) ? (s.store[collection] as unknown[]).length : 0);
+const count = (s: WorkspaceSnapshot, collection: 'onboardings' | 'events') => s.store[collection].length;
 
 /** Written beside the target and renamed over it, so an interrupted save never leaves half a file. */
 function writeAtomically(file: string, text: string): void {
@@ -58,7 +41,7 @@ export function registerSnapshot(program: Command): void {
     .addHelpText('after', '\nExamples:\n  onboarding-emulator snapshot save before.json\n  onboarding-emulator snapshot save > before.json')
     .action(action(async (file: string | undefined, opts: { workspace?: string }, cmd: Command) => {
       const o = optionsOf(cmd);
-      const taken = await request<Snapshot>(o, 'GET', snapshotPath(opts.workspace));
+      const taken = await httpControl(o, opts.workspace).snapshot();
       const text = `${JSON.stringify(taken, null, 2)}\n`;
       if (file === undefined) return void process.stdout.write(text);
       writeAtomically(file, text);
@@ -81,8 +64,10 @@ export function registerSnapshot(program: Command): void {
     .addHelpText('after', "\nThe snapshot's keys must not belong to another workspace (409 snapshot_key_conflict).")
     .action(action(async (file: string, opts: { workspace?: string }, cmd: Command) => {
       const o = optionsOf(cmd);
-      const document = readSnapshotFile(file);
-      const restored = await request<Restored>(o, 'PUT', snapshotPath(opts.workspace), document);
+      // Sent unchecked: the server checks it as it checks any PUT, and its refusal
+      // (snapshot_invalid with every mistake) is what the command prints.
+      const document = readSnapshotFile(file) as WorkspaceSnapshot;
+      const restored = await httpControl(o, opts.workspace).restore(document);
       if (o.json) return printJson(restored);
       printFields([
         ['restored', restored.id],

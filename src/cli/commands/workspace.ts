@@ -1,12 +1,7 @@
 import type { Command } from 'commander';
-import { action, clientCommand, commandGroup, optionsOf, printJson, printTable, request, UsageError } from '../client.js';
+import type { ClockOptions } from '../../core/clock.js';
+import { action, clientCommand, commandGroup, httpControl, optionsOf, printJson, printTable, UsageError } from '../client.js';
 import { scenarioFromFiles } from './scenario.js';
-
-interface CreatedWorkspace {
-  id: string;
-  keys: { key: string; name: string; environment: string; organization_id: string; scopes: string[] }[];
-  clock: { now: string; mode: string };
-}
 
 export function registerWorkspace(program: Command): void {
   const workspace = commandGroup(program, 'workspace', 'Isolated workspaces, each with its own data, keys and clock');
@@ -23,13 +18,13 @@ export function registerWorkspace(program: Command): void {
       if (opts.start !== undefined && !Number.isFinite(Date.parse(opts.start))) throw new UsageError(`not a valid ISO 8601 instant: ${opts.start}`);
       const scenario = Array.isArray(opts.scenario) ? scenarioFromFiles(opts.scenario, 'no workspace was made') : opts.scenario === false ? null : undefined;
       if (scenario === null && opts.scenario !== false) return; // mistakes printed, exit 1
-      const clock = { ...(opts.frozen ? { mode: 'frozen' } : {}), ...(opts.start ? { start: opts.start } : {}) };
+      const clock: ClockOptions = { ...(opts.frozen ? { mode: 'frozen' as const } : {}), ...(opts.start ? { start: opts.start } : {}) };
       const body = {
         ...(opts.seed !== undefined ? { seed: opts.seed } : {}),
         ...(Object.keys(clock).length > 0 ? { clock } : {}),
         ...(scenario !== undefined ? { scenario } : {}),
       };
-      const created = await request<CreatedWorkspace>(o, 'POST', '/_emulator/workspaces', body);
+      const created = await httpControl(o).workspace.create(body);
       if (o.json) return printJson(created);
       process.stdout.write(`workspace ${created.id} (clock ${created.clock.mode}, now ${created.clock.now})\n\n`);
       printTable(['key', 'environment', 'organization', 'scopes', 'name'], created.keys.map((k) => [k.key, k.environment, k.organization_id, k.scopes.length, k.name]));
