@@ -1,17 +1,14 @@
 import type { Command } from 'commander';
+import type { Page } from '../../core/pagination.js';
+import type { Static } from '../../core/schema.js';
+import type { EventSchema } from '../../resources/events/events.schemas.js';
 import { action, clientCommand, commandGroup, optionsOf, printTable, request, UsageError, type ClientOptions } from '../client.js';
 
-interface Event {
-  id: string;
-  type: string;
-  created_at: string;
-  data: { onboarding_id: string; reference: string | null; data_version: number | null };
-}
-
-interface Page {
-  data: Event[];
-  has_more: boolean;
-}
+/**
+ * /v1/events is the public API, not the control interface, so it stays a plain request; its
+ * answer is typed by the route's own schema rather than a copy.
+ */
+type Event = Static<typeof EventSchema>;
 
 interface TailOptions {
   interval: string;
@@ -29,7 +26,7 @@ async function fetchAfter(o: ClientOptions, opts: TailOptions, after: string | u
     if (cursor !== undefined) q.set('starting_after', cursor);
     else if (opts.since) q.set('since', opts.since);
     if (opts.type) q.set('type', opts.type);
-    const page = await request<Page>(o, 'GET', `/v1/events?${q}`);
+    const page = await request<Page<Event>>(o, 'GET', `/v1/events?${q}`);
     events.push(...page.data);
     if (!page.has_more || page.data.length === 0) return events;
     cursor = page.data[page.data.length - 1]!.id;

@@ -1,10 +1,10 @@
 import type { Command } from 'commander';
+import type { Static } from '../../core/schema.js';
+import type { SandboxAdvanceSchema } from '../../resources/sandbox/sandbox.schemas.js';
 import { action, clientCommand, commandGroup, optionsOf, printFields, printJson, request } from '../client.js';
 
-interface SandboxAdvance {
-  step: string;
-  onboarding: { id: string; status: string };
-}
+/** The sandbox is the public API, not the control interface: a plain request, typed by the route's schema. */
+type SandboxAdvance = Static<typeof SandboxAdvanceSchema>;
 
 export function registerOnboardings(program: Command): void {
   const onboardings = commandGroup(program, 'onboardings', 'Act on onboardings');
