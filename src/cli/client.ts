@@ -16,7 +16,7 @@ export interface ClientOptions {
   json?: boolean | undefined;
 }
 
-/** The API answered with an error status. */
+/** The API answered with an error status: the status and its error envelope (code, message, details), for every HTTP client call. */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
