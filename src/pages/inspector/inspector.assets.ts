@@ -405,6 +405,8 @@ export const INSPECTOR_JS = String.raw`/* onboarding-emulator inspector: a clien
       fill('webhooks', withAllDeliveries(r[5], r[8]), drawWebhooks);
       fill('outbox', r[6], drawOutbox);
       fill('scenario', r[7], drawScenario);
+      // The viewer's own time on purpose: it shows the page is still polling, which a frozen
+      // emulated clock could not; the emulated time is on the page from the clock read.
       $('status').textContent = 'Updated ' + new Date().toLocaleTimeString();
       document.body.setAttribute('data-polls', String(Number(document.body.getAttribute('data-polls') || 0) + 1));
     }, function (err) {
@@ -440,6 +442,8 @@ export const INSPECTOR_JS = String.raw`/* onboarding-emulator inspector: a clien
       poll();
     });
     $('live').addEventListener('change', function (e) { state.live = e.target.checked; if (state.live) poll(); });
+    // Runs in the viewer's browser, not in the emulator: polling is paced by real time whatever
+    // the workspace clock does, and reads nothing but the control API.
     setInterval(function () { if (state.live && !document.hidden) poll(); }, POLL_MS);
     document.addEventListener('visibilitychange', function () { if (!document.hidden && state.live) poll(); });
     poll();

@@ -7,7 +7,7 @@ import { DEFAULT_BASE_URL } from './onboardings.service.js';
 import { transition } from './onboardings.transitions.js';
 import { sendMail } from './onboardings.outbox.js';
 import { scriptedPayroll } from './onboardings.hooks.js';
-import { MANUAL_CONNECTOR } from './onboardings.payroll.js';
+import { isManualEntry, MANUAL_CONNECTOR } from './onboardings.payroll.js';
 
 /**
  * What employees, reviewers, the employer and payroll do to an onboarding, one function per
@@ -194,7 +194,7 @@ export function payrollSucceed(ws: Workspace, r: OnboardingRecord): OnboardingRe
 /** Manual entry cannot fail (no integration.sync_failed for it): refused, whoever asks. */
 export function payrollFail(ws: Workspace, r: OnboardingRecord, errorCode: string): OnboardingRecord {
   const payroll = payrollOf(r);
-  if (payroll.connector === MANUAL_CONNECTOR && r.status === 'processing') {
+  if (isManualEntry(r) && r.status === 'processing') {
     throw fail('payroll_manual_entry', `${r.id} is entered into payroll by hand (connector manual), which cannot fail; give the organization or the scenario a payroll connector to test a failure.`);
   }
   return transition(ws, r, 'payroll_fail', () => ({ ...r, payroll: { ...payroll, status: 'failed', error_code: errorCode } }), {
