@@ -92,7 +92,6 @@ export function listOnboardings(ws: Workspace, q: InspectListQuery) {
 }
 
 export function inspectOnboarding(ws: Workspace, id: string) {
-  ws.scheduler.runDue(); // a realtime clock may have passed timers since the last request
   const r = findOnboarding(ws, id);
   const userName = (userId: string) => ws.store.users.get(userId)?.name ?? null;
   return {

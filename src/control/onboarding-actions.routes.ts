@@ -30,7 +30,6 @@ function action<S extends TSchema>(suffix: string, operationId: string, summary:
     responses: { 200: { description: 'The onboarding after the action', schema: ActionResult }, 404: errors, 409: errors, 422: errors },
     handle: (ctx) => {
       const ws = ctx.workspace;
-      ws.scheduler.runDue(); // a realtime clock may have passed timers since the last request
       const r = act.findOnboarding(ws, ctx.params.id!);
       return ok({ onboarding: act.renderFull(run(ws, r, ctx.body, ctx.info.baseUrl)) });
     },

@@ -6,7 +6,8 @@ import type { Emulator } from '../emulator.js';
 import { mountApiRoute, mountControlRoute, type MountOptions } from './mount.js';
 import { buildOpenApi } from './openapi.js';
 import { holdAnswers } from './hold.js';
-import { mountPages, PAGE_ROUTES, pageErrorHandler } from './pages.js';
+import { pageRoutes } from '../pages/pages.routes.js';
+import { mountPages, pageErrorHandler } from './pages.js';
 import { parseRateLimit, RateLimiter, type RateLimitOptions } from './rate-limit.js';
 import { writeError, writeJsonText } from './reply.js';
 import { requestLog } from './request-log.js';
@@ -51,7 +52,7 @@ export function createApp(emulator: Emulator, options: AppOptions = {}): App {
   if (options.logger?.isLevelEnabled('info')) app.use(requestLog(options.logger));
 
   let openapi: string | undefined; // built on first request, off the start-up path
-  const extra = [{ method: 'GET', path: '/openapi.json' }, ...PAGE_ROUTES];
+  const extra = [{ method: 'GET', path: '/openapi.json' }, ...pageRoutes];
   app.get('/openapi.json', (_req, res) => {
     writeJsonText(res, 200, (openapi ??= JSON.stringify(buildOpenApi())));
   });

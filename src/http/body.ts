@@ -8,7 +8,7 @@ export const BODY_LIMIT = 1024 * 1024;
 const parseJson = express.json({ limit: BODY_LIMIT, strict: false, type: () => true });
 
 /** Did the client send a body at all (a length above zero, or a chunked stream)? */
-function hasBody(req: Request): boolean {
+export function hasBody(req: Request): boolean {
   const length = req.headers['content-length'];
   return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }

@@ -53,16 +53,25 @@ function checkIntegerSpelling(compiled: Compiled, query: Record<string, unknown>
 
 /**
  * The base of every link handed out (hosted_url, review_url, links in mails): --public-url
- * when set (Docker, proxies), else the scheme and Host the caller used. The hosted pages use it too.
+ * when set (Docker, proxies), else the scheme and Host the caller used.
  */
-export function baseUrlOf(req: Request, publicUrl: string | undefined): string {
+function baseUrlOf(req: Request, publicUrl: string | undefined): string {
   if (publicUrl) return publicUrl.replace(/\/+$/, '');
   return `${req.protocol}://${req.get('host') ?? '127.0.0.1'}`;
 }
 
-function infoOf(req: Request, options: MountOptions): RequestInfo {
+/** What every kind of route (API, control, page) is told about its request. */
+export function infoOf(req: Request, options: { publicUrl?: string | undefined }): RequestInfo {
   return { requestId: requestIdOf(req), baseUrl: baseUrlOf(req, options.publicUrl), head: req.method === 'HEAD' };
 }
+
+/**
+ * Due work runs around every request, so no service or page has to ask for it: before, what a
+ * realtime clock passed since the last request; after, what the request made due (the deliveries
+ * of its events) starts at once.
+ */
+export const beforeRequest = (workspace: Workspace): void => void workspace.scheduler.runDue();
+export const afterRequest = (workspace: Workspace): void => void workspace.scheduler.runDue();
 
 function bearer(req: Request): string | undefined {
   const header = req.get('Authorization');
@@ -107,7 +116,7 @@ export function mountApiRoute(router: Router, emulator: Emulator, route: ApiRout
     if (!workspace) throw fail('api_key_invalid', 'The API key is not valid.');
     options.limiter?.take(token); // --rate-limit: 429 when the key's bucket is empty
     const latency = takeFault(workspace, req); // injected faults: a 429 or 500 throws here
-    workspace.scheduler.runDue(); // a realtime clock may have passed timers since the last request
+    beforeRequest(workspace);
     const caller = findCaller(workspace.store, token, version);
     res.setHeader('Service-Version', caller.apiVersion);
     const orgHeader = req.get('Service-Organization');
@@ -125,7 +134,7 @@ export function mountApiRoute(router: Router, emulator: Emulator, route: ApiRout
       const reply = await route.handle({ workspace, caller, principal, params: req.params as Record<string, string>, query, body, info: infoOf(req, options) });
       const text = writeReply(res, reply);
       idem?.finish(reply.status, text, { 'Service-Version': caller.apiVersion });
-      workspace.scheduler.runDue(); // deliveries of the events this request made start now
+      afterRequest(workspace);
     } catch (err) {
       idem?.release();
       throw err;
@@ -152,8 +161,9 @@ export function mountControlRoute(router: Router, emulator: Emulator, route: Con
       const workspace = selectWorkspace(emulator, req);
       const query = validateQuery(compiled, req);
       const body = await validatedBody(route as ControlRoute<never>, compiled, req, res);
+      beforeRequest(workspace);
       writeReply(res, await route.handle({ emulator, workspace, params: req.params as Record<string, string>, query, body, info: infoOf(req, options) }));
-      workspace.scheduler.runDue(); // work the action made due now starts at once
+      afterRequest(workspace);
     });
   }
 }

@@ -5,7 +5,8 @@ import type { Emulator } from '../emulator.js';
 import { API_VERSIONS } from '../core/versions.js';
 import { IDEMPOTENCY_KEY_MAX } from '../core/idempotency.js';
 import { EMULATOR_VERSION } from '../control/control.service.js';
-import { PAGE_OPERATIONS } from './pages.js';
+import { pageRoutes } from '../pages/pages.routes.js';
+import type { PageResponse, PageRoute } from '../pages/route.js';
 import { allControlRoutes, apiRoutes, servedPaths } from './routes.js';
 
 
@@ -63,6 +64,46 @@ function operation(route: AnyRoute, path: string) {
   };
 }
 
+/** A page's answer: HTML unless the row names another type, the envelope for the inspector's errors. */
+function pageResponse(r: PageResponse) {
+  if (r.location) return { description: r.description, headers: { Location: { schema: { type: 'string' }, description: 'where the browser goes next' } } };
+  if (r.envelope) return { description: r.description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+  const media = r.media ?? 'text/html';
+  return { description: r.description, content: { [media]: { schema: { type: 'string', contentMediaType: media } } } };
+}
+
+/** A page row as an operation: no key (a person's browser opens it), its form as the request body. */
+function pageOperation(route: PageRoute, path: string) {
+  const parameters = [
+    ...[...path.matchAll(/:([A-Za-z]+)/g)].map((m) => ({
+      name: m[1], in: 'path', required: true, schema: { type: 'string' }, ...(route.params?.[m[1]!] ? { description: route.params[m[1]!] } : {}),
+    })),
+    ...Object.entries(route.query ?? {}).map(([name, q]) => ({ name, in: 'query', required: false, schema: { type: 'string' }, description: q.description })),
+  ];
+  const form = route.form;
+  return {
+    operationId: route.operationId,
+    summary: route.summary,
+    ...(route.description ? { description: route.description } : {}),
+    tags: ['Pages'],
+    security: [{}],
+    ...(parameters.length ? { parameters } : {}),
+    ...(form
+      ? {
+          requestBody: {
+            required: true,
+            content: {
+              [form.multipart ? 'multipart/form-data' : 'application/x-www-form-urlencoded']: {
+                schema: { type: 'object', properties: form.fields, required: [...form.required] },
+              },
+            },
+          },
+        }
+      : {}),
+    responses: Object.fromEntries(Object.entries(route.responses).map(([status, r]) => [status, pageResponse(r)])),
+  };
+}
+
 /** The published OpenAPI 3.1 document, from the same route tables and schemas that validate. */
 export function buildOpenApi() {
   const paths: Record<string, Record<string, unknown>> = {};
@@ -73,7 +114,10 @@ export function buildOpenApi() {
       paths[key] = { ...paths[key], [route.method.toLowerCase()]: operation(route, path) };
     }
   }
-  Object.assign(paths, PAGE_OPERATIONS);
+  for (const route of pageRoutes) {
+    const key = toOpenApiPath(route.path);
+    paths[key] = { ...paths[key], [route.method.toLowerCase()]: pageOperation(route, route.path) };
+  }
   paths['/openapi.json'] = {
     get: {
       operationId: 'openapi', summary: 'This document', tags: ['Control'], security: [{}],

@@ -1,49 +1,100 @@
 import type { ErrorRequestHandler, Express, NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
 import { ApiError, fail } from '../core/errors.js';
+import type { Workspace } from '../core/workspace.js';
 import type { Emulator } from '../emulator.js';
 import { html } from '../pages/html.js';
 import { pageHeaders, renderPage, RESOURCE_POLICY } from '../pages/layout.js';
-import { REVIEW_PAGE_OPERATIONS } from '../pages/review/review.operations.js';
-import { mountReviewPages, REVIEW_PAGE_ROUTES } from './pages/review.routes.js';
-import { HOSTED_PAGE_OPERATIONS } from '../pages/hosted/hosted.operations.js';
-import { HOSTED_PAGE_ROUTES, mountHostedPages } from './pages/hosted.routes.js';
-import { INSPECTOR_PAGE_OPERATIONS } from '../pages/inspector/inspector.operations.js';
-import { INSPECTOR_PAGE_ROUTES, mountInspector } from './pages/inspector.routes.js';
+import { pageRoutes } from '../pages/pages.routes.js';
+import type { PageContext, PageForm, PageReply, PageRoute } from '../pages/route.js';
+import { readForm } from './form.js';
+import { lingeringClose } from './lingering-close.js';
+import { afterRequest, beforeRequest, infoOf } from './mount.js';
 import { requestIdOf } from './reply.js';
 
-export { frameAncestors } from '../pages/review/review.frame.js';
-
 /**
- * The pages a person opens (hosted_url, review_url and embed.js, and the inspector), mounted in
- * one place (docs/architecture.md, "Add a page").
+ * The pages a person opens (hosted_url, review_url and embed.js, and the inspector): rows of
+ * src/pages, mounted here by one function (docs/architecture.md, "Add a page").
  * They answer in HTML, not in the error envelope: a person reads them, often inside a
- * partner's iframe. The routes feed the 405/404 matcher; the operations the OpenAPI document.
+ * partner's iframe.
  */
-export const PAGE_ROUTES = [...REVIEW_PAGE_ROUTES, ...HOSTED_PAGE_ROUTES, ...INSPECTOR_PAGE_ROUTES];
-
-/** For the OpenAPI document: the same routes, answering text/html. */
-export const PAGE_OPERATIONS = { ...REVIEW_PAGE_OPERATIONS, ...HOSTED_PAGE_OPERATIONS, ...INSPECTOR_PAGE_OPERATIONS };
 
 /**
  * The first path segments a person's browser opens (hosted_url, review_url, embed.js and the
  * review's files): everything under them answers as a page, errors included. The inspector
  * lives under /_emulator and keeps the envelope there.
  */
-const PAGE_SEGMENTS = new Set([...REVIEW_PAGE_ROUTES, ...HOSTED_PAGE_ROUTES].map((r) => r.path.split('/')[1]!));
+const PAGE_SEGMENTS = new Set(pageRoutes.filter((r) => !r.inspector).map((r) => r.path.split('/')[1]!));
 
 export const isPagePath = (path: string): boolean => PAGE_SEGMENTS.has(path.split('/')[1] ?? '');
 
-export function mountPages(app: Express, emulator: Emulator, options: { publicUrl?: string | undefined; ui?: boolean | undefined } = {}): void {
+export interface PageMountOptions {
+  publicUrl?: string | undefined;
+  /** The inspector (--no-ui: false): its rows answer 404 in the envelope. */
+  ui?: boolean | undefined;
+}
+
+function cookiesOf(req: Request): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const part of (req.get('cookie') ?? '').split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0) out[part.slice(0, eq).trim()] ??= part.slice(eq + 1).trim();
+  }
+  return out;
+}
+
+function writePage(res: Response, reply: PageReply): void {
+  res.status(reply.status);
+  for (const [name, value] of Object.entries(reply.headers ?? {})) res.setHeader(name, value);
+  for (const cookie of reply.cookies ?? []) res.append('Set-Cookie', cookie);
+  if ('redirect' in reply) return res.redirect(reply.status, reply.redirect);
+  res.setHeader('Content-Type', 'html' in reply ? 'text/html; charset=utf-8' : reply.type);
+  res.end('html' in reply ? reply.html : reply.bytes);
+}
+
+/**
+ * One page row on the app: finds the workspace of the row's link (an unknown link answers its
+ * page), runs what fell due before and after, reads the form on demand with the one reader,
+ * and answers a refusal with the row's page for it (else the plain error page, below).
+ */
+export function mountPageRoute(app: Express, emulator: Emulator, route: PageRoute, options: PageMountOptions): void {
+  const method = route.method === 'GET' ? 'get' : 'post';
+  app[method](route.path, async (req: Request, res: Response) => {
+    if (route.inspector && options.ui === false) throw fail('route_not_found', `No route ${req.method} ${req.path}: the inspector is off (--no-ui).`);
+    const params = req.params as Record<string, string>;
+    let workspace: Workspace | undefined;
+    if (route.link) {
+      workspace = route.link.find(emulator.workspaces(), params);
+      if (!workspace) return writePage(res, route.link.notFound());
+      beforeRequest(workspace);
+    }
+    let form: Promise<PageForm> | undefined;
+    const ctx: PageContext = {
+      workspace, params, query: req.query as Record<string, unknown>, cookies: cookiesOf(req), info: infoOf(req, options),
+      form: () => (form ??= route.form ? readForm(req, route.form) : Promise.reject(new Error(`${route.path} reads no form`))),
+    };
+    let reply: PageReply;
+    try {
+      reply = await route.handle(ctx);
+    } catch (err) {
+      if (!(err instanceof ApiError)) throw err;
+      if (err.status === 413) lingeringClose(req, res); // the rest of a body over the limit is drained after the page
+      if (!route.refused) throw err;
+      reply = route.refused(err, ctx);
+    }
+    writePage(res, reply);
+    if (workspace) afterRequest(workspace);
+  });
+}
+
+export function mountPages(app: Express, emulator: Emulator, options: PageMountOptions = {}): void {
   // A floor for every answer under the page paths (the contract PDF, redirects, OPTIONS, errors):
   // the pages and files replace it with their own policy.
   app.use((req: Request, res: Response, next: NextFunction) => {
     if (isPagePath(req.path)) res.setHeader('Content-Security-Policy', RESOURCE_POLICY);
     next();
   });
-  mountReviewPages(app, emulator);
-  mountHostedPages(app, emulator, options);
-  mountInspector(app, { enabled: options.ui !== false }); // the inspector; --no-ui: 404
+  for (const route of pageRoutes) mountPageRoute(app, emulator, route, options);
 }
 
 /** What a person reads for an error of the envelope's vocabulary: routing and bugs in plain words, else the error's own message. */
@@ -60,20 +111,16 @@ function wording(err: ApiError): { title: string; text: string } {
   }
 }
 
-/** Express's own refusals (a path with broken percent-encoding, a form body it would not read) in the one vocabulary. */
+/** Express's own refusal (a path with broken percent-encoding: the pages read no body through Express) in the one vocabulary. */
 function pageError(err: unknown): ApiError | undefined {
   if (err instanceof ApiError) return err;
-  const { status, type } = err as { status?: unknown; type?: unknown };
+  const { status } = err as { status?: unknown };
   if (typeof status !== 'number' || status < 400 || status >= 500) return undefined;
-  if (status === 413) return fail('body_too_large', 'The form is too large to be read. Go back, shorten what you typed and send it again.');
-  if (status === 415) return fail('content_type_unsupported', 'The form was sent in a way the page cannot read. Go back and send it again from the page.');
-  // body-parser names its refusals (an aborted upload, a body of another length); the router's path decoding does not.
-  if (typeof type === 'string') return fail('request_malformed', 'The form could not be read. Go back and send it again from the page.');
   return fail('request_malformed', 'This address could not be read: part of it is not valid. Check that you opened the whole link, exactly as it was sent.');
 }
 
 /**
- * Errors under the page paths (a wrong method, an unknown path, a body Express refused, a bug)
+ * Errors under the page paths (a wrong method, an unknown path, a path Express could not decode, a bug)
  * as a page in the shell with its policy, never the envelope and never a stack trace. Review
  * pages may be framed by any product (the page names nothing, like the review's 404); the others
  * never. Headers set before the error (Allow on a 405) stay.

@@ -1,8 +1,5 @@
-import express from 'express';
 import type { Logger } from 'pino';
-import request from 'supertest';
 import { describe, expect, it, vi } from 'vitest';
-import { pageErrorHandler } from '../../src/http/pages.js';
 import { createBody, envelope, harness, KEYS } from '../support/harness.js';
 import { submitted } from '../support/journey.js';
 
@@ -141,15 +138,25 @@ describe('a request Express cannot read', () => {
   });
 });
 
-describe('a body the parser refused on a page path', () => {
-  it('says the form could not be read, not that the address is wrong', async () => {
-    // A page route whose body parser gave up (body-parser names its refusals with a type).
-    const app = express();
-    app.post('/hosted/:token/code', (_req, _res, next) => next(Object.assign(new Error('request aborted'), { status: 400, type: 'request.aborted' })));
-    app.use(pageErrorHandler(undefined));
-    const res = await request(app).post('/hosted/abc/code').send('code=1');
+describe('a form the one form reader cannot read', () => {
+  it('a broken multipart body is a 400 page that says the form could not be read, not that the address is wrong', async () => {
+    const h = harness();
+    const path = await hostedPath(h);
+    const before = h.storeJson();
+    const res = await h.http().post(`${path}/code`).set('Content-Type', 'multipart/form-data; boundary=xyz').send('--xyz\r\nnot a part header\r\n');
     expectPage(res, 400, /The form could not be read/);
     expect(res.text).not.toContain('address');
+    expect(h.storeJson()).toBe(before);
+  });
+
+  it('a review form sent as JSON is a 415 page in the session\'s frame', async () => {
+    const h = harness();
+    const { path, actionToken } = await openedReview(h);
+    const res = await h.http().post(`${path}/sign-in`).send({ action_token: actionToken, user_id: 'usr_acme_mark' });
+    expect(res.status).toBe(415);
+    expect(res.headers['content-security-policy']).toContain("frame-ancestors 'self'");
+    expect(res.text).toContain('The form was not sent');
+    expect(res.text).toContain('Nothing was changed.');
   });
 });
 

@@ -310,8 +310,10 @@ describe("the page's session: the action token, on the workspace clock", () => {
       expect(res.status).toBe(403);
       expect(res.text).toContain('does not belong to an open review');
     }
-    // A JSON body is not a form: no token.
-    expect((await h.http().post(`${pathOf(s.review_url)}/sign-in`).send({ action_token: o.actionToken, user_id: 'usr_acme_mark' })).status).toBe(403);
+    // A JSON body is not a form: refused before the token is looked at.
+    const json = await h.http().post(`${pathOf(s.review_url)}/sign-in`).send({ action_token: o.actionToken, user_id: 'usr_acme_mark' });
+    expect(json.status).toBe(415);
+    expect(json.text).toContain('The form was sent in an encoding the page cannot read');
     const unknown = await h.http().post('/review/NoSuchToken/sign-in').type('form').send({ action_token: o.actionToken });
     expect(unknown.status).toBe(404);
     expect(unknown.text).toContain('not found');

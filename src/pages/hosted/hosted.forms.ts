@@ -1,3 +1,4 @@
+import type { FormFile } from '../route.js';
 import type { EmployeeDetails } from '../../resources/onboardings/onboardings.model.js';
 import { isBsn, isIban } from '../../resources/onboardings/onboardings.personal-data.js';
 
@@ -12,14 +13,8 @@ export type FormField = DetailField | 'identity_document';
 export type FieldValues = Record<DetailField, string>;
 export type FieldErrors = Partial<Record<FormField, string>>;
 
-/** An uploaded file as the form parser hands it over: the first bytes are enough to know its kind. */
-export interface Upload {
-  name: string;
-  /** The type the browser declared. */
-  type: string;
-  size: number;
-  bytes: Uint8Array;
-}
+/** An uploaded file as the form reader hands it over. */
+export type Upload = FormFile;
 
 export const MAX_UPLOAD_BYTES = 4 * 1024 * 1024;
 export const ACCEPTED_TYPES = ['image/jpeg', 'image/png', 'application/pdf'] as const;
