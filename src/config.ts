@@ -95,6 +95,28 @@ export function parseStartTime(value: string | undefined): string | undefined {
   return value;
 }
 
+/**
+ * --public-url: the base of every link handed out, so an absolute http(s) URL with a host and
+ * nothing after its path (a query or fragment would end up inside every link).
+ */
+export function parsePublicUrl(value: string | undefined): string | undefined {
+  if (value === undefined || value === '') return undefined;
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.host === '') {
+    throw new Error(`--public-url must be an http:// or https:// URL such as https://emulator.example.test; got ${JSON.stringify(value)}`);
+  }
+  if (url.search !== '' || url.hash !== '' || value.includes('?') || value.includes('#')) {
+    throw new Error(`--public-url ${value}: no query or fragment; it is the base links are built on`);
+  }
+  if (url.username !== '' || url.password !== '') throw new Error(`--public-url ${value}: no user name or password in it`);
+  return value;
+}
+
 /** Files from repeated flags, or one comma-separated environment value. */
 export function scenarioFiles(value: string[] | undefined): string[] {
   return (value ?? []).flatMap((v) => v.split(',')).map((f) => f.trim()).filter(Boolean);

@@ -31,11 +31,28 @@ export class ApiError extends Error {
 /** Nothing answered, or the command line was wrong: exit 2. */
 export class UsageError extends Error {}
 
+/**
+ * --url as an http(s) base. `127.0.0.1:4304` and `localhost:4010` are what people type: the
+ * first is no URL at all, the second one of the scheme `localhost:`; both get the fix named.
+ */
+export function baseUrl(raw: string): URL {
+  let url: URL | undefined;
+  try {
+    url = new URL(raw);
+  } catch {
+    url = undefined;
+  }
+  if (url && (url.protocol === 'http:' || url.protocol === 'https:') && url.host !== '') return url;
+  const hint = /^[\w.-]+:\d+(\/.*)?$/.test(raw) ? ` (did you mean http://${raw}?)` : '';
+  throw new UsageError(`--url must be an http:// or https:// URL, such as ${DEFAULT_URL}; got ${JSON.stringify(raw)}${hint}`);
+}
+
 export async function request<T = unknown>(options: ClientOptions, method: string, path: string, body?: unknown): Promise<T> {
+  const base = baseUrl(options.url);
+  if (!path.startsWith('/')) throw new UsageError(`not a valid path: ${path} (it must start with /)`);
   let url: URL;
   try {
-    url = new URL(path, options.url.endsWith('/') ? options.url : `${options.url}/`);
-    if (!path.startsWith('/')) throw new Error('the path must start with /');
+    url = new URL(path, base.href.endsWith('/') ? base.href : `${base.href}/`);
   } catch (err) {
     throw new UsageError(`not a valid URL or path: ${options.url} ${path} (${(err as Error).message})`);
   }
@@ -140,6 +157,8 @@ export function action<A extends unknown[]>(run: (...args: A) => Promise<void>):
       if (err instanceof ApiError) {
         process.stderr.write(`error ${err.status} ${err.code ?? 'unknown'}: ${err.message}\n`);
         for (const d of err.details) process.stderr.write(`  ${d.path}: ${d.message}\n`);
+        // The server speaks of a header; the CLI user sets a flag or a variable.
+        if (err.code === 'api_key_missing') process.stderr.write(`  pass --key <API_KEY> or set EMULATOR_KEY (fixture keys: onboarding-emulator control GET /_emulator/keys)\n`);
         process.exitCode = 1;
       } else if (err instanceof UsageError) {
         process.stderr.write(`onboarding-emulator: ${err.message}\n`);

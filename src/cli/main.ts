@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { Command, Option } from 'commander';
 import { pino } from 'pino';
-import { SERVE_OPTIONS, parseDrainTimeout, parsePort, scenarioFiles, parseStartTime, parseTimeout, type ServeOptions } from '../config.js';
+import { SERVE_OPTIONS, parseDrainTimeout, parsePort, parsePublicUrl, scenarioFiles, parseStartTime, parseTimeout, type ServeOptions } from '../config.js';
 import { EMULATOR_VERSION } from '../control/control.service.js';
 import { Emulator } from '../emulator.js';
 import { FixturesError } from '../fixtures/fixtures.load.js';
@@ -18,6 +18,15 @@ import { registerOutbox } from './commands/outbox.js';
 import { registerScenario } from './commands/scenario.js';
 import { registerSnapshot } from './commands/snapshot.js';
 import { registerWorkspace } from './commands/workspace.js';
+
+// `... | head -3` closes the pipe before the output is written: stop quietly, as other
+// command-line tools do, instead of dying on an EPIPE stack trace.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(0);
+    throw err;
+  });
+}
 
 const program = new Command('onboarding-emulator')
   .description('A local emulator of the hosted employee-onboarding API, for integration tests and exploration.')
@@ -42,11 +51,12 @@ serve.action(async (raw: Record<string, string | undefined>) => {
     if (options.resetState && !options.stateFile) throw new Error('--reset-state needs --state-file: it says what to do with that file');
     const startTime = parseStartTime(options.startTime);
     const drainMs = parseDrainTimeout(options.drainTimeoutMs);
+    const publicUrl = parsePublicUrl(options.publicUrl);
     const emulator = new Emulator({
       ...(options.fixtures ? { fixtures: options.fixtures } : {}),
       ...(scenarioFiles(options.scenario).length ? { scenario: scenarioFiles(options.scenario) } : {}),
       ...(options.seed !== undefined ? { seed: options.seed } : {}),
-      publicUrl: options.publicUrl,
+      publicUrl,
       clock: { mode: options.clock, ...(startTime ? { start: startTime } : {}) },
       webhooks: {
         urlPolicy: options.webhookUrlPolicy,
@@ -62,7 +72,7 @@ serve.action(async (raw: Record<string, string | undefined>) => {
       port: parsePort(options.port),
       host: options.host,
       logger,
-      publicUrl: options.publicUrl,
+      publicUrl,
       ui: options.ui !== false,
       ...(options.rateLimit ? { rateLimit: parseRateLimit(options.rateLimit) } : {}),
       // Any request may change the default workspace (a GET runs due timers): every answer waits for the write holding it.

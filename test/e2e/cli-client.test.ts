@@ -172,6 +172,37 @@ describe('onboarding-emulator client commands', () => {
     expect(r.stderr).toContain(`cannot reach the emulator at http://127.0.0.1:${port}`);
   });
 
+  it('an --url without its scheme is a usage error that suggests http://', async () => {
+    const res = await cli(['clock', 'show', '--url', '127.0.0.1:4304']);
+    expect(res.code).toBe(2);
+    expect(res.stderr).toContain('--url must be an http:// or https:// URL');
+    expect(res.stderr).toContain('did you mean http://127.0.0.1:4304?');
+  });
+
+  it('a /v1 command without a key names --key and EMULATOR_KEY', async () => {
+    const res = await cli(['events', 'tail', '--once', '--url', url]);
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain('api_key_missing');
+    expect(res.stderr).toContain('pass --key <API_KEY> or set EMULATOR_KEY');
+  });
+
+  it('survives a pipe closed early (| head -3): no EPIPE stack, exit 0', async () => {
+    // The OpenAPI document is far larger than a pipe's buffer, so the CLI is still writing when head exits.
+    const script = `set -o pipefail; "${process.execPath}" ${CLI} control GET /openapi.json --url ${url} 2>"$ERR" | head -3 >/dev/null; echo "exit=\${PIPESTATUS[0]}"; cat "$ERR"`;
+    const dir = mkdtempSync(join(tmpdir(), 'cli-pipe-'));
+    const out = await new Promise<string>((resolve) => {
+      const child = spawn('bash', ['-c', script], { env: { ...process.env, ERR: join(dir, 'err'), EMULATOR_URL: '', EMULATOR_KEY: '' } });
+      children.push(child);
+      let text = '';
+      child.stdout.on('data', (c: Buffer) => (text += c.toString()));
+      child.stderr.on('data', (c: Buffer) => (text += c.toString()));
+      child.on('close', () => resolve(text));
+    });
+    expect(out).toContain('exit=0');
+    expect(out).not.toContain('EPIPE');
+    expect(out).not.toMatch(/\bat .+\.js:\d+/);
+  });
+
   it('explains each command in --help', async () => {
     for (const args of [['clock', 'advance'], ['onboardings', 'advance'], ['outbox'], ['events', 'tail'], ['workspace', 'create'], ['control']]) {
       const r = await cli([...args, '--help']);

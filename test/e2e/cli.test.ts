@@ -142,6 +142,15 @@ describe('onboarding-emulator serve: webhook options', () => {
     expect(policy.out).toMatch(/Allowed choices are local, strict/);
   });
 
+  it('refuses a --public-url that is no http(s) base URL, naming the flag', async () => {
+    for (const [value, says] of [['localhost:4010', 'must be an http:// or https:// URL'], ['https://emu.example.test/?a=1', 'no query or fragment']]) {
+      const bad = await run(['serve', '--port', '0', '--public-url', value!]);
+      expect(bad.code, bad.out).toBe(1);
+      expect(bad.out).toContain('--public-url');
+      expect(bad.out).toContain(says);
+    }
+  });
+
   it('applies the strict policy: an http address is refused at registration', async () => {
     const { url } = await serve(['--log-level', 'warn', '--webhook-url-policy', 'strict']);
     const res = await fetch(`${url}/v1/webhooks`, {
