@@ -1,4 +1,5 @@
 import type { EmployeeDetails, OnboardingRecord } from '../../resources/onboardings/onboardings.model.js';
+import { readableDate, readableInstant } from '../dates.js';
 import { html, type Html } from '../html.js';
 import { ACCEPTED_TYPES, DETAIL_FIELDS, LABELS, MAX_UPLOAD_BYTES, printIban, type FieldErrors, type FieldValues, type FormField } from './hosted.forms.js';
 
@@ -34,7 +35,7 @@ export type GoneKind = 'expired' | 'replaced' | 'revoked' | 'cancelled' | 'compl
 export function goneView(kind: GoneKind, employer: string, expiresAt: string | null): View {
   switch (kind) {
     case 'expired':
-      return { status: 410, title: 'Link expired', body: html`<h1>This link has expired</h1><p>It was valid until ${expiresAt}.</p>${AGAIN(employer)}` };
+      return { status: 410, title: 'Link expired', body: html`<h1>This link has expired</h1><p>It was valid until ${expiresAt === null ? 'its expiry' : readableInstant(expiresAt)}.</p>${AGAIN(employer)}` };
     case 'replaced':
       return { status: 410, title: 'Link replaced', body: html`<h1>This link was replaced by a newer one</h1><p>Use the link in the most recent e-mail from ${employer}.</p>` };
     case 'revoked':
@@ -65,7 +66,7 @@ export function codeView(m: LinkModel, s: CodeState, status = 200): View {
   const errorId = 'code-error';
   const intro = s.isVoid
     ? html`<p class="notice error" role="alert">${s.error ?? 'The code was entered wrongly 5 times and no longer works.'} Send yourself a new code.</p>`
-    : html`${s.notice ? html`<p class="notice" role="status">${s.notice}</p>` : ''}<p>We sent a one-time code to ${to}${s.sentAt ? html` at ${s.sentAt}` : ''}. Enter it to continue.</p>`;
+    : html`${s.notice ? html`<p class="notice" role="status">${s.notice}</p>` : ''}<p>We sent a one-time code to ${to}${s.sentAt ? html` on ${readableInstant(s.sentAt)}` : ''}. Enter it to continue.</p>`;
   const form = s.isVoid
     ? ''
     : html`<form method="post" action="${path(m, '/code')}" novalidate>
@@ -89,7 +90,7 @@ const INPUTS: Record<(typeof DETAIL_FIELDS)[number], { type: string; autocomplet
   house_number: { type: 'text', autocomplete: 'off', hint: 'With an addition if there is one, like 12A' },
   postcode: { type: 'text', autocomplete: 'postal-code', hint: 'Like 1012 AB' },
   city: { type: 'text', autocomplete: 'address-level2' },
-  birth_date: { type: 'date', autocomplete: 'bday', hint: 'Year-month-day, like 1990-04-23' },
+  birth_date: { type: 'date', autocomplete: 'bday', hint: 'Pick or type the date, for example 23 April 1990' },
   iban: { type: 'text', autocomplete: 'off', hint: 'The account your wages are paid into, like NL91 ABNA 0417 1643 00' },
   bsn: { type: 'text', autocomplete: 'off', hint: '9 digits', inputmode: 'numeric' },
 };
@@ -161,7 +162,7 @@ export function inReviewView(m: LinkModel): View {
     status: 200,
     title: 'Thank you',
     body: html`<h1>Thank you, ${r.employee.first_name}</h1>
-<p class="notice" role="status">Your details were sent to ${m.employer}${r.submitted_at ? html` at ${r.submitted_at}` : ''}.</p>
+<p class="notice" role="status">Your details were sent to ${m.employer}${r.submitted_at ? html` on ${readableInstant(r.submitted_at)}` : ''}.</p>
 <h2>What happens next</h2>
 <ol><li>${m.employer} checks your details and your identity document.</li>
 <li>You receive an e-mail when your employment contract is ready to sign, with a link back to this page.</li>
@@ -176,7 +177,7 @@ export function contractView(m: LinkModel): View {
     status: 200,
     title: 'Sign your contract',
     body: html`<h1>Your employment contract</h1>
-<p>${m.employer} sent you your contract for the position of ${r.employment.position}, starting ${r.employment.start_date}.</p>
+<p>${m.employer} sent you your contract for the position of ${r.employment.position}, starting ${readableDate(r.employment.start_date)}.</p>
 <p><a href="${path(m, '/contract.pdf')}" target="_blank" rel="noopener">Read the contract (PDF)</a></p>
 <form method="post" action="${path(m, '/sign')}">
 <p>By signing you agree to the contract as it is in the PDF.</p>
@@ -191,7 +192,7 @@ export function signedView(m: LinkModel): View {
     status: 200,
     title: 'Contract signed',
     body: html`<h1>Thank you, ${r.employee.first_name}</h1>
-<p class="notice" role="status">You signed your contract${r.contract.employee_signed_at ? html` at ${r.contract.employee_signed_at}` : ''}.</p>
+<p class="notice" role="status">You signed your contract${r.contract.employee_signed_at ? html` on ${readableInstant(r.contract.employee_signed_at)}` : ''}.</p>
 <h2>What happens next</h2>
 <ol><li>${m.employer} signs the contract too.</li><li>You are registered for payroll; ${m.employer} lets you know when everything is done.</li></ol>
 <p>There is nothing more for you to do now.</p>`,

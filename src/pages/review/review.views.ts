@@ -1,8 +1,9 @@
 import type { Role, User } from '../../resources/organizations/organizations.model.js';
 import type { ReviewContext } from '../../resources/reviews/reviews.page.js';
+import { readableDate, readableInstant } from '../dates.js';
 import { html, jsonForScript, trusted, type Html } from '../html.js';
 import { MESSAGE_TYPE } from './review.assets.js';
-import { RETURN_REASON_MAX, type EmployeeDetails } from '../../resources/onboardings/onboardings.model.js';
+import { RETURN_REASON_MAX, type EmployeeDetails, type OnboardingStatus } from '../../resources/onboardings/onboardings.model.js';
 
 /**
  * The review pages, every value through the auto-escaping `html` template. No inline script:
@@ -101,9 +102,9 @@ function employeeData(m: ReviewModel): Html {
 ${e.phone === null ? '' : html`<dt>Phone</dt><dd>${e.phone}</dd>`}
 <dt>Position</dt><dd>${r.employment.position}</dd>
 <dt>Location</dt><dd>${m.locationName}</dd>
-<dt>Start date</dt><dd>${r.employment.start_date}</dd>
+<dt>Start date</dt><dd>${readableDate(r.employment.start_date)}</dd>
 <dt>Contract</dt><dd>${r.employment.contract_type.replace('_', ' ')}, ${r.employment.hours_per_week} hours a week, ${euros(r.employment.hourly_wage_cents)} an hour</dd>
-<dt>Submitted</dt><dd>${r.submitted_at ?? 'not yet'}</dd>
+<dt>Submitted</dt><dd>${r.submitted_at ? readableInstant(r.submitted_at) : 'not yet'}</dd>
 ${details(r.employee_details)}
 <dt>Documents</dt><dd>${documents.join(', ') || 'none'}</dd>
 </dl>
@@ -114,9 +115,22 @@ ${details(r.employee_details)}
 function details(d: EmployeeDetails | null | undefined): Html | string {
   if (!d) return '';
   return html`<dt>Address</dt><dd>${d.street} ${d.house_number}, ${d.postcode} ${d.city}</dd>
-<dt>Birth date</dt><dd>${d.birth_date}</dd>
+<dt>Date of birth</dt><dd>${readableDate(d.birth_date)}</dd>
 <dt>IBAN</dt><dd>${d.iban}</dd>`;
 }
+
+/** Where an onboarding stands, in words, for a reviewer who arrives after the review. */
+const STATUS_WORDS: Record<OnboardingStatus, string> = {
+  pending_employee: 'waiting for the employee',
+  in_review: 'in review',
+  contract_ready: 'approved, its contract about to be sent',
+  awaiting_employee_signature: "waiting for the employee's signature",
+  awaiting_employer_signature: "waiting for the employer's signature",
+  processing: 'being registered with payroll',
+  action_required: 'waiting for the employer to resolve a payroll problem',
+  completed: 'completed',
+  cancelled: 'cancelled',
+};
 
 const reasonOf = (r: ReviewModel['context']['onboarding']) => (r.return_reason ? html` Reason given: ${r.return_reason}` : '');
 
@@ -127,31 +141,31 @@ function over(m: ReviewModel): Html | null {
   if (r.status === 'in_review') return null;
   if (r.status === 'pending_employee' && r.returned_to === 'employee') return html`<p>The data was returned to the employee for correction.${reasonOf(r)}</p>`;
   if (r.status === 'contract_ready') return html`<p>Every approval is given: the onboarding is approved and the contract can be sent.</p>`;
-  return html`<p>This onboarding is <code>${r.status}</code>; there is nothing left to review here.</p>`;
+  return html`<p>This onboarding is ${STATUS_WORDS[r.status]}; there is nothing left to review here.</p>`;
 }
 
 function actions(m: ReviewModel, user: User): Html {
   const r = m.context.onboarding;
   const token = m.context.page.action_token;
   const current = r.approvals.filter((a) => a.data_version === r.data_version);
-  const given = current.map((a) => html`<li>${ROLE_NAMES[a.role]}: ${m.userName(a.user_id)} at ${a.at}</li>`);
+  const given = current.map((a) => html`<li>As ${ROLE_NAMES[a.role]}: ${m.userName(a.user_id)}, ${readableInstant(a.at)}</li>`);
   const open = r.required_roles.filter((role) => !current.some((a) => a.role === role));
   const mine = current.find((a) => a.user_id === user.id);
   const canApprove = open.filter((role) => user.roles.includes(role));
 
   const identity = r.identity_verified_at
-    ? html`<p>Identity check confirmed at ${r.identity_verified_at}.</p>`
+    ? html`<p>The identity check was confirmed on ${readableInstant(r.identity_verified_at)}.</p>`
     : user.roles.includes('manager')
       ? html`<form method="post" action="${action(m, 'identity-verification')}">${hidden(token)}<p>Check the identity document in the service, then confirm.</p><button type="submit">Confirm identity check</button></form>`
       : html`<p>Waiting for a manager to confirm the identity check.</p>`;
 
   let approval: Html;
   if (mine) {
-    approval = html`<p>You approved data version ${r.data_version} as ${ROLE_NAMES[mine.role]}. Four-eyes: one person cannot fulfil two roles; ${open.length ? html`the ${roleList(open)} approval is someone else's.` : 'every approval is given.'}</p>`;
+    approval = html`<p>You approved data version ${r.data_version} as ${ROLE_NAMES[mine.role]}. Four-eyes: one person cannot fulfil two roles, ${open.length ? html`so the ${roleList(open)} approval must come from someone else.` : 'and every approval is given.'}</p>`;
   } else if (!r.identity_verified_at) {
     approval = html`<p>Approvals open once the identity check is confirmed. Still to approve: ${roleList(open)}.</p>`;
   } else if (canApprove.length === 0) {
-    approval = html`<p>Still to approve: ${roleList(open)}; you hold ${open.length > 1 ? 'none of these roles' : 'not this role'}.</p>`;
+    approval = html`<p>Still to approve: ${roleList(open)}. You do not hold ${open.length > 1 ? 'any of these roles' : 'this role'}, so someone else approves.</p>`;
   } else {
     const choices = canApprove.map((role, i) => html`<label><input type="radio" name="role" value="${role}"${i === 0 ? trusted(' checked') : ''}> as ${ROLE_NAMES[role]}</label>`);
     approval = html`<form method="post" action="${action(m, 'approvals')}">${hidden(token)}<input type="hidden" name="data_version" value="${r.data_version}">
@@ -175,8 +189,8 @@ export function reviewView(m: ReviewModel, user: User, n?: Notice | null): Html 
   const linkLine = link === null
     ? ''
     : newlyLinked
-      ? html`Your account is now linked to user <code>${session.reviewer.external_id}</code> of ${m.clientName} until ${link.expires_at}: later reviews open directly.`
-      : html`User <code>${session.reviewer.external_id}</code> of ${m.clientName} is linked to your account since ${link.linked_at}; the review opened directly.`;
+      ? html`Your account is now linked to user <code>${session.reviewer.external_id}</code> of ${m.clientName} until ${readableInstant(link.expires_at)}, so later reviews open directly.`
+      : html`User <code>${session.reviewer.external_id}</code> of ${m.clientName} has been linked to your account since ${readableInstant(link.linked_at)}, so the review opened directly.`;
   const done = over(m);
   return html`<h1>Review the onboarding of ${r.employee.first_name} ${r.employee.last_name}</h1>
 <p>Onboarding <code>${r.id}</code> at ${organization.name}, data version ${r.data_version}.</p>
@@ -191,8 +205,8 @@ export const notFoundBody = html`<h1>Review link not found</h1><p>Check the link
 const AGAIN = html`<p>Ask the product for a new review.</p>`;
 export const goneBodies = {
   used: () => html`<h1>This review link was already used</h1><p>A review link opens once.</p>${AGAIN}`,
-  expired: (until: string) => html`<h1>This review link has expired</h1><p>It was valid until ${until}.</p>${AGAIN}`,
+  expired: (until: string) => html`<h1>This review link has expired</h1><p>It was valid until ${readableInstant(until)}.</p>${AGAIN}`,
   no_longer_in_review: () => html`<h1>This onboarding is no longer in review</h1><p>There is nothing left to review through this link.</p>`,
-  page_expired: (until: string) => html`<h1>This review has timed out</h1><p>The page accepted changes until ${until}.</p>${AGAIN}`,
+  page_expired: (until: string) => html`<h1>This review has timed out</h1><p>The page accepted changes until ${readableInstant(until)}.</p>${AGAIN}`,
   invalid: () => html`<h1>This form does not belong to an open review</h1><p>Open the review again from the product.</p>`,
 };
