@@ -1,6 +1,6 @@
 import type { Express, NextFunction, Request, RequestHandler, Response } from 'express';
 import { fail } from '../../core/errors.js';
-import { INSPECTOR_JS } from '../../pages/inspector/inspector.assets.js';
+import { inspectorScript } from '../../pages/inspector/inspector.assets.js';
 import { INSPECTOR_CSS } from '../../pages/inspector/inspector.style.js';
 import { INSPECTOR_CSS_PATH, INSPECTOR_JS_PATH, INSPECTOR_PATH, INSPECTOR_POLICY } from '../../pages/inspector/inspector.paths.js';
 import { inspectorDocument } from '../../pages/inspector/inspector.shell.js';
@@ -19,21 +19,22 @@ export const INSPECTOR_PAGE_ROUTES = [
 
 const page = inspectorDocument().text;
 
-function send(body: string, type: string): RequestHandler {
+function send(body: string | (() => string), type: string): RequestHandler {
   return (_req: Request, res: Response): void => {
+    const text = typeof body === 'string' ? body : body();
     res.setHeader('Content-Type', `${type}; charset=utf-8`);
     res.setHeader('Content-Security-Policy', INSPECTOR_POLICY);
     res.setHeader('Cache-Control', 'no-cache');
     res.setHeader('X-Content-Type-Options', 'nosniff');
     res.setHeader('Referrer-Policy', 'no-referrer');
-    res.end(body);
+    res.end(text);
   };
 }
 
 export function mountInspector(app: Express, options: { enabled: boolean }): void {
-  const files: [string, string, string][] = [
+  const files: [string, string | (() => string), string][] = [
     [INSPECTOR_PATH, page, 'text/html'],
-    [INSPECTOR_JS_PATH, INSPECTOR_JS, 'text/javascript'],
+    [INSPECTOR_JS_PATH, inspectorScript, 'text/javascript'],
     [INSPECTOR_CSS_PATH, INSPECTOR_CSS, 'text/css'],
   ];
   // `/` is a convenience for people, not an operation of the API: a middleware, not a route.
