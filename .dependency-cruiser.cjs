@@ -34,6 +34,25 @@ module.exports = {
       to: { path: '^src/(scenarios|control|pages|http)/' },
     },
     {
+      name: 'browser-imports-nothing',
+      comment:
+        "src/browser runs in the viewer's browser as a classic script of its own program " +
+        '(tsconfig.browser.json): the page loads that one file, so an import has nothing ' +
+        'to load it, and server code would pull in a Node-only world.',
+      severity: 'error',
+      from: { path: '^src/browser/' },
+      to: {},
+    },
+    {
+      name: 'server-imports-no-browser-code',
+      comment:
+        'The server serves the compiled browser script as a file (inspectorScript()); ' +
+        'importing its source would run DOM code in Node, outside the program that typechecks it.',
+      severity: 'error',
+      from: { pathNot: '^src/browser/' },
+      to: { path: '^src/browser/' },
+    },
+    {
       name: 'no-cycles',
       comment:
         'A cycle means neither module can be understood, loaded or changed without the ' +

@@ -12,7 +12,8 @@ COPY package.json package-lock.json .npmrc ./
 RUN npm ci --ignore-scripts --no-audit --no-fund
 # The rest of the build context (.dockerignore keeps out tests, docs, node_modules, dist).
 COPY . .
-# tsc, then scripts/build-validators.mjs precompiles the request validators into dist/.
+# tsc for the server and for the inspector's browser script (dist/browser), then
+# scripts/build-validators.mjs precompiles the request validators into dist/.
 RUN npm run build
 
 # ---- runtime: production dependencies, built output, fixtures and scenarios ----

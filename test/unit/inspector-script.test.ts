@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { inspectorScript } from '../../src/pages/inspector/inspector.assets.js';
+import { inspectorPageRoutes } from '../../src/pages/inspector/inspector.routes.js';
+import { INSPECTOR_PATH } from '../../src/pages/inspector/inspector.paths.js';
+import { PAGE_LIMIT_MAX } from '../../src/resources/common.schemas.js';
+
+/**
+ * The browser script (src/browser/inspector.ts) is the one place its constants are defined;
+ * what the server states or allows about them is held to the compiled script it serves.
+ */
+function constant(name: string): number {
+  const match = new RegExp(`\\bconst ${name} = (\\d+);`).exec(inspectorScript());
+  if (!match) throw new Error(`the inspector's script defines no ${name}`);
+  return Number(match[1]);
+}
+
+describe("the inspector's script", () => {
+  it('is read once and served as compiled: a classic script, no module syntax', () => {
+    const script = inspectorScript();
+    expect(inspectorScript()).toBe(script);
+    expect(script).not.toMatch(/^\s*(import|export)\b|\brequire\(|\bexports\b/m);
+  });
+
+  it('pages "Show all" at the largest page the paged read allows', () => {
+    expect(constant('DELIVERY_PAGE')).toBe(PAGE_LIMIT_MAX);
+  });
+
+  it('polls as often as its OpenAPI description says', () => {
+    const description = inspectorPageRoutes.find((r) => r.path === INSPECTOR_PATH)?.description;
+    expect(description).toContain(`polling every ${constant('POLL_MS') / 1000} seconds`);
+  });
+});
