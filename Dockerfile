@@ -7,7 +7,7 @@
 FROM node:24-bookworm-slim AS build
 WORKDIR /app
 # Manifests first so the dependency layer is cached while only sources change.
-# --ignore-scripts skips "prepare" (the build), which needs the sources copied below.
+# --ignore-scripts: no package runs install scripts here; the build is its own step below.
 COPY package.json package-lock.json .npmrc ./
 RUN npm ci --ignore-scripts --no-audit --no-fund
 # The rest of the build context (.dockerignore keeps out tests, docs, node_modules, dist).

@@ -8,13 +8,13 @@ import { listen, type RunningServer } from '../../src/http/server.js';
 import { FROZEN_START } from './harness.js';
 
 /**
- * Debian's chromium, headless, in a fresh profile. A missing browser fails the test (CI
- * installs it with apt-get); it is never a reason to skip.
+ * Debian's chromium, headless, in a fresh profile. A missing browser fails the test
+ * (`npm test` installs it first where apt-get is at hand); it is never a reason to skip.
  */
 export const CHROMIUM = '/usr/bin/chromium';
 
 export async function openBrowser(): Promise<{ context: BrowserContext; close: () => Promise<void> }> {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install chromium (.ci/run does)`);
+  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install Chromium there (on Debian: apt-get install chromium; npm test does it where apt-get is at hand)`);
   const profile = mkdtempSync(join(tmpdir(), 'onboarding-browser-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
