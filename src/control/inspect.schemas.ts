@@ -12,7 +12,7 @@ import { DELIVERY_STATUSES } from '../resources/webhooks/webhooks.model.js';
  */
 const Strict = { additionalProperties: false } as const;
 const Environment = Literals(['test', 'live']);
-const Limit = (max: number, dflt: number) => Type.Optional(Type.Integer({ minimum: 1, maximum: max, description: `1 to ${max}; default ${dflt}` }));
+const Limit = (max: number, dflt: number) => Type.Optional(Type.Integer({ minimum: 1, maximum: max, default: dflt, description: `1 to ${max}; default ${dflt}` }));
 
 /** The control actions of POST /_emulator/onboardings/{id}/{action}. */
 export const ACTION_NAMES = [
