@@ -38,7 +38,7 @@ const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null 
  * A union of string literals is published as `enum`, which generators turn into enum types;
  * ajv validates the same values either way.
  */
-class SchemaPublisher {
+export class SchemaPublisher {
   readonly components: Record<string, Json> = {};
   private readonly texts = new Map<string, string>();
 
