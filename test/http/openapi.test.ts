@@ -413,6 +413,27 @@ describe('real responses conform to the published schemas', () => {
     expect(Object.keys(doc.paths['/review/{token}']!.get!.responses)).toEqual(['200', '404', '410']);
   });
 
+  it('webhooks: create and rotate (with the secret), read, list, deliveries; events', async () => {
+    const h = harness();
+    const created = await h.as(KEYS.owner).post('/v1/webhooks', { url: 'https://hooks.acme.test/onboarding' });
+    expect(created.status).toBe(201);
+    conforms('POST', '/v1/webhooks', created);
+    const id = created.body.id as string;
+    const read = await h.as(KEYS.owner).get(`/v1/webhooks/${id}`);
+    expect(read.body).not.toHaveProperty('secret');
+    conforms('GET', '/v1/webhooks/{id}', read);
+    const rotated = await h.as(KEYS.owner).post(`/v1/webhooks/${id}/rotate-secret`, { overlap_hours: 1 });
+    expect(rotated.status).toBe(200);
+    conforms('POST', '/v1/webhooks/{id}/rotate-secret', rotated);
+    conforms('GET', '/v1/webhooks', await h.as(KEYS.owner).get('/v1/webhooks'));
+    await h.as(KEYS.owner).post('/v1/onboardings', createBody());
+    conforms('GET', '/v1/webhooks/{id}/deliveries', await h.as(KEYS.owner).get(`/v1/webhooks/${id}/deliveries`));
+    conforms('GET', '/v1/events', await h.as(KEYS.owner).get('/v1/events'));
+    // The answers of creation and rotation promise the secret.
+    const { secret: _secret, ...withoutSecret } = created.body as Json;
+    expect(compile(schemaOf('POST', '/v1/webhooks', 201))(withoutSecret)).toBe(false);
+  });
+
   it('error bodies conform to components.schemas.Error', async () => {
     const h = harness();
     const probes = [
