@@ -12,7 +12,7 @@ import { DELIVERY_STATUSES } from '../resources/webhooks/webhooks.model.js';
  */
 const Strict = { additionalProperties: false } as const;
 const Environment = Literals(['test', 'live']);
-const Limit = (max: number, dflt: number) => Type.Optional(Type.Integer({ minimum: 1, maximum: max, description: `1 to ${max}; default ${dflt}` }));
+const Limit = (max: number, dflt: number) => Type.Optional(Type.Integer({ minimum: 1, maximum: max, default: dflt, description: `1 to ${max}; default ${dflt}` }));
 
 /** The control actions of POST /_emulator/onboardings/{id}/{action}. */
 export const ACTION_NAMES = [
@@ -21,16 +21,20 @@ export const ACTION_NAMES = [
 ] as const;
 export type ActionName = (typeof ACTION_NAMES)[number];
 
-export const InspectListQuery = Type.Object({ limit: Limit(1000, 100) }, Strict);
+/** How many records a page of the inspector lists, and deliveries per address, unless asked. */
+export const INSPECT_LIMIT = 100;
+export const INSPECT_DELIVERIES = 25;
+
+export const InspectListQuery = Type.Object({ limit: Limit(1000, INSPECT_LIMIT) }, Strict);
 export type InspectListQuery = Static<typeof InspectListQuery>;
 
 export const InspectEventsQuery = Type.Object(
-  { limit: Limit(1000, 100), onboarding_id: Type.Optional(Type.String({ minLength: 1 })) },
+  { limit: Limit(1000, INSPECT_LIMIT), onboarding_id: Type.Optional(Type.String({ minLength: 1 })) },
   Strict,
 );
 export type InspectEventsQuery = Static<typeof InspectEventsQuery>;
 
-export const InspectWebhooksQuery = Type.Object({ deliveries: Limit(200, 25) }, Strict);
+export const InspectWebhooksQuery = Type.Object({ deliveries: Limit(200, INSPECT_DELIVERIES) }, Strict);
 export type InspectWebhooksQuery = Static<typeof InspectWebhooksQuery>;
 
 /** The same cursor paging and status filter as GET /v1/webhooks/{id}/deliveries. */

@@ -8,7 +8,7 @@ import { waitingOn } from '../resources/onboardings/onboardings.view.js';
 import type { DeliveryRecord, WebhookEndpointRecord } from '../resources/webhooks/webhooks.model.js';
 import { deliveriesOf, resend } from '../resources/webhooks/webhooks.service.js';
 import { renderDelivery } from '../resources/webhooks/webhooks.view.js';
-import type { ActionName, InspectDeliveriesQuery, InspectEventsQuery, InspectListQuery, InspectWebhooksQuery } from './inspect.schemas.js';
+import { INSPECT_DELIVERIES, INSPECT_LIMIT, type ActionName, type InspectDeliveriesQuery, type InspectEventsQuery, type InspectListQuery, type InspectWebhooksQuery } from './inspect.schemas.js';
 import { findOnboarding, renderFull } from './onboarding-actions.service.js';
 
 /**
@@ -73,7 +73,7 @@ const fullName = (r: OnboardingRecord) => ({ first_name: r.employee.first_name, 
 
 export function listOnboardings(ws: Workspace, q: InspectListQuery) {
   const all = ws.store.onboardings.values();
-  const data = newestFirst(all).slice(0, q.limit ?? 100).map((r) => ({
+  const data = newestFirst(all).slice(0, q.limit ?? INSPECT_LIMIT).map((r) => ({
     id: r.id,
     status: r.status,
     waiting_on: waitingOn(r),
@@ -192,7 +192,7 @@ export function listEvents(ws: Workspace, q: InspectEventsQuery) {
   const all = ws.store.events.values().filter((e) => q.onboarding_id === undefined || e.data.onboarding_id === q.onboarding_id);
   const counts = new Map<string, number>();
   for (const d of ws.store.deliveries.values()) counts.set(d.event_id, (counts.get(d.event_id) ?? 0) + 1);
-  const data = newestFirst(all).slice(0, q.limit ?? 100).map((e) => ({
+  const data = newestFirst(all).slice(0, q.limit ?? INSPECT_LIMIT).map((e) => ({
     id: e.id,
     type: e.type,
     created_at: e.created_at,
@@ -231,7 +231,7 @@ export function listWebhooks(ws: Workspace, q: InspectWebhooksQuery) {
         dead_in_a_row: w.dead_in_a_row,
         created_at: w.created_at,
         deliveries_total: mine.length,
-        deliveries: newestFirst(mine).slice(0, q.deliveries ?? 25).map(renderInspectDelivery),
+        deliveries: newestFirst(mine).slice(0, q.deliveries ?? INSPECT_DELIVERIES).map(renderInspectDelivery),
       };
     }),
   };

@@ -3,6 +3,11 @@
  * document) that also carries its TypeScript type, so one definition gives validation, types
  * and documentation. It covers exactly what the project uses; a general library of this kind
  * took a fifth of the start-up time to load (docs/decisions.md).
+ *
+ * A `title` names a schema: the OpenAPI document lists each titled schema once under
+ * components.schemas and refers to it by `$ref`, so generated clients get a type of that name.
+ * ajv ignores titles, so naming a schema never changes what it accepts; two different schemas
+ * may not share a title (the document refuses to build).
  */
 
 export type JsonSchema = { [keyword: string]: unknown };

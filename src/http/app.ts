@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { ApiError, fail } from '../core/errors.js';
 import { CURRENT_API_VERSION } from '../core/versions.js';
 import type { Emulator } from '../emulator.js';
-import { mountApiRoute, mountControlRoute, type MountOptions } from './mount.js';
+import { infoOf, mountApiRoute, mountControlRoute, type MountOptions } from './mount.js';
 import { buildOpenApi } from './openapi.js';
 import { holdAnswers } from './hold.js';
 import { pageRoutes } from '../pages/pages.routes.js';
@@ -12,6 +12,9 @@ import { parseRateLimit, RateLimiter, type RateLimitOptions } from './rate-limit
 import { writeError, writeJsonText } from './reply.js';
 import { requestLog } from './request-log.js';
 import { allControlRoutes, apiRoutes, pathMatcher } from './routes.js';
+
+/** Documents kept per base URL: the addresses one emulator is reached at are few. */
+const OPENAPI_CACHE_SIZE = 8;
 
 /** The Express application createApp builds, named here so no module outside src/http imports Express. */
 export type App = express.Express;
@@ -51,10 +54,18 @@ export function createApp(emulator: Emulator, options: AppOptions = {}): App {
   if (options.commit) app.use(holdAnswers(options.commit));
   if (options.logger?.isLevelEnabled('info')) app.use(requestLog(options.logger));
 
-  let openapi: string | undefined; // built on first request, off the start-up path
+  // Built on first request (off the start-up path), once per base URL its `servers` names.
+  const openapi = new Map<string, string>();
   const extra = [{ method: 'GET', path: '/openapi.json' }, ...pageRoutes];
-  app.get('/openapi.json', (_req, res) => {
-    writeJsonText(res, 200, (openapi ??= JSON.stringify(buildOpenApi())));
+  app.get('/openapi.json', (req, res) => {
+    const { baseUrl } = infoOf(req, options);
+    let text = openapi.get(baseUrl);
+    if (text === undefined) {
+      // The Host header is the client's to choose: keep a few documents, not one per name ever sent.
+      if (openapi.size >= OPENAPI_CACHE_SIZE) openapi.delete(openapi.keys().next().value!);
+      openapi.set(baseUrl, (text = JSON.stringify(buildOpenApi(baseUrl))));
+    }
+    writeJsonText(res, 200, text);
   });
 
   // OPTIONS is answered by the fallback below (204 with Allow), not by the router's default.

@@ -20,6 +20,7 @@ export const MetadataSchema = Type.Unsafe<Metadata>({
   maxProperties: METADATA_MAX_KEYS,
   propertyNames: { pattern: METADATA_KEY_PATTERN },
   additionalProperties: MetadataValue,
+  title: 'Metadata',
   description: 'At most 20 keys (letters, digits, underscore, dot, hyphen; at most 40 characters); values string (at most 500 characters), number or boolean.',
 });
 
@@ -31,15 +32,23 @@ export const MetadataPatchSchema = Type.Unsafe<Record<string, MetadataValue | nu
   type: 'object',
   propertyNames: { pattern: METADATA_KEY_PATTERN },
   additionalProperties: Type.Union([MetadataValue, Type.Null()]),
+  title: 'MetadataPatch',
   description: 'Merged into the stored metadata; null deletes a key. The merged metadata holds at most 20 keys.',
 });
 
 export const PAGE_LIMIT_MAX = 100;
 
-export const PageQuery = {
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: PAGE_LIMIT_MAX, description: '1 to 100' })),
+/** The page size of a list when the client sends no limit (spec: 25, events 50). */
+export const DEFAULT_PAGE_LIMIT = 25;
+
+/**
+ * The paging parameters of a list. The service pages with the same `defaultLimit` it gives
+ * here: the schema's `default` is what the document promises (ajv does not fill it in).
+ */
+export const pageQuery = (defaultLimit = DEFAULT_PAGE_LIMIT) => ({
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: PAGE_LIMIT_MAX, default: defaultLimit, description: `1 to 100; default ${defaultLimit}` })),
   starting_after: Type.Optional(Type.String({ minLength: 1, description: 'next_cursor of the previous page' })),
-};
+});
 
 export const ListOf = <T extends TSchema>(item: T, name: string) =>
   Type.Object(

@@ -50,6 +50,13 @@ const SPEC_SCOPES: Record<string, string> = {
 
 let doc: Doc;
 
+/** A schema of the document with its `$ref` to components.schemas followed (one level). */
+function resolved(schema: Json | undefined): Json | undefined {
+  const ref = schema?.$ref;
+  if (typeof ref !== 'string') return schema;
+  return doc.components.schemas[ref.replace('#/components/schemas/', '')];
+}
+
 beforeAll(async () => {
   const res = await harness().http().get('/openapi.json');
   expect(res.status).toBe(200);
@@ -269,7 +276,7 @@ describe('responses and request bodies', () => {
     ['POST', '/_emulator/workspaces', []],
   ] as const)('%s %s has a request body schema', (method, path, required) => {
     const op = doc.paths[path]![method.toLowerCase()]!;
-    const schema = op.requestBody?.content?.['application/json']?.schema as { type?: string; properties?: Json; required?: string[] } | undefined;
+    const schema = resolved(op.requestBody?.content?.['application/json']?.schema) as { type?: string; properties?: Json; required?: string[] } | undefined;
     expect(schema).toBeDefined();
     expect(schema!.type).toBe('object');
     expect(Object.keys(schema!.properties ?? {}).length).toBeGreaterThan(0);
@@ -284,7 +291,7 @@ describe('responses and request bodies', () => {
   });
 
   it('the PATCH body documents reference and metadata only', () => {
-    const schema = doc.paths['/v1/onboardings/{id}']!.patch!.requestBody!.content!['application/json']!.schema as { properties: Json };
+    const schema = resolved(doc.paths['/v1/onboardings/{id}']!.patch!.requestBody!.content!['application/json']!.schema) as { properties: Json };
     expect(Object.keys(schema.properties).sort()).toEqual(['metadata', 'reference']);
   });
 });
@@ -302,14 +309,17 @@ describe('real responses conform to the published schemas', () => {
     return schema!;
   }
 
+  /** A published schema with the components its `$ref`s point into, for ajv. */
+  const compile = (schema: Json) => ajv.compile({ ...schema, components: doc.components });
+
   function conforms(method: string, path: string, res: { status: number; body: unknown }) {
-    const validate = ajv.compile(schemaOf(method, path, res.status));
+    const validate = compile(schemaOf(method, path, res.status));
     const ok = validate(res.body);
     expect(ok, `${method} ${path} ${res.status}: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(res.body).slice(0, 500)}`).toBe(true);
   }
 
   function errorConforms(res: { status: number; body: unknown }) {
-    const validate = ajv.compile(doc.components.schemas.Error!);
+    const validate = compile(doc.components.schemas.Error!);
     expect(validate(res.body), ajv.errorsText(validate.errors)).toBe(true);
   }
 
@@ -403,6 +413,27 @@ describe('real responses conform to the published schemas', () => {
     expect(Object.keys(doc.paths['/review/{token}']!.get!.responses)).toEqual(['200', '404', '410']);
   });
 
+  it('webhooks: create and rotate (with the secret), read, list, deliveries; events', async () => {
+    const h = harness();
+    const created = await h.as(KEYS.owner).post('/v1/webhooks', { url: 'https://hooks.acme.test/onboarding' });
+    expect(created.status).toBe(201);
+    conforms('POST', '/v1/webhooks', created);
+    const id = created.body.id as string;
+    const read = await h.as(KEYS.owner).get(`/v1/webhooks/${id}`);
+    expect(read.body).not.toHaveProperty('secret');
+    conforms('GET', '/v1/webhooks/{id}', read);
+    const rotated = await h.as(KEYS.owner).post(`/v1/webhooks/${id}/rotate-secret`, { overlap_hours: 1 });
+    expect(rotated.status).toBe(200);
+    conforms('POST', '/v1/webhooks/{id}/rotate-secret', rotated);
+    conforms('GET', '/v1/webhooks', await h.as(KEYS.owner).get('/v1/webhooks'));
+    await h.as(KEYS.owner).post('/v1/onboardings', createBody());
+    conforms('GET', '/v1/webhooks/{id}/deliveries', await h.as(KEYS.owner).get(`/v1/webhooks/${id}/deliveries`));
+    conforms('GET', '/v1/events', await h.as(KEYS.owner).get('/v1/events'));
+    // The answers of creation and rotation promise the secret.
+    const { secret: _secret, ...withoutSecret } = created.body as Json;
+    expect(compile(schemaOf('POST', '/v1/webhooks', 201))(withoutSecret)).toBe(false);
+  });
+
   it('error bodies conform to components.schemas.Error', async () => {
     const h = harness();
     const probes = [
@@ -420,13 +451,13 @@ describe('real responses conform to the published schemas', () => {
   it('the schemas are strict enough to catch a wrong response', async () => {
     const h = harness();
     const created = await h.as(KEYS.owner).post('/v1/onboardings', createBody());
-    const validate = ajv.compile(schemaOf('POST', '/v1/onboardings', 201));
+    const validate = compile(schemaOf('POST', '/v1/onboardings', 201));
     expect(validate(created.body)).toBe(true);
     expect(validate({ ...created.body, status: 'in_review' })).toBe(false);
     expect(validate({ ...created.body, id: 'xyz' })).toBe(false);
     const { hosted_url: _dropped, ...withoutUrl } = created.body as Json;
     expect(validate(withoutUrl)).toBe(false);
-    const org = ajv.compile(schemaOf('GET', '/v1/organization', 200));
+    const org = compile(schemaOf('GET', '/v1/organization', 200));
     const body = (await h.as(KEYS.owner).get('/v1/organization')).body as Json;
     expect(org(body)).toBe(true);
     expect(org({ ...body, templates: [{ id: 't', name: 'n', contract_type: 'freelance', cao: 'c' }] })).toBe(false);

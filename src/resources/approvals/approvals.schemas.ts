@@ -1,5 +1,5 @@
 import { Type } from '../../core/schema.js';
-import { Literals, PageQuery } from '../common.schemas.js';
+import { Literals, pageQuery } from '../common.schemas.js';
 import { ROLES } from '../organizations/organizations.model.js';
 import { BLOCKED_BY } from './approvals.service.js';
 
@@ -25,4 +25,4 @@ export const OpenApprovalSchema = Type.Object(
   { title: 'OpenApproval' },
 );
 
-export const ListApprovalsQuery = Type.Object({ ...PageQuery }, { additionalProperties: false });
+export const ListApprovalsQuery = Type.Object({ ...pageQuery() }, { additionalProperties: false });

@@ -1,3 +1,4 @@
+import { DEFAULT_PAGE_LIMIT } from '../common.schemas.js';
 import { visibleTo, type Principal } from '../organizations/organizations.access.js';
 import { fail } from '../../core/errors.js';
 import { mapPage, paginate, type Page, type PageRequest } from '../../core/pagination.js';
@@ -101,6 +102,6 @@ export function openApproval(r: OnboardingRecord, p: Principal): OpenApproval {
  */
 export function listOpenApprovals(ws: Workspace, p: Principal, q: PageRequest): Page<OpenApproval> {
   const visible = ws.store.onboardings.values().filter((r) => visibleTo(r, p));
-  const page = paginate(visible, (r) => r.id, q, { defaultLimit: 25, filter: (r) => r.status === 'in_review' && openRolesHeld(r, p).length > 0 });
+  const page = paginate(visible, (r) => r.id, q, { defaultLimit: DEFAULT_PAGE_LIMIT, filter: (r) => r.status === 'in_review' && openRolesHeld(r, p).length > 0 });
   return mapPage(page, (r) => openApproval(r, p));
 }

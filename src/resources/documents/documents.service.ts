@@ -1,3 +1,4 @@
+import { DEFAULT_PAGE_LIMIT } from '../common.schemas.js';
 import type { Principal } from '../organizations/organizations.access.js';
 import { fail } from '../../core/errors.js';
 import { paginate, type Page, type PageRequest } from '../../core/pagination.js';
@@ -29,7 +30,7 @@ declare module '../../core/workspace.js' {
 /** Oldest first (upload order); visibility as GET /v1/onboardings/{id}. */
 export function listDocuments(ws: Workspace, p: Principal, onboardingId: string, q: PageRequest): Page<DocumentRecord> {
   const r = getOnboarding(ws, p, onboardingId);
-  return paginate(r.documents, (d) => d.id, q, { defaultLimit: 25 });
+  return paginate(r.documents, (d) => d.id, q, { defaultLimit: DEFAULT_PAGE_LIMIT });
 }
 
 export interface Download {

@@ -1,5 +1,5 @@
 import { Type } from '../../core/schema.js';
-import { DateOnly, Literals, PageQuery } from '../common.schemas.js';
+import { DateOnly, Literals, pageQuery } from '../common.schemas.js';
 import { ONBOARDING_STATUSES } from '../onboardings/onboardings.model.js';
 
 export const EmployeeSchema = Type.Object(
@@ -18,4 +18,4 @@ export const EmployeeSchema = Type.Object(
   { title: 'Employee' },
 );
 
-export const ListEmployeesQuery = Type.Object({ ...PageQuery }, { additionalProperties: false });
+export const ListEmployeesQuery = Type.Object({ ...pageQuery() }, { additionalProperties: false });

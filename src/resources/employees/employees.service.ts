@@ -1,3 +1,4 @@
+import { DEFAULT_PAGE_LIMIT } from '../common.schemas.js';
 import { mapPage, paginate, type PageRequest } from '../../core/pagination.js';
 import type { Workspace } from '../../core/workspace.js';
 import { visibleTo, type Principal } from '../organizations/organizations.access.js';
@@ -9,5 +10,5 @@ export function listEmployees(ws: Workspace, p: Principal, q: PageRequest) {
     .values()
     .filter((e) => visibleTo(e, p))
     .reverse();
-  return mapPage(paginate(visible, (e) => e.id, q, { defaultLimit: 25 }), (e) => renderEmployee(ws, e));
+  return mapPage(paginate(visible, (e) => e.id, q, { defaultLimit: DEFAULT_PAGE_LIMIT }), (e) => renderEmployee(ws, e));
 }

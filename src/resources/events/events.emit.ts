@@ -4,17 +4,7 @@ import type { Workspace } from '../../core/workspace.js';
 import type { OnboardingRecord } from '../onboardings/onboardings.model.js';
 import { dispatchEvent } from '../webhooks/webhooks.rules.js';
 import { EVENT_RETENTION_MS, OLDER_NAMES, type EventData, type EventRecord, type EventType } from './events.model.js';
-
-/** Facts an event type carries beside the common data (spec: Message, data.*). */
-const EXTRA_FIELDS: Partial<Record<EventType, readonly (keyof EventFacts)[]>> = {
-  'onboarding.invitation_sent': ['kind'],
-  'onboarding.returned': ['returned_to'],
-  'onboarding.approval_given': ['role'],
-  'integration.sync_succeeded': ['connector'],
-  'payroll.completed': ['connector'],
-  'integration.sync_failed': ['connector', 'error_code'],
-  'onboarding.failed': ['connector', 'error_code'],
-};
+import { extraDataFields } from './events.schemas.js';
 
 export type EventFacts = Pick<EventData, 'role' | 'returned_to' | 'kind' | 'connector' | 'error_code'>;
 
@@ -40,7 +30,8 @@ function makeEvent(ws: Workspace, r: OnboardingRecord, type: EventType, facts: E
     metadata: { ...(r.creation_metadata ?? r.metadata) },
     data_version: r.data_version,
   };
-  for (const field of EXTRA_FIELDS[type] ?? []) Object.assign(data, { [field]: facts[field] ?? null });
+  // The fields of the type's data schema beyond the common ones.
+  for (const field of extraDataFields(type) as (keyof EventFacts)[]) Object.assign(data, { [field]: facts[field] ?? null });
   const event: EventRecord = {
     id: ws.ids.id('evt'),
     seq: nextSequence(ws.store),

@@ -1,7 +1,7 @@
 import { mapPage, paginate } from '../../core/pagination.js';
 import type { Workspace } from '../../core/workspace.js';
 import { visibleTo, type Principal } from '../organizations/organizations.access.js';
-import type { ListEventsQuery } from './events.schemas.js';
+import { EVENTS_PAGE_LIMIT, type ListEventsQuery } from './events.schemas.js';
 import { renderEvent } from './events.view.js';
 
 /**
@@ -14,7 +14,7 @@ export function listEvents(ws: Workspace, p: Principal, q: ListEventsQuery) {
     .filter((e) => e.type !== 'ping' && visibleTo(e, p));
   const since = q.since === undefined || q.starting_after !== undefined ? undefined : Date.parse(q.since);
   const page = paginate(visible, (e) => e.id, q, {
-    defaultLimit: 50,
+    defaultLimit: EVENTS_PAGE_LIMIT,
     filter: (e) => (q.type === undefined || e.type === q.type) && (since === undefined || Date.parse(e.created_at) >= since),
   });
   return mapPage(page, (e) => renderEvent(e, p.apiVersion));

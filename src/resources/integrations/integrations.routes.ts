@@ -1,5 +1,5 @@
 import { paginate } from '../../core/pagination.js';
-import { ErrorSchema, ListOf } from '../common.schemas.js';
+import { DEFAULT_PAGE_LIMIT, ErrorSchema, ListOf } from '../common.schemas.js';
 import { defineRoute, ok, type ApiRoute } from '../route.js';
 import { IntegrationSchema, ListIntegrationsQuery } from './integrations.schemas.js';
 import { integrations } from './integrations.service.js';
@@ -13,6 +13,6 @@ export const integrationRoutes: ApiRoute[] = [
     query: ListIntegrationsQuery,
     responses: { 200: { description: 'The payroll connector with its last sync', schema: ListOf(IntegrationSchema, 'Integration') }, 422: errors },
     handle: (ctx) =>
-      ok(paginate(integrations(ctx.workspace, ctx.principal), (i) => i.connector, ctx.query, { defaultLimit: 25 })),
+      ok(paginate(integrations(ctx.workspace, ctx.principal), (i) => i.connector, ctx.query, { defaultLimit: DEFAULT_PAGE_LIMIT })),
   }),
 ];

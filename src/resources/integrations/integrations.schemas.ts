@@ -1,5 +1,5 @@
 import { Type, type Static } from '../../core/schema.js';
-import { DateTime, Literals, Nullable, PageQuery } from '../common.schemas.js';
+import { DateTime, Literals, Nullable, pageQuery } from '../common.schemas.js';
 
 /**
  * GET /v1/integrations: the spec leaves the fields "not shown". The emulator answers with a
@@ -29,4 +29,4 @@ export const IntegrationSchema = Type.Object(
 export type Integration = Static<typeof IntegrationSchema>;
 export type Sync = Static<typeof LastSync>;
 
-export const ListIntegrationsQuery = Type.Object({ ...PageQuery }, { additionalProperties: false });
+export const ListIntegrationsQuery = Type.Object({ ...pageQuery() }, { additionalProperties: false });

@@ -1,7 +1,7 @@
 import { Type, type Static } from '../../core/schema.js';
 import { CONTRACT_TYPES, ROLES } from '../organizations/organizations.model.js';
 import { Literals,
-  DateOnly, DateTime, ListOf, MetadataPatchSchema, MetadataSchema, Nullable, PageQuery,
+  DateOnly, DateTime, ListOf, MetadataPatchSchema, MetadataSchema, Nullable, pageQuery,
 } from '../common.schemas.js';
 import { ONBOARDING_STATUSES, PAYROLL_STATUSES, STEP_KINDS, STEP_PHASES } from './onboardings.model.js';
 
@@ -92,20 +92,23 @@ export const ListOnboardingsQuery = Type.Object(
     status: Type.Optional(Literals(ONBOARDING_STATUSES)),
     reference: Type.Optional(Type.String()),
     updated_since: Type.Optional(DateTime),
-    ...PageQuery,
+    ...pageQuery(),
   },
   { additionalProperties: false },
 );
 export type ListOnboardingsQuery = Static<typeof ListOnboardingsQuery>;
 
-const Step = Type.Object({
-  id: Type.String(),
-  phase: Literals(STEP_PHASES),
-  kind: Literals(STEP_KINDS),
-  title: Type.String(),
-  applies: Type.Boolean(),
-  done: Type.Boolean(),
-});
+const Step = Type.Object(
+  {
+    id: Type.String(),
+    phase: Literals(STEP_PHASES),
+    kind: Literals(STEP_KINDS),
+    title: Type.String(),
+    applies: Type.Boolean(),
+    done: Type.Boolean(),
+  },
+  { title: 'OnboardingStep' },
+);
 
 export const DocumentSchema = Type.Object(
   {
@@ -118,61 +121,78 @@ export const DocumentSchema = Type.Object(
   { title: 'Document' },
 );
 
+const employeeSeen = {
+  id: Type.String({ pattern: '^emp_' }),
+  first_name: Type.String(),
+  last_name: Type.String(),
+};
+const employmentSeen = { position: Type.String(), location_id: Type.String(), start_date: DateOnly };
+
+/** What an onboarding shows in a list and on its own (spec rule 1: lists leave out the rest). */
+const onboardingFields = {
+  id: Type.String({ pattern: '^onb_' }),
+  object: Type.Literal('onboarding'),
+  status: Literals(ONBOARDING_STATUSES),
+  waiting_on: Type.Array(Type.String()),
+  returned: Type.Boolean(),
+  employee: Type.Object(employeeSeen),
+  employment: Type.Object(employmentSeen),
+  workflow: Type.Object({ template_id: Type.String(), version: Type.Integer() }),
+  data_version: Type.Integer(),
+  approvals: Type.Object({
+    required: Type.Array(Literals(ROLES)),
+    given: Type.Array(
+      Type.Object({ role: Literals(ROLES), valid: Type.Boolean(), data_version: Type.Integer(), at: DateTime }),
+    ),
+  }),
+  contract: Type.Object({ status: Literals(['none', 'sent', 'signed_by_employee', 'signed']) }),
+  payroll: Nullable(
+    Type.Object({
+      status: Literals(PAYROLL_STATUSES),
+      connector: Nullable(Type.String()),
+      external_id: Nullable(Type.String()),
+      error_code: Nullable(Type.String()),
+    }),
+  ),
+  hosted_link: Nullable(
+    Type.Object({ status: Literals(['open', 'activated', 'revoked']), expires_at: DateTime, activated: Type.Boolean() }),
+  ),
+  reference: Nullable(Type.String()),
+  metadata: MetadataSchema,
+  return_url: Nullable(Type.String()),
+  source: Literals(['dashboard', 'api']),
+  created_at: DateTime,
+  updated_at: DateTime,
+};
+
+/** An onboarding in GET /v1/onboardings: no steps, documents, e-mail, phone or terms. */
+export const OnboardingListItemSchema = Type.Object(onboardingFields, { title: 'OnboardingListItem' });
+
+/**
+ * One onboarding, always with its steps and documents; e-mail, phone and the employment terms
+ * only for keys that may open the dossier (spec rule 2), so those stay optional.
+ */
 export const OnboardingSchema = Type.Object(
   {
-    id: Type.String({ pattern: '^onb_' }),
-    object: Type.Literal('onboarding'),
-    status: Literals(ONBOARDING_STATUSES),
-    waiting_on: Type.Array(Type.String()),
-    returned: Type.Boolean(),
+    ...onboardingFields,
     employee: Type.Object({
-      id: Type.String({ pattern: '^emp_' }),
-      first_name: Type.String(),
-      last_name: Type.String(),
+      ...employeeSeen,
       email: Type.Optional(Type.String()),
       phone: Type.Optional(Nullable(Type.String())),
     }),
     employment: Type.Object({
-      position: Type.String(),
-      location_id: Type.String(),
-      start_date: DateOnly,
+      ...employmentSeen,
       contract_type: Type.Optional(Literals(CONTRACT_TYPES)),
       hours_per_week: Type.Optional(Type.Number()),
       hourly_wage_cents: Type.Optional(Type.Integer()),
     }),
-    workflow: Type.Object({ template_id: Type.String(), version: Type.Integer() }),
-    data_version: Type.Integer(),
-    approvals: Type.Object({
-      required: Type.Array(Literals(ROLES)),
-      given: Type.Array(
-        Type.Object({ role: Literals(ROLES), valid: Type.Boolean(), data_version: Type.Integer(), at: DateTime }),
-      ),
-    }),
-    contract: Type.Object({ status: Literals(['none', 'sent', 'signed_by_employee', 'signed']) }),
-    payroll: Nullable(
-      Type.Object({
-        status: Literals(PAYROLL_STATUSES),
-        connector: Nullable(Type.String()),
-        external_id: Nullable(Type.String()),
-        error_code: Nullable(Type.String()),
-      }),
-    ),
-    hosted_link: Nullable(
-      Type.Object({ status: Literals(['open', 'activated', 'revoked']), expires_at: DateTime, activated: Type.Boolean() }),
-    ),
-    reference: Nullable(Type.String()),
-    metadata: MetadataSchema,
-    return_url: Nullable(Type.String()),
-    source: Literals(['dashboard', 'api']),
-    created_at: DateTime,
-    updated_at: DateTime,
-    steps: Type.Optional(Type.Array(Step)),
-    documents: Type.Optional(Type.Array(DocumentSchema)),
+    steps: Type.Array(Step),
+    documents: Type.Array(DocumentSchema),
   },
   { title: 'Onboarding' },
 );
 
-export const OnboardingList = ListOf(OnboardingSchema, 'Onboarding');
+export const OnboardingList = ListOf(OnboardingListItemSchema, 'Onboarding');
 
 export const CreatedOnboardingSchema = Type.Object(
   {

@@ -3,7 +3,7 @@ import { fail } from '../../core/errors.js';
 import { paginate, type Page } from '../../core/pagination.js';
 import { nextSequence } from '../../core/store.js';
 import type { Workspace } from '../../core/workspace.js';
-import type { Metadata } from '../common.schemas.js';
+import { DEFAULT_PAGE_LIMIT, type Metadata } from '../common.schemas.js';
 import type { EmployeeRecord } from '../employees/employees.model.js';
 import type { HostedLinkRecord, OnboardingRecord, OnboardingStatus } from './onboardings.model.js';
 import { transition } from './onboardings.transitions.js';
@@ -157,7 +157,7 @@ export function listOnboardings(ws: Workspace, p: Principal, q: ListOnboardingsQ
   const visible = ws.store.onboardings.values().filter((r) => visibleTo(r, p)).reverse();
   const since = q.updated_since === undefined ? undefined : Date.parse(q.updated_since);
   return paginate(visible, (r) => r.id, q, {
-    defaultLimit: 25,
+    defaultLimit: DEFAULT_PAGE_LIMIT,
     filter: (r) =>
       (q.status === undefined || r.status === q.status) &&
       (q.reference === undefined || r.reference === q.reference) &&

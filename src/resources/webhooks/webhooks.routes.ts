@@ -3,7 +3,7 @@ import { ErrorSchema, IdParam } from '../common.schemas.js';
 import { defineRoute, ok, type ApiRoute } from '../route.js';
 import {
   CreateWebhookBody, DeletedWebhook, DeliveryList, DeliveryParams, DeliverySchema, ListDeliveriesQuery, ListWebhooksQuery,
-  NoActionBody, RotateSecretBody, WebhookList, WebhookSchema, WebhookTestResult,
+  NoActionBody, RotateSecretBody, WebhookList, WebhookSchema, WebhookTestResult, WebhookWithSecretSchema,
 } from './webhooks.schemas.js';
 import {
   createWebhook, deleteWebhook, getWebhook, listDeliveries, listWebhooks, retryDelivery, rotateSecret, sendTestPing,
@@ -25,7 +25,7 @@ export const webhookRoutes: ApiRoute[] = [
   defineRoute({
     ...base, method: 'POST', path: '/v1/webhooks', operationId: 'createWebhook', summary: 'Register an address; the secret is in this answer only',
     body: CreateWebhookBody,
-    responses: { 201: { description: 'Registered', schema: WebhookSchema }, 422: errors },
+    responses: { 201: { description: 'Registered', schema: WebhookWithSecretSchema }, 422: errors },
     handle: (ctx) => ok(renderWebhook(ctx.workspace, createWebhook(ctx.workspace, ctx.principal, ctx.body), true), 201),
   }),
   defineRoute({
@@ -52,7 +52,7 @@ export const webhookRoutes: ApiRoute[] = [
   defineRoute({
     ...base, method: 'POST', path: '/v1/webhooks/:id/rotate-secret', operationId: 'rotateWebhookSecret', summary: 'New secret now; the old one co-signs for overlap_hours',
     params: IdParam, body: RotateSecretBody,
-    responses: { 200: { description: 'The address with its new secret', schema: WebhookSchema }, 404: errors, 422: errors },
+    responses: { 200: { description: 'The address with its new secret', schema: WebhookWithSecretSchema }, 404: errors, 422: errors },
     handle: (ctx) => ok(renderWebhook(ctx.workspace, rotateSecret(ctx.workspace, ctx.principal, id(ctx.params), ctx.body), true)),
   }),
   defineRoute({

@@ -1,5 +1,5 @@
 import { Type, type Static } from '../../core/schema.js';
-import { DateTime, ListOf, Literals, Nullable, PageQuery } from '../common.schemas.js';
+import { DateTime, ListOf, Literals, Nullable, pageQuery } from '../common.schemas.js';
 import { DELIVERY_STATUSES } from './webhooks.model.js';
 
 export const MAX_ADDRESSES = 20;
@@ -22,12 +22,12 @@ export const RotateSecretBody = Type.Object(
 export type RotateSecretBody = Static<typeof RotateSecretBody>;
 
 export const ListDeliveriesQuery = Type.Object(
-  { status: Type.Optional(Literals(DELIVERY_STATUSES)), ...PageQuery },
+  { status: Type.Optional(Literals(DELIVERY_STATUSES)), ...pageQuery() },
   { additionalProperties: false },
 );
 export type ListDeliveriesQuery = Static<typeof ListDeliveriesQuery>;
 
-export const ListWebhooksQuery = Type.Object({ ...PageQuery }, { additionalProperties: false });
+export const ListWebhooksQuery = Type.Object({ ...pageQuery() }, { additionalProperties: false });
 /** The body of the test and retry actions: nothing, and nothing else accepted. */
 export const NoActionBody = Type.Object({}, { additionalProperties: false });
 
@@ -50,21 +50,26 @@ export const DeliverySchema = Type.Object(
   { title: 'WebhookDelivery' },
 );
 
-export const WebhookSchema = Type.Object(
-  {
-    id: Type.String({ pattern: '^wh_' }),
-    object: Type.Literal('webhook_endpoint'),
-    url: Type.String(),
-    description: Nullable(Type.String()),
-    events: Type.Array(Type.String()),
-    status: Literals(['enabled', 'disabled']),
-    api_version: Type.String(),
-    previous_secret_expires_at: Nullable(DateTime),
-    secret: Type.Optional(Type.String({ pattern: '^whsec_' })),
-    recent_deliveries: Type.Array(DeliverySchema),
-    created_at: DateTime,
-  },
-  { title: 'WebhookEndpoint' },
+const webhookFields = {
+  id: Type.String({ pattern: '^wh_' }),
+  object: Type.Literal('webhook_endpoint'),
+  url: Type.String(),
+  description: Nullable(Type.String()),
+  events: Type.Array(Type.String()),
+  status: Literals(['enabled', 'disabled']),
+  api_version: Type.String(),
+  previous_secret_expires_at: Nullable(DateTime),
+  recent_deliveries: Type.Array(DeliverySchema),
+  created_at: DateTime,
+};
+
+/** An address as listed and read: its secret is shown only when it is made. */
+export const WebhookSchema = Type.Object(webhookFields, { title: 'WebhookEndpoint' });
+
+/** The answer of creation and rotation: the address with the secret that signs from now on. */
+export const WebhookWithSecretSchema = Type.Object(
+  { ...webhookFields, secret: Type.String({ pattern: '^whsec_' }) },
+  { title: 'WebhookEndpointWithSecret' },
 );
 
 export const WebhookList = ListOf(WebhookSchema, 'WebhookEndpoint');

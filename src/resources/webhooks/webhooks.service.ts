@@ -1,3 +1,4 @@
+import { DEFAULT_PAGE_LIMIT } from '../common.schemas.js';
 import type { Principal } from '../organizations/organizations.access.js';
 import { fail } from '../../core/errors.js';
 import { paginate, type Page } from '../../core/pagination.js';
@@ -32,7 +33,7 @@ export function getWebhook(ws: Workspace, p: Principal, id: string): WebhookEndp
 }
 
 export function listWebhooks(ws: Workspace, p: Principal, q: { limit?: number; starting_after?: string }): Page<WebhookEndpointRecord> {
-  return paginate(ws.store.webhooks.values().filter((w) => owns(w, p)).reverse(), (w) => w.id, q, { defaultLimit: 25 });
+  return paginate(ws.store.webhooks.values().filter((w) => owns(w, p)).reverse(), (w) => w.id, q, { defaultLimit: DEFAULT_PAGE_LIMIT });
 }
 
 export function createWebhook(ws: Workspace, p: Principal, body: CreateWebhookBody): WebhookEndpointRecord {
@@ -109,7 +110,7 @@ export function listDeliveries(ws: Workspace, p: Principal, id: string, q: ListD
 /** One address's deliveries, newest first, paged; whoever asks has been let through already. */
 export function deliveriesOf(ws: Workspace, endpointId: string, q: ListDeliveriesQuery): Page<DeliveryRecord> {
   const mine = ws.store.deliveries.values().filter((d) => d.endpoint_id === endpointId).reverse();
-  return paginate(mine, (d) => d.id, q, { defaultLimit: 25, filter: (d) => q.status === undefined || d.status === q.status });
+  return paginate(mine, (d) => d.id, q, { defaultLimit: DEFAULT_PAGE_LIMIT, filter: (d) => q.status === undefined || d.status === q.status });
 }
 
 export function recentDeliveries(ws: Workspace, id: string, count = 10): DeliveryRecord[] {
