@@ -1,0 +1,28 @@
+const { after, before, test } = require('node:test');
+const assert = require('node:assert/strict');
+const { createEmulator } = require('onboarding-emulator');
+
+const em = createEmulator({ seed: 1, clock: { mode: 'frozen', start: '2026-10-05T09:00:00Z' } });
+const headers = { Authorization: 'Bearer hrs_test_acme_owner', 'Content-Type': 'application/json' };
+let url;
+before(async () => {
+  ({ url } = await em.start(0)); // 127.0.0.1, a free port
+});
+after(() => em.close());
+
+test('lists onboardings, mails a new link and moves the clock (CommonJS)', async () => {
+  const list = await (await fetch(`${url}/v1/onboardings`, { headers })).json();
+  assert.ok(list.data.some((o) => o.id === 'onb_demo_jansen'));
+
+  const link = await fetch(`${url}/v1/onboardings/onb_demo_jansen/hosted-link`, {
+    method: 'POST', headers, body: JSON.stringify({ expires_in_hours: 24, send_invitation: true }),
+  });
+  assert.equal(link.status, 201);
+
+  await em.clock.advance('90m');
+  assert.equal(await em.clock.now(), '2026-10-05T10:30:00.000Z');
+
+  const [mail] = await em.outbox({ onboarding_id: 'onb_demo_jansen' });
+  assert.equal(mail.kind, 'new_link');
+  assert.equal(mail.sent_at, '2026-10-05T09:00:00.000Z');
+});
