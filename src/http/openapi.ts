@@ -1,6 +1,6 @@
 import { plainSchema, type TSchema } from '../core/schema.js';
 import { ErrorSchema } from '../resources/common.schemas.js';
-import type { ApiRoute, ControlRoute } from '../resources/route.js';
+import type { ApiRoute, BodyType, ControlRoute } from '../resources/route.js';
 import type { Emulator } from '../emulator.js';
 import { API_VERSIONS } from '../core/versions.js';
 import { IDEMPOTENCY_KEY_MAX } from '../core/idempotency.js';
@@ -31,11 +31,12 @@ function parameters(route: AnyRoute, path: string) {
   return params;
 }
 
-/** A body is required when its schema requires any field (an absent body counts as {}). */
-function requestBody(schema: TSchema) {
+/** A body is required when its schema requires any field (an absent body counts as {}); a row that takes YAML lists it beside JSON. */
+function requestBody(schema: TSchema, types: readonly BodyType[] = ['json']) {
   const body = plainSchema(schema);
   const required = Array.isArray(body.required) && body.required.length > 0;
-  return { required, content: { 'application/json': { schema: body } } };
+  const media = ['application/json', ...(types.includes('yaml') ? ['application/yaml'] : [])];
+  return { required, content: Object.fromEntries(media.map((m) => [m, { schema: body }])) };
 }
 
 /** JSON by its schema; a file as a string of its media type (OpenAPI 3.1 binary content). */
@@ -59,7 +60,7 @@ function operation(route: AnyRoute, path: string) {
       ? { description: `Scope: \`${route.scope}\`.`, security: [{ bearerAuth: [] }], 'x-scope': route.scope }
       : { description: 'Emulator control API. Selects the workspace by path, else by bearer key, else the default workspace.', security: [{}, { bearerAuth: [] }] }),
     parameters: parameters(route, path),
-    ...(route.body ? { requestBody: requestBody(route.body) } : {}),
+    ...(route.body ? { requestBody: requestBody(route.body, route.bodyTypes) } : {}),
     responses,
   };
 }
