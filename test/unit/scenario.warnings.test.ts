@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parseScenario, readScenarioFile, readyScenarioNames } from '../../src/scenarios/scenario.load.js';
 import { scenarioWarnings } from '../../src/scenarios/scenario.warnings.js';
@@ -7,6 +9,13 @@ const warningsOf = (yaml: string) => scenarioWarnings(parseScenario(yaml));
 const rules = (...lines: string[]) => `rules:\n${lines.map((l) => `  ${l}`).join('\n')}\n`;
 
 describe('scenario warnings', () => {
+  it('the example of docs/scenarios.md gives the warnings shown there', () => {
+    const doc = readFileSync(fileURLToPath(new URL('../../docs/scenarios.md', import.meta.url)), 'utf8');
+    const example = [...doc.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1]!).find((b) => b.startsWith('name: slips'))!;
+    const answer = [...doc.matchAll(/```json\n([\s\S]*?)```/g)].map((m) => JSON.parse(m[1]!) as { name?: string; warnings?: unknown }).find((b) => b.name === 'slips')!;
+    expect(answer.warnings).toEqual(warningsOf(example));
+  });
+
   it('the ready scenarios have none', () => {
     for (const name of readyScenarioNames()) expect(scenarioWarnings(readScenarioFile(name)), name).toEqual([]);
   });
