@@ -187,7 +187,13 @@ export function parseScenario(text: string, source = 'scenario'): ScenarioDocume
 export const READY_SCENARIOS_DIR = fileURLToPath(new URL('../../scenarios/', import.meta.url));
 
 export function readyScenarioNames(): string[] {
-  return readdirSync(READY_SCENARIOS_DIR).filter((f) => f.endsWith('.yaml')).map((f) => f.slice(0, -'.yaml'.length)).sort();
+  let files: string[];
+  try {
+    files = readdirSync(READY_SCENARIOS_DIR);
+  } catch {
+    return []; // a copy of the code without the folder: no name is known, and the refusal says so
+  }
+  return files.filter((f) => f.endsWith('.yaml')).map((f) => f.slice(0, -'.yaml'.length)).sort();
 }
 
 /**
@@ -202,7 +208,8 @@ export function scenarioPath(input: string): string {
   if (!isReadyName(input)) return input;
   const names = readyScenarioNames();
   if (!names.includes(input)) {
-    throw new ScenarioFileError(`No ready scenario is named ${input}; the ready scenarios are ${names.join(', ')} (write ./${input} for a file of that name)`, input);
+    const known = names.length ? `the ready scenarios are ${names.join(', ')}` : `no ready scenarios were found in ${READY_SCENARIOS_DIR}`;
+    throw new ScenarioFileError(`No ready scenario is named ${input}; ${known} (write ./${input} for a file of that name)`, input);
   }
   return `${READY_SCENARIOS_DIR}${input}.yaml`;
 }

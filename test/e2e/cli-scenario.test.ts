@@ -206,6 +206,12 @@ describe('onboarding-emulator scenario load | show | clear', () => {
     const unknown = await cli(['scenario', 'load', 'happy-pat', '--url', url], {}, ELSEWHERE);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('No ready scenario is named happy-pat');
+ 
+    // workspace create --scenario reads names the same way.
+    const created = await cli(['workspace', 'create', '--scenario', 'slow-employer-signature', '--url', url, '--json'], {}, ELSEWHERE);
+    expect(created.code, created.stderr).toBe(0);
+    const ws = JSON.parse(created.stdout) as { id: string };
+    expect((await cli(['scenario', 'show', '--workspace', ws.id, '--url', url])).stdout).toMatch(field('scenario', 'slow-employer-signature'));
   });
 
   it('load prints the warnings of the loaded scenario on stderr and still loads it', async () => {
