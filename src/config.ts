@@ -52,7 +52,7 @@ export const SERVE_OPTIONS: OptionSpec[] = [
   { key: 'port', flag: '-p, --port <port>', env: 'EMULATOR_PORT', default: '4010', description: 'TCP port to listen on (0 picks a free one)' },
   { key: 'host', flag: '--host <host>', env: 'EMULATOR_HOST', default: '127.0.0.1', description: 'interface to bind; 0.0.0.0 inside a container' },
   { key: 'fixtures', flag: '-f, --fixtures <file>', env: 'EMULATOR_FIXTURES', description: 'fixtures document (JSON or YAML) for the default workspace; default: the bundled fixtures/default.json' },
-  { key: 'scenario', flag: '--scenario <file>', env: 'EMULATOR_SCENARIO', repeatable: true, description: 'scenario (JSON or YAML) played by the default and new workspaces; repeat for several (rules in order); environment: comma-separated' },
+  { key: 'scenario', flag: '--scenario <file>', env: 'EMULATOR_SCENARIO', repeatable: true, description: 'scenario (JSON or YAML file, or the name of a ready scenario such as happy-path) played by the default and new workspaces; repeat for several (rules in order); environment: comma-separated' },
   { key: 'seed', flag: '--seed <seed>', env: 'EMULATOR_SEED', description: 'makes every generated id, code and request id reproducible' },
   { key: 'logLevel', flag: '--log-level <level>', env: 'EMULATOR_LOG_LEVEL', default: 'info', choices: LOG_LEVELS, description: 'pino log level; info logs one JSON line per request' },
   { key: 'clock', flag: '--clock <mode>', env: 'EMULATOR_CLOCK', default: 'realtime', choices: ['realtime', 'frozen'], description: 'realtime follows the wall clock; frozen stands still until advanced' },

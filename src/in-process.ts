@@ -12,7 +12,7 @@ import { OutboxQuery } from './control/onboarding-actions.schemas.js';
 import * as control from './control/control.service.js';
 import { restoreWorkspace, snapshotWorkspace } from './control/snapshot.service.js';
 import { checkedScenario, describeScenario, loadScenario, scenarioRefusal, validateScenario } from './control/scenario.service.js';
-import { mergeScenarios, readScenarioFile, ScenarioError } from './scenarios/scenario.load.js';
+import { mergeScenarios, readScenarioFile, ScenarioError, ScenarioFileError } from './scenarios/scenario.load.js';
 import type { ScenarioDocument } from './scenarios/scenario.schemas.js';
 import { openStateFile } from './persistence/state-file.js';
 
@@ -40,8 +40,12 @@ export type { Fault, FaultInput } from './core/faults.js';
 export type { OutboxMail } from './resources/onboardings/onboardings.outbox.js';
 export type { OutboxFilter } from './control/control.service.js';
 export type { ScenarioDocument, ScenarioRule, ScenarioMatch } from './scenarios/scenario.schemas.js';
+export type { ScenarioWarning } from './scenarios/scenario.warnings.js';
 
-/** A scenario document, a JSON or YAML file, or several files played as one (their rules in the order given). */
+/**
+ * A scenario document, a JSON or YAML file, a ready scenario by name ("happy-path": the
+ * package's scenarios/happy-path.yaml), or several of these played as one (their rules in the order given).
+ */
 export type ScenarioInput = ScenarioDocument | string | readonly string[];
 
 /**
@@ -68,15 +72,16 @@ export interface ControlHelpers extends ControlClient {
     get(): Promise<ScenarioState>;
     /** Removes it; planned steps are cancelled (magic e-mail addresses still play). */
     clear(): Promise<ScenarioState>;
-    /** Checks a document (or one file, given its path) without loading it; never throws for mistakes. */
+    /** Checks a document (or one file or ready scenario, given its path or name) without loading it; never throws for mistakes. */
     validate(input: unknown): Promise<ScenarioValidation>;
   };
 }
 
-/** A refusal naming the file the mistakes are in (the details hold the paths inside it). */
+/** A refusal naming the file the mistakes are in (the details hold the paths inside it), or saying it could not be read. */
 function fileRefusal(err: ScenarioError): ApiError {
   const refusal = scenarioRefusal(err);
-  const e = new ApiError('scenario_invalid', `${err.source} is not a valid scenario: ${err.mistakes.length} mistake(s); see details.`);
+  const message = err instanceof ScenarioFileError ? `${err.reason}.` : `${err.source} is not a valid scenario: ${err.mistakes.length} mistake(s); see details.`;
+  const e = new ApiError('scenario_invalid', message);
   e.details = refusal.details;
   return e;
 }
@@ -99,7 +104,7 @@ function scenarioValidation(input: unknown): ScenarioValidation {
     return validateScenario(readScenarioFile(input));
   } catch (err) {
     if (!(err instanceof ScenarioError)) throw err;
-    return { valid: false, name: null, rules: 0, mistakes: scenarioRefusal(err).details ?? [] };
+    return { valid: false, name: null, rules: 0, mistakes: scenarioRefusal(err).details ?? [], warnings: [] };
   }
 }
 

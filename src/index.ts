@@ -12,7 +12,7 @@ export { listen, type RunningServer } from './http/server.js';
 export { buildOpenApi } from './http/openapi.js';
 export { parseFixtures, readFixturesFile, FixturesError } from './fixtures/fixtures.load.js';
 export type { FixturesDocument } from './fixtures/fixtures.schemas.js';
-export { parseScenario, readScenarioFile, ScenarioError, type ScenarioMistake } from './scenarios/scenario.load.js';
+export { parseScenario, readScenarioFile, readyScenarioNames, ScenarioError, ScenarioFileError, type ScenarioMistake } from './scenarios/scenario.load.js';
 export { ApiError, ERROR_CODES, type ErrorCode } from './core/errors.js';
 export { verifySignature, type VerifyOptions } from './delivery/signature.js';
 
@@ -21,7 +21,7 @@ export { createEmulator } from './in-process.js';
 export type {
   InProcessEmulator, ControlHelpers, ClockState, ClockMove, KeyInfo, CreatedWorkspace, WorkspaceInfo, ResetWorkspace,
   Fault, FaultInput, OutboxMail, OutboxFilter, InProcessOptions, WorkspaceSnapshot, RestoredWorkspace,
-  ScenarioDocument, ScenarioRule, ScenarioMatch, ScenarioState, ScenarioValidation, ScenarioInput, ControlClient,
+  ScenarioDocument, ScenarioRule, ScenarioMatch, ScenarioState, ScenarioValidation, ScenarioWarning, ScenarioInput, ControlClient,
 } from './in-process.js';
 export { StateFileError } from './persistence/state-file.js';
 

@@ -10,6 +10,7 @@ import { listen } from '../http/server.js';
 import { openStateFile, StateFileError } from '../persistence/state-file.js';
 import { drain } from './drain.js';
 import { ScenarioError } from '../scenarios/scenario.load.js';
+import { scenarioWarnings } from '../scenarios/scenario.warnings.js';
 import { registerClock } from './commands/clock.js';
 import { registerControl } from './commands/control.js';
 import { registerEvents } from './commands/events.js';
@@ -52,9 +53,10 @@ serve.action(async (raw: Record<string, string | undefined>) => {
     const startTime = parseStartTime(options.startTime);
     const drainMs = parseDrainTimeout(options.drainTimeoutMs);
     const publicUrl = parsePublicUrl(options.publicUrl);
+    const scenarios = scenarioFiles(options.scenario);
     const emulator = new Emulator({
       ...(options.fixtures ? { fixtures: options.fixtures } : {}),
-      ...(scenarioFiles(options.scenario).length ? { scenario: scenarioFiles(options.scenario) } : {}),
+      ...(scenarios.length ? { scenario: scenarios } : {}),
       ...(options.seed !== undefined ? { seed: options.seed } : {}),
       publicUrl,
       clock: { mode: options.clock, ...(startTime ? { start: startTime } : {}) },
@@ -64,6 +66,11 @@ serve.action(async (raw: Record<string, string | undefined>) => {
         timeoutMs: parseTimeout(options.webhookTimeoutMs),
       },
     });
+    // Logged, not refused: the scenario is valid; these parts of it can do nothing as written.
+    const started = scenarios.length ? emulator.defaultWorkspace.scenario : null;
+    for (const w of started ? scenarioWarnings(started.document) : []) {
+      logger.warn({ scenario: started!.source, path: w.path }, `scenario warning: ${w.path} ${w.message}`);
+    }
     // Before the port opens: a bad state file stops the start and is left as it is.
     const persisted = options.stateFile
       ? openStateFile(emulator, { path: options.stateFile, reset: options.resetState, onError: (err) => logger.error({ err }, 'state file not written') })

@@ -4,6 +4,7 @@ import type { WorkspaceInput } from '../emulator.js';
 import type { WorkspaceSnapshot } from '../persistence/snapshot.js';
 import type { OutboxMail } from '../resources/onboardings/onboardings.outbox.js';
 import type { ScenarioDocument } from '../scenarios/scenario.schemas.js';
+import type { ScenarioWarning } from '../scenarios/scenario.warnings.js';
 import type * as control from './control.service.js';
 import type { describeScenario } from './scenario.service.js';
 import type { restoreWorkspace } from './snapshot.service.js';
@@ -25,12 +26,16 @@ export type ResetWorkspace = ReturnType<typeof control.resetWorkspace>;
 export type RestoredWorkspace = Awaited<ReturnType<typeof restoreWorkspace>>;
 /** What GET, PUT and DELETE /_emulator/scenario answer: the loaded scenario and the next planned step of each driven onboarding. */
 export type ScenarioState = ReturnType<typeof describeScenario>;
-/** What POST /_emulator/scenarios/validate answers: every mistake with its path and, where it helps, a hint. */
+/**
+ * What POST /_emulator/scenarios/validate answers: every mistake with its path and, where it
+ * helps, a hint; for a valid document, the parts that can do nothing as written.
+ */
 export interface ScenarioValidation {
   valid: boolean;
   name: string | null;
   rules: number;
   mistakes: ErrorDetail[];
+  warnings: ScenarioWarning[];
 }
 
 /** The control actions on one workspace; every one returns a promise, so a remote transport fits. */

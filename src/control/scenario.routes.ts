@@ -7,12 +7,15 @@ import { checkedScenario, describeScenario, loadScenario, scenarioJsonSchema, va
 
 const errors = { description: 'Error', schema: ErrorSchema };
 const tag = 'Scenarios';
+/** A test suite in any language can send a scenario file as it is, YAML included. */
+const bodyTypes = ['json', 'yaml'] as const;
 
 export const scenarioRoutes: ControlRoute<Emulator>[] = [
   defineControlRoute({
     kind: 'control', perWorkspace: true, tag, method: 'PUT', path: '/_emulator/scenario',
-    operationId: 'loadScenario', summary: "Load a scenario into the workspace, replacing its scenario; the autopilot plans every onboarding from now",
+    operationId: 'loadScenario', summary: "Load a scenario (JSON, or YAML as application/yaml) into the workspace, replacing its scenario; the autopilot plans every onboarding from now",
     body: ScenarioSchema,
+    bodyTypes,
     // Every mistake at once, with paths and hints, before the schema's first-mistake check.
     guard: (body) => void checkedScenario(body),
     responses: { 200: { description: 'The loaded scenario and what it planned', schema: ScenarioState }, 422: errors },
@@ -38,8 +41,9 @@ export const scenarioRoutes: ControlRoute<Emulator>[] = [
   }),
   defineControlRoute({
     kind: 'control', perWorkspace: false, tag, method: 'POST', path: '/_emulator/scenarios/validate',
-    operationId: 'validateScenario', summary: 'Check a scenario document without loading it: every mistake with its path and a hint',
+    operationId: 'validateScenario', summary: 'Check a scenario document (JSON, or YAML as application/yaml) without loading it: every mistake with its path and a hint, and what can do nothing',
     body: AnyDocument,
+    bodyTypes,
     responses: { 200: { description: 'valid, or the mistakes', schema: ScenarioValidation } },
     handle: (ctx) => ok(validateScenario(ctx.body)),
   }),

@@ -3,6 +3,9 @@ import { DateTime, Nullable } from '../resources/common.schemas.js';
 import { ScenarioSchema } from '../scenarios/scenario.schemas.js';
 
 const Mistake = Type.Object({ path: Type.String(), message: Type.String(), hint: Type.Optional(Type.String()) });
+const Warnings = Type.Array(Type.Object({ path: Type.String(), message: Type.String() }), {
+  description: 'parts of the scenario that can do nothing as written (a rule no onboarding reaches, a step after a never); the scenario is valid and loads all the same',
+});
 
 export const ScenarioState = Type.Object(
   {
@@ -16,12 +19,13 @@ export const ScenarioState = Type.Object(
       { description: 'the next scripted step of every onboarding the autopilot drives' },
     ),
     magic_addresses: Type.Array(Type.Object({ address: Type.String(), summary: Type.String() })),
+    warnings: Warnings,
   },
   { title: 'ScenarioState' },
 );
 
 export const ScenarioValidation = Type.Object(
-  { valid: Type.Boolean(), name: Nullable(Type.String()), rules: Type.Integer(), mistakes: Type.Array(Mistake) },
+  { valid: Type.Boolean(), name: Nullable(Type.String()), rules: Type.Integer(), mistakes: Type.Array(Mistake), warnings: Warnings },
   { title: 'ScenarioValidation' },
 );
 

@@ -5,6 +5,7 @@ import { setScenario } from '../scenarios/scenario.autopilot.js';
 import { MAGIC_ADDRESSES } from '../scenarios/scenario.magic.js';
 import { checkScenario, ScenarioError } from '../scenarios/scenario.load.js';
 import { ScenarioSchema, type ScenarioDocument } from '../scenarios/scenario.schemas.js';
+import { scenarioWarnings } from '../scenarios/scenario.warnings.js';
 
 /**
  * Loading, showing and checking scenarios (docs/scenarios.md) for one workspace: over HTTP
@@ -52,6 +53,7 @@ export function describeScenario(ws: Workspace) {
       .filter(([, p]) => p.timer !== null)
       .map(([id, p]) => ({ onboarding_id: id, rule: p.rule, step: p.step!, due_at: p.due_at! })),
     magic_addresses: magicAddresses(),
+    warnings: s ? scenarioWarnings(s.document) : [],
   };
 }
 
@@ -59,10 +61,10 @@ export function describeScenario(ws: Workspace) {
 export function validateScenario(data: unknown) {
   try {
     const doc = checkScenario(data);
-    return { valid: true, name: doc.name ?? null, rules: doc.rules.length, mistakes: [] };
+    return { valid: true, name: doc.name ?? null, rules: doc.rules.length, mistakes: [], warnings: scenarioWarnings(doc) };
   } catch (err) {
     if (!(err instanceof ScenarioError)) throw err;
-    return { valid: false, name: null, rules: 0, mistakes: scenarioRefusal(err).details! };
+    return { valid: false, name: null, rules: 0, mistakes: scenarioRefusal(err).details!, warnings: [] };
   }
 }
 

@@ -7,18 +7,36 @@ import { createRequire } from 'node:module';
  */
 export type DocumentRead = { ok: true; data: unknown } | { ok: false; message: string };
 
-/** JSON is read with JSON.parse; anything else with the YAML parser, loaded only then (it costs start-up time). */
-export function parseJsonOrYaml(text: string): DocumentRead {
+export function parseJson(text: string): DocumentRead {
   try {
     return { ok: true, data: JSON.parse(text) };
-  } catch {
-    try {
-      const { parse } = createRequire(import.meta.url)('yaml') as typeof import('yaml');
-      return { ok: true, data: parse(text, { uniqueKeys: true }) }; // YAML 1.2 is a superset of JSON
-    } catch (err) {
-      return { ok: false, message: `not valid JSON or YAML: ${(err as Error).message.split('\n')[0]}` };
-    }
+  } catch (err) {
+    return { ok: false, message: `not valid JSON: ${(err as Error).message}` };
   }
+}
+
+/**
+ * The YAML parser is loaded only when a document needs it (it costs start-up time). Its
+ * messages go on to quote the text after a colon; only the first line is kept, so the colon
+ * that announced the quote goes too.
+ */
+export function parseYaml(text: string): DocumentRead {
+  try {
+    const { parse } = createRequire(import.meta.url)('yaml') as typeof import('yaml');
+    return { ok: true, data: parse(text, { uniqueKeys: true }) };
+  } catch (err) {
+    return { ok: false, message: `not valid YAML: ${yamlMessage(err)}` };
+  }
+}
+
+const yamlMessage = (err: unknown): string => ((err as Error).message.split('\n')[0] ?? '').replace(/:\s*$/, '');
+
+/** JSON is read with JSON.parse; anything else as YAML (1.2 is a superset of JSON). */
+export function parseJsonOrYaml(text: string): DocumentRead {
+  const json = parseJson(text);
+  if (json.ok) return json;
+  const yaml = parseYaml(text);
+  return yaml.ok ? yaml : { ok: false, message: `not valid JSON or YAML: ${yaml.message.replace(/^not valid YAML: /, '')}` };
 }
 
 export function readDocumentFile(path: string): DocumentRead {

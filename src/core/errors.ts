@@ -30,6 +30,7 @@ export const ERROR_CODES = {
   request_header_too_large: def(431, 'invalid_request'),
   request_timeout: def(408, 'invalid_request'),
   body_invalid_json: def(400, 'invalid_request'),
+  body_invalid_yaml: def(400, 'invalid_request'),
   body_not_object: def(400, 'invalid_request'),
   body_too_large: def(413, 'invalid_request'),
   content_type_unsupported: def(415, 'invalid_request'),

@@ -1,11 +1,18 @@
 import express, { type Request, type Response } from 'express';
+import { parseYaml } from '../core/documents.js';
 import { fail, type ApiError } from '../core/errors.js';
+import type { BodyType } from '../resources/route.js';
 import { lingeringClose } from './lingering-close.js';
 
 /** 1 MB, in bytes: of the body as sent, and of the JSON once decoded. */
 export const BODY_LIMIT = 1024 * 1024;
 
 const parseJson = express.json({ limit: BODY_LIMIT, strict: false, type: () => true });
+const readText = express.text({ limit: BODY_LIMIT, type: () => true });
+
+const JSON_TYPES = ['application/json', 'application/*+json'];
+/** Every name YAML goes by: the registered one and the two in common use before it. */
+export const YAML_TYPES = ['application/yaml', 'text/yaml', 'application/x-yaml'];
 
 /** Did the client send a body at all (a length above zero, or a chunked stream)? */
 export function hasBody(req: Request): boolean {
@@ -15,12 +22,16 @@ export function hasBody(req: Request): boolean {
 
 /**
  * Reads a write request's body. No body counts as {} (cancel, hosted-link); a body must be
- * JSON, at most 1 MB, and an object. Each refusal has its own status (docs/decisions.md).
+ * JSON (or YAML, on a row that takes it), at most 1 MB, and an object. Each refusal has its
+ * own status (docs/decisions.md).
  */
-export async function readJsonBody(req: Request, res: Response): Promise<unknown> {
+export async function readJsonBody(req: Request, res: Response, types: readonly BodyType[] = ['json']): Promise<unknown> {
   if (!hasBody(req)) return {};
-  if (!req.is(['application/json', 'application/*+json'])) {
-    throw fail('content_type_unsupported', 'Send the body as JSON with Content-Type: application/json.');
+  const yaml = types.includes('yaml') && typeof req.is(YAML_TYPES) === 'string';
+  if (!yaml && !req.is(JSON_TYPES)) {
+    throw fail('content_type_unsupported', types.includes('yaml')
+      ? 'Send the body as JSON with Content-Type: application/json, or as YAML with Content-Type: application/yaml.'
+      : 'Send the body as JSON with Content-Type: application/json.');
   }
   // A body announced or seen to be over the limit is answered at once, not once the parser has
   // read it to its end (however long that is); the rest is drained after the answer.
@@ -35,15 +46,20 @@ export async function readJsonBody(req: Request, res: Response): Promise<unknown
       }
     };
     req.on('data', count);
-    parseJson(req, res, (err?: unknown) => {
+    (yaml ? readText : parseJson)(req, res, (err?: unknown) => {
       req.off('data', count);
-      if (err) reject(translate(err));
+      if (err) reject(translate(err, yaml ? 'YAML' : 'JSON'));
       else resolve();
     });
   });
-  const body: unknown = req.body;
+  let body: unknown = req.body;
+  if (yaml) {
+    const read = parseYaml(typeof body === 'string' ? body : '');
+    if (!read.ok) throw fail('body_invalid_yaml', `The body is ${read.message}.`);
+    body = read.data;
+  }
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-    throw fail('body_not_object', 'The body must be a JSON object.');
+    throw fail('body_not_object', yaml ? 'The body must be a YAML mapping (an object), not a list or a single value.' : 'The body must be a JSON object.');
   }
   return body;
 }
@@ -53,18 +69,18 @@ function tooLarge(req: Request, res: Response): ApiError {
   return fail('body_too_large', 'The body is larger than 1 MB.');
 }
 
-function translate(err: unknown): ApiError {
+function translate(err: unknown, format: 'JSON' | 'YAML'): ApiError {
   const type = (err as { type?: string }).type;
   switch (type) {
     case 'entity.too.large':
       return fail('body_too_large', 'The body is larger than 1 MB.');
     case 'encoding.unsupported':
     case 'charset.unsupported':
-      return fail('content_type_unsupported', 'Send the body as UTF-8 JSON.');
+      return fail('content_type_unsupported', `Send the body as UTF-8 ${format}.`);
     case 'request.size.invalid':
     case 'request.aborted':
-      return fail('body_invalid_json', 'The body ended before its announced length.');
+      return fail(format === 'YAML' ? 'body_invalid_yaml' : 'body_invalid_json', 'The body ended before its announced length.');
     default:
-      return fail('body_invalid_json', `The body is not valid JSON: ${(err as Error).message ?? 'parse error'}.`);
+      return fail(format === 'YAML' ? 'body_invalid_yaml' : 'body_invalid_json', `The body is not valid ${format}: ${(err as Error).message ?? 'parse error'}.`);
   }
 }

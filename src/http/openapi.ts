@@ -1,6 +1,6 @@
 import { plainSchema, type JsonSchema, type TSchema } from '../core/schema.js';
 import { ErrorSchema } from '../resources/common.schemas.js';
-import type { ApiRoute, ControlRoute } from '../resources/route.js';
+import type { ApiRoute, BodyType, ControlRoute } from '../resources/route.js';
 import type { Emulator } from '../emulator.js';
 import { API_VERSIONS } from '../core/versions.js';
 import { IDEMPOTENCY_KEY_MAX } from '../core/idempotency.js';
@@ -168,10 +168,11 @@ function parameters(route: AnyRoute, path: string, schemas: SchemaPublisher) {
   return params;
 }
 
-/** A body is required when its schema requires any field (an absent body counts as {}). */
-function requestBody(schema: TSchema, schemas: SchemaPublisher) {
+/** A body is required when its schema requires any field (an absent body counts as {}); a row that takes YAML lists it beside JSON. */
+function requestBody(schema: TSchema, schemas: SchemaPublisher, types: readonly BodyType[] = ['json']) {
   const required = Array.isArray(schema.required) && schema.required.length > 0;
-  return { required, content: { 'application/json': { schema: schemas.ref(schema) } } };
+  const media = ['application/json', ...(types.includes('yaml') ? ['application/yaml'] : [])];
+  return { required, content: Object.fromEntries(media.map((m) => [m, { schema: schemas.ref(schema) }])) };
 }
 
 /** JSON by its schema; a file as a string of its media type (OpenAPI 3.1 binary content). */
@@ -202,7 +203,7 @@ function operation(route: AnyRoute, path: string, schemas: SchemaPublisher) {
           security: [{}, { bearerAuth: [] }],
         }),
     parameters: parameters(route, path, schemas),
-    ...(route.body ? { requestBody: requestBody(route.body, schemas) } : {}),
+    ...(route.body ? { requestBody: requestBody(route.body, schemas, route.bodyTypes) } : {}),
     responses,
   };
 }

@@ -34,6 +34,9 @@ export interface RequestInfo {
   head: boolean;
 }
 
+/** How a body may be written: JSON always; YAML where a person's file is sent as it is (scenarios). */
+export type BodyType = 'json' | 'yaml';
+
 interface RouteBase {
   method: Method;
   /** Express-style path: /v1/onboardings/:id */
@@ -45,6 +48,8 @@ interface RouteBase {
   params?: TSchema;
   query?: TSchema;
   body?: TSchema;
+  /** The forms the body may come in; left out, JSON only. */
+  bodyTypes?: readonly BodyType[];
   /** Checks the raw body before the schema, for refusals with their own code. */
   guard?: (body: unknown) => void;
   /** `media`: the body is a file of one of these types (RawFile) instead of JSON. */

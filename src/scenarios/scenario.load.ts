@@ -1,4 +1,7 @@
-import { parseJsonOrYaml, readDocumentFile, type DocumentRead } from '../core/documents.js';
+import { readdirSync, readFileSync } from 'node:fs';
+import { extname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseJson, parseJsonOrYaml, parseYaml, type DocumentRead } from '../core/documents.js';
 import { CLOCK_LIMITS } from '../core/clock.js';
 import { parseDuration } from '../core/durations.js';
 import { compile, join, type Mistake } from '../core/validation.js';
@@ -14,6 +17,17 @@ export interface ScenarioMistake {
 export class ScenarioError extends Error {
   constructor(readonly mistakes: ScenarioMistake[], readonly source = 'scenario') {
     super(`${source} is not a valid scenario:\n${mistakes.map((m) => `  ${m.path || '(document)'}: ${m.message}${m.hint ? ` (${m.hint})` : ''}`).join('\n')}`);
+  }
+}
+
+/**
+ * A file that could not be read at all, or a ready scenario name that does not exist: the
+ * message says so itself instead of counting it as a mistake of a document.
+ */
+export class ScenarioFileError extends ScenarioError {
+  constructor(readonly reason: string, source: string) {
+    super([{ path: '', message: reason }], source);
+    this.message = reason;
   }
 }
 
@@ -146,12 +160,20 @@ function hintFor(node: Node, label: string): string | undefined {
 function delays(at: Map<string, Place>, reported: ScenarioMistake[]): ScenarioMistake[] {
   const known = new Set(reported.map((m) => m.path));
   const mistakes: ScenarioMistake[] = [];
+  // The clock's own limit on one advance: a longer delay could only be due past the clock's range.
+  const tooLong = (path: string, written: string) =>
+    mistakes.push({ path, message: `${written} is longer than 100 years, the longest delay`, hint: `${DELAY_HINT}, at most 100 years ("36524d")` });
   for (const [path, { node, value }] of at) {
-    if (typeof value !== 'string' || value === 'never' || !node || !delayIn(node) || known.has(path)) continue;
+    if (value === 'never' || !node || !delayIn(node) || known.has(path)) continue;
+    // A number of seconds has passed the schema; YAML's .inf and a huge number still must fit the clock.
+    if (typeof value === 'number') {
+      if (!(value * 1000 <= CLOCK_LIMITS.maxAdvanceMs)) tooLong(path, `${value} seconds`);
+      continue;
+    }
+    if (typeof value !== 'string') continue;
     const ms = parseDuration(value);
     if (ms === null) mistakes.push({ path, message: `"${value}" is not a delay`, hint: DELAY_HINT });
-    // The clock's own limit on one advance: a longer delay could only be due past the clock's range.
-    else if (ms > CLOCK_LIMITS.maxAdvanceMs) mistakes.push({ path, message: `"${value}" is longer than 100 years, the longest delay`, hint: `${DELAY_HINT}, at most 100 years ("36524d")` });
+    else if (ms > CLOCK_LIMITS.maxAdvanceMs) tooLong(path, `"${value}"`);
   }
   return mistakes;
 }
@@ -161,8 +183,63 @@ export function parseScenario(text: string, source = 'scenario'): ScenarioDocume
   return checked(parseJsonOrYaml(text), source);
 }
 
-export function readScenarioFile(path: string): ScenarioDocument {
-  return checked(readDocumentFile(path), path);
+/** The ready scenarios shipped with the package: `scenarios/` beside `src/` and `dist/`. */
+export const READY_SCENARIOS_DIR = fileURLToPath(new URL('../../scenarios/', import.meta.url));
+
+export function readyScenarioNames(): string[] {
+  let files: string[];
+  try {
+    files = readdirSync(READY_SCENARIOS_DIR);
+  } catch {
+    return []; // a copy of the code without the folder: no name is known, and the refusal says so
+  }
+  return files.filter((f) => f.endsWith('.yaml')).map((f) => f.slice(0, -'.yaml'.length)).sort();
+}
+
+/**
+ * A bare name (no slash, no dot) is a ready scenario of the package, so `--scenario happy-path`
+ * works from any folder, the package's own inside node_modules included; anything else is a
+ * path. A file of such a name in the working folder is reached as `./name`.
+ */
+export const isReadyName = (input: string): boolean => /^[^/\\.]+$/.test(input);
+
+/** The file a scenario input names; throws ScenarioFileError for an unknown ready name. */
+export function scenarioPath(input: string): string {
+  if (!isReadyName(input)) return input;
+  const names = readyScenarioNames();
+  if (!names.includes(input)) {
+    const known = names.length ? `the ready scenarios are ${names.join(', ')}` : `no ready scenarios were found in ${READY_SCENARIOS_DIR}`;
+    throw new ScenarioFileError(`No ready scenario is named ${input}; ${known} (write ./${input} for a file of that name)`, input);
+  }
+  return `${READY_SCENARIOS_DIR}${input}.yaml`;
+}
+
+const WHY_UNREADABLE: Record<string, string> = { ENOENT: 'no such file', EACCES: 'permission denied', EISDIR: 'it is a folder', ENOTDIR: 'a part of the path is not a folder' };
+
+/** The text of a scenario file (or ready scenario); one that cannot be read throws ScenarioFileError. */
+export function readScenarioText(input: string): { path: string; text: string } {
+  const path = scenarioPath(input);
+  try {
+    return { path, text: readFileSync(path, 'utf8') };
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new ScenarioFileError(`Cannot read scenario file ${input}: ${(code && WHY_UNREADABLE[code]) ?? (err as Error).message}`, input);
+  }
+}
+
+/**
+ * A file is read by its extension: `.json` as JSON only (a trailing comma is refused, as over
+ * HTTP), `.yaml` and `.yml` as YAML; another extension as JSON, else YAML.
+ */
+export function parseScenarioFile(text: string, path: string, source = path): ScenarioDocument {
+  const ext = extname(path).toLowerCase();
+  return checked(ext === '.json' ? parseJson(text) : ext === '.yaml' || ext === '.yml' ? parseYaml(text) : parseJsonOrYaml(text), source);
+}
+
+/** A scenario file, or a ready scenario by name (`happy-path`), read and checked. */
+export function readScenarioFile(input: string): ScenarioDocument {
+  const { path, text } = readScenarioText(input);
+  return parseScenarioFile(text, path, input);
 }
 
 function checked(read: DocumentRead, source: string): ScenarioDocument {

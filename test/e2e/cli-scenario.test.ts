@@ -16,7 +16,7 @@ const START = '2026-10-05T09:00:00.000Z';
 const OWNER = 'hrs_test_acme_owner';
 const children: ChildProcess[] = [];
 /** A client command, never picking up a URL or key from the developer's environment. */
-const cli = (args: string[], env: Record<string, string> = {}) => run(args, children, { EMULATOR_URL: '', EMULATOR_KEY: '', ...env });
+const cli = (args: string[], env: Record<string, string> = {}, cwd?: string) => run(args, children, { EMULATOR_URL: '', EMULATOR_KEY: '', ...env }, cwd);
 const dir = mkdtempSync(join(tmpdir(), 'cli-scenario-'));
 let url = '';
 
@@ -34,6 +34,14 @@ writeFileSync(BROKEN, 'rules: [\n');
 const QUICK = join(dir, 'quick.json');
 writeFileSync(QUICK, JSON.stringify({ name: 'quick', rules: [{ name: 'quick ones', match: { reference: 'QUICK-*' }, employee: { opens: '10m', submits: '20m' } }] }));
 const MISSING = join(dir, 'missing.yaml');
+const DEAD = join(dir, 'dead.yaml');
+writeFileSync(DEAD, 'name: dead\nrules:\n  - match: { all: true }\n    employee: { opens: never, submits: 1h }\n  - match: { reference: "X-*" }\n');
+const DEAD_WARNINGS = [
+  'rules[0].employee.opens is never, so what is scripted after it (employee.submits) plays only if something else takes this step; leave it out instead of never if your test takes it',
+  'rules[1] never drives an onboarding: rules[0] matches every onboarding this rule matches, and the first rule that matches wins',
+];
+/** A folder without a scenarios/ of its own: names must come from the package. */
+const ELSEWHERE = mkdtempSync(join(tmpdir(), 'cli-scenario-cwd-'));
 
 async function createOnboarding(reference: string, key = OWNER): Promise<string> {
   const res = await fetch(`${url}/v1/onboardings`, {
@@ -106,14 +114,15 @@ describe('onboarding-emulator scenario validate (offline)', () => {
       `${BAD}: rules[0].employee.submit is not a known field (employee has opens, submits and signs)`,
       `${BAD}: rules[0].payroll.outcome must be one of: success, failure (write success or failure; left out, the organization's payroll_failure switch decides)`,
     ]));
-    expect(mistakes.find((l) => l.startsWith(`${BROKEN}: `))).toMatch(/^\S+: \(document\) not valid JSON or YAML: /);
+    // A .yaml file is read as YAML; the parser's message ends on the place, without its colon.
+    expect(mistakes.find((l) => l.startsWith(`${BROKEN}: `))).toBe(`${BROKEN}: (document) not valid YAML: Flow sequence in block collection must be sufficiently indented and end with a ] at line 2, column 1`);
   });
 
   it('--json gives one result per file, as POST /_emulator/scenarios/validate answers plus the file', async () => {
     const out = await cli(['scenario', 'validate', HAPPY, BAD, '--json'], offline);
     expect(out.code).toBe(1);
     const results = JSON.parse(out.stdout) as { file: string; valid: boolean; mistakes: { path: string }[] }[];
-    expect(results[0]).toEqual({ file: HAPPY, valid: true, name: 'happy-path', rules: 1, mistakes: [] });
+    expect(results[0]).toEqual({ file: HAPPY, valid: true, name: 'happy-path', rules: 1, mistakes: [], warnings: [] });
     expect(results[1]).toMatchObject({ file: BAD, valid: false, name: null, rules: 0 });
     expect(results[1]!.mistakes.map((m) => m.path).sort()).toEqual(['rules[0].employee.opens', 'rules[0].employee.submit', 'rules[0].payroll.outcome']);
   });
@@ -121,10 +130,30 @@ describe('onboarding-emulator scenario validate (offline)', () => {
   it('a file that cannot be read is a usage problem: exit 2, the other files still checked', async () => {
     const out = await cli(['scenario', 'validate', HAPPY, MISSING], offline);
     expect(out.code).toBe(2);
-    expect(out.stderr).toContain(`onboarding-emulator: cannot read ${MISSING}`);
+    expect(out.stderr).toBe(`onboarding-emulator: Cannot read scenario file ${MISSING}: no such file\n`);
     expect(out.stdout).toMatch(new RegExp(`^${escape(HAPPY)}\\s+valid`, 'm'));
     expect((await cli(['scenario', 'validate'], offline)).code).toBe(2); // no file
     expect((await cli(['scenario', 'validate', '--help'], offline)).code).toBe(0);
+  });
+
+  it('takes ready scenarios by name from any folder; an unknown name is a usage problem that lists the names', async () => {
+    const out = await cli(['scenario', 'validate', 'happy-path', 'partner-flow'], offline, ELSEWHERE);
+    expect(out.code, out.stderr).toBe(0);
+    expect(out.stdout).toMatch(/^happy-path\s+valid\s+happy-path\s+1$/m);
+    expect(out.stdout).toMatch(/^partner-flow\s+valid\s+partner-flow\s+1$/m);
+    const unknown = await cli(['scenario', 'validate', 'happy-pat'], offline, ELSEWHERE);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/^onboarding-emulator: No ready scenario is named happy-pat; the ready scenarios are employee-never-opens, happy-path, /);
+  });
+
+  it('prints what can do nothing as warnings: valid, exit 0; --json carries them', async () => {
+    const out = await cli(['scenario', 'validate', DEAD], offline);
+    expect(out.code).toBe(0);
+    expect(out.stdout).toMatch(new RegExp(`^${escape(DEAD)}\\s+valid\\s+dead\\s+2$`, 'm'));
+    expect(out.stderr.trimEnd().split('\n')).toEqual(DEAD_WARNINGS.map((w) => `warning: ${DEAD}: ${w}`));
+    const json = await cli(['scenario', 'validate', DEAD, '--json'], offline);
+    expect(json.stderr).toBe('');
+    expect((JSON.parse(json.stdout) as { warnings: { path: string }[] }[])[0]!.warnings.map((w) => w.path)).toEqual(['rules[0].employee.opens', 'rules[1]']);
   });
 });
 
@@ -169,6 +198,31 @@ describe('onboarding-emulator scenario load | show | clear', () => {
     expect(state.magic_addresses.length).toBeGreaterThan(0);
   });
 
+  it('load takes ready scenarios by name from any folder', async () => {
+    const out = await cli(['scenario', 'load', 'returned-for-correction', '--url', url], {}, ELSEWHERE);
+    expect(out.code, out.stderr).toBe(0);
+    expect(out.stdout).toMatch(field('scenario', 'returned-for-correction'));
+    expect(out.stdout).toMatch(field('from', 'returned-for-correction'));
+    const unknown = await cli(['scenario', 'load', 'happy-pat', '--url', url], {}, ELSEWHERE);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('No ready scenario is named happy-pat');
+ 
+    // workspace create --scenario reads names the same way.
+    const created = await cli(['workspace', 'create', '--scenario', 'slow-employer-signature', '--url', url, '--json'], {}, ELSEWHERE);
+    expect(created.code, created.stderr).toBe(0);
+    const ws = JSON.parse(created.stdout) as { id: string };
+    expect((await cli(['scenario', 'show', '--workspace', ws.id, '--url', url])).stdout).toMatch(field('scenario', 'slow-employer-signature'));
+  });
+
+  it('load prints the warnings of the loaded scenario on stderr and still loads it', async () => {
+    const out = await cli(['scenario', 'load', DEAD, '--url', url]);
+    expect(out.code, out.stderr).toBe(0);
+    expect(out.stderr.trimEnd().split('\n')).toEqual(DEAD_WARNINGS.map((w) => `warning: ${w}`));
+    expect(out.stdout).toMatch(field('scenario', 'dead'));
+    const json = await cli(['scenario', 'load', DEAD, '--url', url, '--json']);
+    expect((JSON.parse(json.stdout) as { warnings: unknown[] }).warnings).toHaveLength(2);
+  });
+
   it('several files are merged as repeated --scenario merges them', async () => {
     const out = await cli(['scenario', 'load', QUICK, HAPPY, '--url', url, '--json']);
     expect(out.code, out.stderr).toBe(0);
@@ -211,14 +265,17 @@ describe('onboarding-emulator scenario load | show | clear', () => {
   });
 
   it("the emulator's own refusal (422 scenario_invalid) is printed with its details: exit 1", async () => {
-    // YAML's .inf reads as a number, so the local check lets it through, but JSON has no
-    // Infinity: the body says null and the emulator refuses it with the path and a hint.
-    const file = join(dir, 'infinite.yaml');
-    writeFileSync(file, 'name: infinite\nrules:\n  - match: { all: true }\n    employee: { opens: .inf }\n');
-    const out = await cli(['scenario', 'load', file, '--url', url]);
+    // Each file is valid on its own, but merged they have more rules than a scenario may hold:
+    // only the emulator sees the merged document, and refuses it with the path.
+    const many = (prefix: string) => {
+      const file = join(dir, `${prefix}.yaml`);
+      writeFileSync(file, `rules:\n${Array.from({ length: 101 }, (_, i) => `  - match: { reference: "${prefix}-${i}" }\n`).join('')}`);
+      return file;
+    };
+    const out = await cli(['scenario', 'load', many('A'), many('B'), '--url', url]);
     expect(out.code).toBe(1);
     expect(out.stderr).toMatch(/^error 422 scenario_invalid: /m);
-    expect(out.stderr).toMatch(/^ {2}rules\[0\]\.employee\.opens .+ \(write a delay such as/m);
+    expect(out.stderr).toMatch(/^ {2}rules must have at most 200 items/m);
     expect((await cli(['scenario', 'show', '--url', url])).stdout).toMatch(field('scenario', 'happy-path'));
   });
 

@@ -6,8 +6,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { run as runIn, serve as serveIn } from '../support/serve.js';
 
 const children: ChildProcess[] = [];
-const serve = (args: string[], env: Record<string, string> = {}) => serveIn(args, children, env);
-const run = (args: string[]) => runIn(args, children);
+const serve = (args: string[], env: Record<string, string> = {}, cwd?: string) => serveIn(args, children, env, cwd);
+const run = (args: string[], cwd?: string) => runIn(args, children, {}, cwd);
 
 afterEach(() => {
   for (const c of children.splice(0)) c.kill('SIGKILL');
@@ -128,7 +128,26 @@ describe('onboarding-emulator serve --scenario', () => {
     expect(refused.out).toContain('rules[0].employee.opens');
     const missing = await run(['serve', '--port', '0', '--scenario', join(dir, 'nothing.yaml')]);
     expect(missing.code).toBe(1);
-    expect(missing.out).toContain('nothing.yaml');
+    expect(missing.stderr).toBe(`Cannot read scenario file ${join(dir, 'nothing.yaml')}: no such file\n`);
+  });
+
+  it('takes ready scenarios by name from any working folder, from the flag and from EMULATOR_SCENARIO; an unknown name lists the names', async () => {
+    const elsewhere = mkdtempSync(join(tmpdir(), 'scenario-cwd-'));
+    const byFlag = await serve(['--scenario', 'happy-path', '--scenario', 'slow-employer-signature', '--log-level', 'warn'], {}, elsewhere);
+    const shown = (await (await fetch(`${byFlag.url}/_emulator/scenario`)).json()) as { name: string; source: string; warnings: unknown[] };
+    expect(shown).toMatchObject({ name: 'happy-path + slow-employer-signature', source: 'happy-path, slow-employer-signature' });
+    // The second file's catch-all comes after the first's: a warning in the answer and in the log, not a refusal.
+    expect(shown.warnings).toEqual([{ path: 'rules[1]', message: expect.stringContaining('never drives an onboarding: rules[0]') }]);
+    const warned = byFlag.lines().map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.level === 40);
+    expect(warned).toEqual([expect.objectContaining({ path: 'rules[1]', scenario: 'happy-path, slow-employer-signature', msg: expect.stringMatching(/^scenario warning: rules\[1\] never drives an onboarding/) })]);
+
+    const byEnv = await serve(['--log-level', 'warn'], { EMULATOR_SCENARIO: 'partner-flow' }, elsewhere);
+    expect(await (await fetch(`${byEnv.url}/_emulator/scenario`)).json()).toMatchObject({ name: 'partner-flow', warnings: [] });
+    expect(byEnv.lines().filter((l) => l.includes('"level":40'))).toEqual([]);
+
+    const unknown = await run(['serve', '--port', '0', '--scenario', 'happy-pat'], elsewhere);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toMatch(/^No ready scenario is named happy-pat; the ready scenarios are employee-never-opens, happy-path, .*terms-changed-after-approval \(write \.\/happy-pat for a file of that name\)\n$/);
   });
 });
 

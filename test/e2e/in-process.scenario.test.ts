@@ -193,9 +193,12 @@ describe('emulator.scenario', () => {
       message: expect.stringContaining(file),
       details: [expect.objectContaining({ path: 'rules[0].employee.opens' })],
     });
-    await expect(em.scenario.load(join(dir, 'missing.yaml'))).rejects.toMatchObject({
+    // A file that cannot be read says so in the message itself, not only in the details.
+    const missing = join(dir, 'missing.yaml');
+    await expect(em.scenario.load(missing)).rejects.toMatchObject({
       code: 'scenario_invalid',
-      details: [expect.objectContaining({ path: '(document)', message: expect.stringContaining('cannot read') })],
+      message: `Cannot read scenario file ${missing}: no such file.`,
+      details: [{ path: '(document)', message: `Cannot read scenario file ${missing}: no such file` }],
     });
     await expect(em.scenario.load([])).rejects.toMatchObject({ code: 'scenario_invalid' });
     expect(await em.scenario.get()).toMatchObject({ loaded: true, name: 'happy-path' });
@@ -203,8 +206,10 @@ describe('emulator.scenario', () => {
 
   it('validate() checks a document or a file without loading it', async () => {
     const { em } = await startEmulator();
-    expect(await em.scenario.validate(QUICK)).toEqual({ valid: true, name: 'quick', rules: 1, mistakes: [] });
-    expect(await em.scenario.validate(HAPPY)).toEqual({ valid: true, name: 'happy-path', rules: 1, mistakes: [] });
+    expect(await em.scenario.validate(QUICK)).toEqual({ valid: true, name: 'quick', rules: 1, mistakes: [], warnings: [] });
+    expect(await em.scenario.validate(HAPPY)).toEqual({ valid: true, name: 'happy-path', rules: 1, mistakes: [], warnings: [] });
+    expect(await em.scenario.validate('happy-path')).toEqual({ valid: true, name: 'happy-path', rules: 1, mistakes: [], warnings: [] });
+    expect(await em.scenario.validate({ rules: [] })).toMatchObject({ valid: true, warnings: [{ path: 'rules', message: expect.stringContaining('no rules') }] });
     const result = await em.scenario.validate({ rules: [{ match: {}, employee: { opens: 'soon' } }] });
     expect(result.valid).toBe(false);
     expect(result.mistakes.map((m) => m.path)).toEqual(expect.arrayContaining(['rules[0].employee.opens']));
@@ -226,6 +231,27 @@ describe('emulator.scenario', () => {
     expect(moved.fired.filter((f) => f.kind === 'scenario.step')).toEqual([]);
     expect(await eventTypes(url, id)).toEqual(['onboarding.created', 'onboarding.started']);
     expect((await readOnboarding(url, id)).status).toBe(status);
+  });
+
+  it('a ready scenario loads by name, from any working folder: the option, load() and a list', async () => {
+    const cwd = process.cwd();
+    process.chdir(dir); // no scenarios/ here: the name is found in the package itself
+    try {
+      const { em, url } = await startEmulator({ scenario: 'happy-path' });
+      expect(await em.scenario.get()).toMatchObject({ loaded: true, name: 'happy-path', source: 'happy-path', document: readScenarioFile(HAPPY), warnings: [] });
+      const id = await createOnboarding(url);
+      await em.clock.advance('1d');
+      expect(await eventTypes(url, id)).toEqual(HAPPY_EVENTS);
+
+      expect(await em.scenario.load('slow-employer-signature')).toMatchObject({ name: 'slow-employer-signature', source: 'slow-employer-signature' });
+      expect(await em.scenario.load(['payroll-failure-then-recovery', 'happy-path'])).toMatchObject({ name: 'payroll-failure-then-recovery + happy-path' });
+      const unknown = await em.scenario.load('happy-pat').then(() => null, (err: unknown) => err);
+      expect(unknown).toBeInstanceOf(ApiError);
+      expect(unknown).toMatchObject({ code: 'scenario_invalid', message: expect.stringMatching(/^No ready scenario is named happy-pat; the ready scenarios are employee-never-opens, happy-path, /) });
+      expect(() => createEmulator({ scenario: 'nope' })).toThrow(/^No ready scenario is named nope; /);
+    } finally {
+      process.chdir(cwd);
+    }
   });
 
   it('on a workspace handle acts on that workspace only', async () => {

@@ -114,7 +114,7 @@ describe('POST /_emulator/scenarios/validate', () => {
     const h = harness();
     const res = await h.http().post('/_emulator/scenarios/validate').send(quick);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ valid: true, name: 'quick', rules: 1, mistakes: [] });
+    expect(res.body).toEqual({ valid: true, name: 'quick', rules: 1, mistakes: [], warnings: [] });
     expect((await h.http().get('/_emulator/scenario')).body.loaded).toBe(false);
   });
 
@@ -165,6 +165,7 @@ describe('POST /_emulator/scenarios/validate', () => {
         },
         { path: 'rules[0].payroll.outcome', message: 'must be one of: success, failure', hint: "write success or failure; left out, the organization's payroll_failure switch decides" },
       ],
+      warnings: [],
     });
   });
 });

@@ -1,9 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
 
 /** The built CLI, spawned by the end-to-end tests (vitest's global setup builds it). */
 export const CLI = 'dist/cli/main.js';
+/** The same, for a child started in another working folder. */
+const CLI_PATH = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 
 /** How long `serve` may take to print its ready line before the start counts as failed. */
 const START_TIMEOUT_MS = 10_000;
@@ -26,8 +29,8 @@ export interface Served {
  * process exits first or prints nothing ready within START_TIMEOUT_MS. The child is pushed on
  * `children` so the caller's afterEach/afterAll can kill it.
  */
-export function serve(args: string[], children: ChildProcess[], env: Record<string, string> = {}): Promise<Served> {
-  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', ...args, '--host', '127.0.0.1'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+export function serve(args: string[], children: ChildProcess[], env: Record<string, string> = {}, cwd?: string): Promise<Served> {
+  const child = spawn(process.execPath, [CLI_PATH, 'serve', '--port', '0', ...args, '--host', '127.0.0.1'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], ...(cwd ? { cwd } : {}) });
   children.push(child);
   let seen = '';
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
@@ -61,10 +64,10 @@ export interface Ran {
   out: string;
 }
 
-/** Runs the built CLI with these args to its exit (bounded by the test's timeout); the child is pushed on `children`. */
-export function run(args: string[], children: ChildProcess[], env: Record<string, string> = {}): Promise<Ran> {
+/** Runs the built CLI with these args to its exit (bounded by the test's timeout), in `cwd` if given; the child is pushed on `children`. */
+export function run(args: string[], children: ChildProcess[], env: Record<string, string> = {}, cwd?: string): Promise<Ran> {
   return new Promise<Ran>((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ...env } });
+    const child = spawn(process.execPath, [CLI_PATH, ...args], { env: { ...process.env, ...env }, ...(cwd ? { cwd } : {}) });
     children.push(child);
     const r: Ran = { code: null, stdout: '', stderr: '', out: '' };
     child.stdout.on('data', (c: Buffer) => ((r.stdout += c), (r.out += c)));

@@ -1,7 +1,9 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { mergeScenarios, parseScenario, readScenarioFile, ScenarioError } from '../../src/scenarios/scenario.load.js';
+import { mergeScenarios, parseScenario, readScenarioFile, readyScenarioNames, ScenarioError, ScenarioFileError } from '../../src/scenarios/scenario.load.js';
 import { Match } from '../../src/scenarios/scenario.schemas.js';
 
 const dir = fileURLToPath(new URL('../../scenarios/', import.meta.url));
@@ -41,7 +43,8 @@ describe('scenario documents', () => {
   it('the mistakes docs/scenarios.md shows for a document are the ones the check gives', () => {
     const doc = readFileSync(fileURLToPath(new URL('../../docs/scenarios.md', import.meta.url)), 'utf8');
     const blocks = [...doc.matchAll(/```json\n([\s\S]*?)```/g)].map((m) => JSON.parse(m[1]!) as Record<string, unknown>);
-    const pairs = blocks.flatMap((input, i) => ('rules' in input && blocks[i + 1] && 'mistakes' in blocks[i + 1]! ? [[input, blocks[i + 1]!]] : []));
+    // An input is a document: an answer (with its `valid`) is never read as one.
+    const pairs = blocks.flatMap((input, i) => ('rules' in input && !('valid' in input) && blocks[i + 1] && 'mistakes' in blocks[i + 1]! ? [[input, blocks[i + 1]!]] : []));
     expect(pairs.length).toBeGreaterThanOrEqual(1);
     for (const [input, answer] of pairs) expect(mistakesOf(JSON.stringify(input))).toEqual(answer!.mistakes);
   });
@@ -117,13 +120,84 @@ describe('scenario documents', () => {
     });
   });
 
-  it('a message names the file', () => {
-    try {
-      readScenarioFile(`${dir}does-not-exist.yaml`);
-      expect.unreachable();
-    } catch (err) {
-      expect((err as Error).message).toContain('does-not-exist.yaml');
-    }
+  it('a file that cannot be read says so in the message, naming the file', () => {
+    const errorOf = (input: string) => {
+      try {
+        readScenarioFile(input);
+      } catch (err) {
+        return err as ScenarioFileError;
+      }
+      throw new Error('expected an error');
+    };
+    const missing = errorOf(`${dir}does-not-exist.yaml`);
+    expect(missing).toBeInstanceOf(ScenarioFileError);
+    expect(missing.message).toBe(`Cannot read scenario file ${dir}does-not-exist.yaml: no such file`);
+    expect(errorOf(dir).message).toBe(`Cannot read scenario file ${dir}: it is a folder`);
+  });
+
+  describe('ready scenarios by name', () => {
+    it("a bare name is the package's scenarios/<name>.yaml, whatever the working folder", () => {
+      expect(readyScenarioNames()).toEqual(readdirSync(dir).filter((f) => f.endsWith('.yaml')).map((f) => f.replace(/\.yaml$/, '')).sort());
+      expect(readyScenarioNames()).toContain('happy-path');
+      for (const name of readyScenarioNames()) expect(readScenarioFile(name), name).toEqual(readScenarioFile(`${dir}${name}.yaml`));
+    });
+
+    it('an unknown name lists the names there are', () => {
+      expect(() => readScenarioFile('happy-pat')).toThrow(
+        new ScenarioFileError(`No ready scenario is named happy-pat; the ready scenarios are ${readyScenarioNames().join(', ')} (write ./happy-pat for a file of that name)`, 'happy-pat'),
+      );
+    });
+
+    it('anything with a slash or a dot stays a path', () => {
+      const tmp = mkdtempSync(join(tmpdir(), 'scenario-names-'));
+      mkdirSync(join(tmp, 'happy-path'));
+      writeFileSync(join(tmp, 'happy-path', 'x.yaml'), 'name: local\nrules: []\n');
+      writeFileSync(join(tmp, 'plain'), 'name: no-extension\nrules: []\n');
+      expect(readScenarioFile(join(tmp, 'happy-path', 'x.yaml')).name).toBe('local');
+      expect(readScenarioFile(join(tmp, 'plain')).name).toBe('no-extension');
+      expect(() => readScenarioFile('happy-path.yaml')).toThrow(/^Cannot read scenario file happy-path\.yaml: no such file$/);
+    });
+  });
+
+  describe('a file is read by its extension', () => {
+    const tmp = mkdtempSync(join(tmpdir(), 'scenario-ext-'));
+    const file = (name: string, text: string) => {
+      writeFileSync(join(tmp, name), text);
+      return join(tmp, name);
+    };
+    const mistakesOfFile = (path: string) => {
+      try {
+        readScenarioFile(path);
+      } catch (err) {
+        return (err as ScenarioError).mistakes;
+      }
+      throw new Error('expected a ScenarioError');
+    };
+
+    it('.json is JSON only: a trailing comma is refused, as over HTTP', () => {
+      expect(mistakesOfFile(file('trailing.json', '{"rules": [],}'))).toEqual([{ path: '', message: expect.stringMatching(/^not valid JSON: /) }]);
+      expect(mistakesOfFile(file('yaml-in.json', 'rules: []\n'))[0]!.message).toMatch(/^not valid JSON: /);
+      expect(readScenarioFile(file('ok.json', '{"name": "ok", "rules": []}')).name).toBe('ok');
+    });
+
+    it('.yaml and .yml are YAML, and a parser message ends on the place, not a colon', () => {
+      const [broken] = mistakesOfFile(file('broken.yaml', 'rules: [\n'));
+      expect(broken!.message).toBe('not valid YAML: Flow sequence in block collection must be sufficiently indented and end with a ] at line 2, column 1');
+      expect(mistakesOfFile(file('twice.yml', 'rules: []\nrules: []\n'))[0]!.message).toBe('not valid YAML: Map keys must be unique at line 2, column 1');
+      expect(readScenarioFile(file('ok.yml', 'name: ok\nrules: []\n')).name).toBe('ok');
+    });
+
+    it('text that is neither JSON nor YAML has no dangling colon either', () => {
+      expect(mistakesOf('rules: [unclosed')[0]!.message).not.toMatch(/:$/);
+    });
+  });
+
+  it('a delay given as a number of seconds must fit the clock too (YAML reads .inf as a number)', () => {
+    const DELAY_HINT = 'write a delay such as "30m", "1h30m", "2d", "PT2H" or a number of seconds, at most 100 years ("36524d")';
+    expect(mistakesOf('rules:\n  - match: { all: true }\n    employee: { opens: .inf, submits: 1e300, signs: 3153600000 }\n')).toEqual([
+      { path: 'rules[0].employee.opens', message: 'Infinity seconds is longer than 100 years, the longest delay', hint: DELAY_HINT },
+      { path: 'rules[0].employee.submits', message: '1e+300 seconds is longer than 100 years, the longest delay', hint: DELAY_HINT },
+    ]);
   });
 
   it('several files merge into one scenario, rules in the order given', () => {

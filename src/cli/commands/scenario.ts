@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { mergeScenarios, parseScenario, ScenarioError, type ScenarioMistake } from '../../scenarios/scenario.load.js';
+import { mergeScenarios, parseScenarioFile, readScenarioText, ScenarioError, type ScenarioMistake } from '../../scenarios/scenario.load.js';
 import type { ScenarioDocument } from '../../scenarios/scenario.schemas.js';
+import { scenarioWarnings, type ScenarioWarning } from '../../scenarios/scenario.warnings.js';
 import type { ControlClient, ScenarioState } from '../../control/control.client.js';
 import { action, ApiError, clientCommand, commandGroup, httpControl, optionsOf, printFields, printJson, printTable, UsageError, type ClientOptions } from '../client.js';
 
@@ -12,18 +12,19 @@ type FileCheck = { file: string; document: ScenarioDocument; mistakes?: undefine
 const scenarioOf = (o: ClientOptions, workspace: string | undefined): ControlClient['scenario'] => httpControl(o, workspace).scenario;
 
 /**
- * A file that cannot be read is a command-line problem (exit 2, as for `snapshot load`); what
- * it holds (not JSON or YAML, not a valid scenario) is a mistake of the document (exit 1).
+ * A file that cannot be read (or a ready scenario name that does not exist) is a command-line
+ * problem (exit 2, as for `snapshot load`); what it holds (not JSON or YAML, not a valid
+ * scenario) is a mistake of the document (exit 1).
  */
 function checkFile(file: string): FileCheck {
-  let text: string;
+  let read: { path: string; text: string };
   try {
-    text = readFileSync(file, 'utf8');
+    read = readScenarioText(file);
   } catch (err) {
-    throw new UsageError(`cannot read ${file}: ${(err as Error).message}`);
+    throw err instanceof ScenarioError ? new UsageError(err.message) : err;
   }
   try {
-    return { file, document: parseScenario(text, file) };
+    return { file, document: parseScenarioFile(read.text, read.path, file) };
   } catch (err) {
     if (err instanceof ScenarioError) return { file, mistakes: err.mistakes };
     throw err;
@@ -37,6 +38,9 @@ const mistakeLine = (file: string | undefined, m: ScenarioMistake) =>
 function printMistakes(checks: FileCheck[]): void {
   for (const c of checks) for (const m of c.mistakes ?? []) process.stderr.write(`${mistakeLine(c.file, m)}\n`);
 }
+
+/** Warnings go to stderr like mistakes, marked so a reader tells them apart; they change no exit status. */
+export const warningLine = (file: string | undefined, w: ScenarioWarning) => `warning: ${file === undefined ? '' : `${file}: `}${w.path} ${w.message}`;
 
 /**
  * Scenario files checked locally and merged (rules in the order given), as `--scenario` does at
@@ -81,15 +85,16 @@ export function registerScenario(program: Command): void {
 
   // Offline: no --url or --key, nothing is sent.
   commandGroup(scenario, 'validate', 'Check scenario files (JSON or YAML) offline, with the checks the emulator applies; nothing is loaded')
-    .argument('<file...>', 'scenario files; each is checked on its own')
-    .option('--json', 'print one result per file as JSON ({file, valid, name, rules, mistakes})')
+    .argument('<file...>', 'scenario files, or names of ready scenarios (happy-path); each is checked on its own')
+    .option('--json', 'print one result per file as JSON ({file, valid, name, rules, mistakes, warnings})')
     .addHelpText('after', [
       '',
       'Exit status: 0 every file is a valid scenario, 1 a file has mistakes (each printed as',
-      '"file: path message (hint)" on stderr), 2 a file cannot be read.',
+      '"file: path message (hint)" on stderr), 2 a file cannot be read. Parts that can do nothing',
+      'as written are printed as "warning: file: path message" and change no exit status.',
       '',
       'Examples:',
-      '  onboarding-emulator scenario validate scenarios/happy-path.yaml',
+      '  onboarding-emulator scenario validate happy-path',
       '  onboarding-emulator scenario validate my-scenario.yaml --json',
     ].join('\n'))
     .action(action(async (files: string[], opts: { json?: boolean }) => {
@@ -111,26 +116,30 @@ export function registerScenario(program: Command): void {
           name: c.document?.name ?? null,
           rules: c.document?.rules.length ?? 0,
           mistakes: (c.mistakes ?? []).map((m) => ({ ...m, path: mistakePath(m.path) })),
+          warnings: c.document ? scenarioWarnings(c.document) : [],
         })));
       } else if (checks.length > 0) {
         printTable(['file', 'result', 'name', 'rules'], checks.map((c) =>
           c.document ? [c.file, 'valid', c.document.name, c.document.rules.length] : [c.file, plural(c.mistakes.length, 'mistake'), null, null]));
       }
       printMistakes(checks);
+      if (!opts.json) for (const c of checks) for (const w of c.document ? scenarioWarnings(c.document) : []) process.stderr.write(`${warningLine(c.file, w)}\n`);
       if (unreadable) process.exitCode = 2;
       else if (checks.some((c) => c.mistakes)) process.exitCode = 1;
     }));
 
   clientCommand(scenario, 'load', "Check scenario files locally, then load them into the workspace (PUT /_emulator/scenario), replacing its scenario")
-    .argument('<file...>', 'scenario files (JSON or YAML); several play as one, their rules in the order given, as repeated --scenario does')
+    .argument('<file...>', 'scenario files (JSON or YAML) or names of ready scenarios (happy-path); several play as one, their rules in the order given, as repeated --scenario does')
     .option('--workspace <id>', 'the workspace to load it into (default: the one --key belongs to, else default)')
     .addHelpText('after', [
       '',
+      'A name without a slash or a dot is a ready scenario of the package (see scenarios/README.md).',
       'Every onboarding of the workspace is planned again from now. A file with mistakes is not sent:',
-      'each mistake is printed as "file: path message (hint)" and the exit status is 1.',
+      'each mistake is printed as "file: path message (hint)" and the exit status is 1. What the',
+      'loaded scenario has that can do nothing is printed as "warning: path message".',
       '',
       'Examples:',
-      '  onboarding-emulator scenario load scenarios/happy-path.yaml',
+      '  onboarding-emulator scenario load happy-path',
       '  onboarding-emulator scenario load slow.yaml happy.yaml --workspace ws_123',
     ].join('\n'))
     .action(action(async (files: string[], opts: { workspace?: string }, cmd: Command) => {
@@ -149,6 +158,8 @@ export function registerScenario(program: Command): void {
         return;
       }
       if (o.json) return printJson(state);
+      // Paths of the scenario as loaded: with several files, its rules are numbered across them.
+      for (const w of state.warnings) process.stderr.write(`${warningLine(undefined, w)}\n`);
       printState(state, [['from', files.join(', ')]]);
     }));
 

@@ -10,7 +10,7 @@ export function registerWorkspace(program: Command): void {
     .option('--seed <seed>', 'makes the ids, codes and tokens of the workspace reproducible')
     .option('--frozen', 'a frozen clock that stands still until advanced (default: realtime)')
     .option('--start <iso>', 'emulated time the workspace clock starts at')
-    .option('--scenario <file>', 'scenario file (JSON or YAML) the workspace plays, checked here first; repeat for several (rules in order)', (file: string, files: string[] = []) => [...files, file])
+    .option('--scenario <file>', 'scenario file (JSON or YAML) or ready scenario name (happy-path) the workspace plays, checked here first; repeat for several (rules in order)', (file: string, files: string[] = []) => [...files, file])
     .option('--no-scenario', 'no scenario at all (default: the scenario the emulator started with)')
     .addHelpText('after', '\nThe keys of a new workspace are new too; pass one as --key (or EMULATOR_KEY) to reach that workspace.')
     .action(action(async (opts: { seed?: string; frozen?: boolean; start?: string; scenario?: string[] | false }, cmd: Command) => {
