@@ -100,7 +100,8 @@ export const EXPLORER_JS = String.raw`/* onboarding-emulator API explorer: Swagg
       // No badge asking an online validator about the document: the page stays on this origin.
       validatorUrl: null,
       onComplete: function () {
-        if (first) use(first.key);
+        // A key chosen while the document was still loading wins over the default.
+        if (state.key || first) use(state.key || first.key);
         document.body.setAttribute('data-explorer', 'ready');
       }
     });
