@@ -31,7 +31,7 @@ export interface ServeOptions {
   resetState?: boolean | undefined;
   /** On SIGTERM/SIGINT: how long requests and webhook attempts in flight may take before they are cut. */
   drainTimeoutMs: string;
-  /** The inspector at /_emulator/ui; `--no-ui` sets false. */
+  /** The inspector at /_emulator/ui and the API explorer at /_emulator/docs; `--no-ui` sets false. */
   ui?: boolean | undefined;
 }
 
@@ -64,7 +64,7 @@ export const SERVE_OPTIONS: OptionSpec[] = [
   { key: 'stateFile', flag: '--state-file <file>', env: 'EMULATOR_STATE_FILE', description: 'keep the default workspace in this JSON file: read at start (a bad file stops the start), created when missing, written after every change' },
   { key: 'resetState', flag: '--reset-state', env: 'EMULATOR_RESET_STATE', description: 'with --state-file: start from the fixtures and overwrite the file, whatever it holds (environment: any value)' },
   { key: 'drainTimeoutMs', flag: '--drain-timeout-ms <ms>', env: 'EMULATOR_DRAIN_TIMEOUT_MS', default: '10000', description: 'on SIGTERM or SIGINT: how long requests and webhook attempts in flight may run before they are cut (attempts cut are stored as due again); then the state file is written and the process exits 0' },
-  { key: 'ui', flag: '--no-ui', env: 'EMULATOR_NO_UI', description: 'turn the inspector page (/_emulator/ui, and the redirect from /) off: 404 (environment: any value)' },
+  { key: 'ui', flag: '--no-ui', env: 'EMULATOR_NO_UI', description: 'turn the inspector (/_emulator/ui, and the redirect from /) and the API explorer (/_emulator/docs) off: 404 (environment: any value)' },
   { key: 'rateLimit', flag: '--rate-limit <rate>', env: 'EMULATOR_RATE_LIMIT', description: 'per-key limit on /v1 requests, N/s or N/m (e.g. 10/s): over it, 429 rate_limited with Retry-After; default: off' },
 ];
 

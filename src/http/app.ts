@@ -24,7 +24,7 @@ export interface AppOptions extends Omit<MountOptions, 'limiter'> {
   logger?: Logger | undefined;
   /** Per-key rate limiting of /v1 requests, `"10/s"` or `{requests, per, now?}`; off when left out. */
   rateLimit?: RateLimitOptions | string | undefined;
-  /** The inspector at /_emulator/ui (and the redirect from /); false (--no-ui): 404. Default on. */
+  /** The inspector at /_emulator/ui (and the redirect from /) and the API explorer at /_emulator/docs; false (--no-ui): 404. Default on. */
   ui?: boolean | undefined;
   /**
    * Awaited before every answer is sent (--state-file: the write holding the request's change);

@@ -30,7 +30,7 @@ export const isPagePath = (path: string): boolean => PAGE_SEGMENTS.has(path.spli
 
 export interface PageMountOptions {
   publicUrl?: string | undefined;
-  /** The inspector (--no-ui: false): its rows answer 404 in the envelope. */
+  /** The inspector and the API explorer (--no-ui: false): their rows answer 404 in the envelope. */
   ui?: boolean | undefined;
 }
 
@@ -60,7 +60,7 @@ function writePage(res: Response, reply: PageReply): void {
 export function mountPageRoute(app: Express, emulator: Emulator, route: PageRoute, options: PageMountOptions): void {
   const method = route.method === 'GET' ? 'get' : 'post';
   app[method](route.path, async (req: Request, res: Response) => {
-    if (route.inspector && options.ui === false) throw fail('route_not_found', `No route ${req.method} ${req.path}: the inspector is off (--no-ui).`);
+    if (route.inspector && options.ui === false) throw fail('route_not_found', `No route ${req.method} ${req.path}: the inspector and the API explorer are off (--no-ui).`);
     const params = req.params as Record<string, string>;
     let workspace: Workspace | undefined;
     if (route.link) {

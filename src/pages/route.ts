@@ -93,7 +93,7 @@ export interface PageRoute {
   /** Descriptions of path parameters. */
   params?: Record<string, string>;
   responses: Record<number, PageResponse>;
-  /** Part of the inspector: off with --no-ui, and its errors stay in the envelope like the rest of /_emulator. */
+  /** Part of the browser UI under /_emulator (the inspector, the API explorer): off with --no-ui, and its errors stay in the envelope like the rest of /_emulator. */
   inspector?: boolean;
   link?: PageLink;
   form?: FormRules;

@@ -1,4 +1,5 @@
 import { EMULATOR_VERSION } from '../../control/control.service.js';
+import { EXPLORER_PATH } from '../explorer/explorer.paths.js';
 import { html, type Html } from '../html.js';
 import { INSPECTOR_CSS_PATH, INSPECTOR_JS_PATH } from './inspector.paths.js';
 
@@ -49,6 +50,7 @@ export function inspectorDocument(): Html {
     <label for="live">Live updates</label>
     <span id="status" role="status" aria-live="polite" class="muted"></span>
   </div>
+  <nav aria-label="Emulator"><a href="${EXPLORER_PATH}">API explorer</a></nav>
 </header>
 <noscript><p class="notice">The inspector needs JavaScript. The same data is in the control API: /_emulator/onboardings, /_emulator/events, /_emulator/webhooks, /_emulator/outbox, /_emulator/clock.</p></noscript>
 <p id="message" class="message" role="alert" aria-live="assertive" hidden></p>

@@ -8,6 +8,7 @@ body{margin:0;font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-seri
 .bar label{font-weight:600;margin-right:.4rem}
 .bar select{font:inherit;padding:.2rem}
 .bar .muted{color:#dfe8f0;margin-left:.5rem}
+.bar a{color:#fff}
 .grid{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:1rem;padding:1rem}
 @media (max-width:900px){.grid{grid-template-columns:minmax(0,1fr)}}
 .column{display:flex;flex-direction:column;gap:1rem;min-width:0}
