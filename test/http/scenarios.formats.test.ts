@@ -113,14 +113,18 @@ describe('warnings: what a valid scenario has that can do nothing', () => {
 
 describe('the OpenAPI document', () => {
   it('lists YAML beside JSON for the scenario bodies, and warnings in both answers', async () => {
+    type Schema = { $ref?: string; properties?: Record<string, unknown> };
     const doc = (await harness().http().get('/openapi.json')).body as {
-      paths: Record<string, Record<string, { requestBody?: { content: Record<string, unknown> }; responses: Record<string, { content?: Record<string, { schema: { properties?: Record<string, unknown> } }> }> }>>;
+      paths: Record<string, Record<string, { requestBody?: { content: Record<string, unknown> }; responses: Record<string, { content?: Record<string, { schema: Schema }> }> }>>;
+      components: { schemas: Record<string, Schema> };
     };
+    // Named schemas are published once and referred to.
+    const resolved = (schema: Schema): Schema => (schema.$ref ? doc.components.schemas[schema.$ref.replace('#/components/schemas/', '')]! : schema);
     for (const [path, method] of [['/_emulator/scenario', 'put'], ['/_emulator/scenarios/validate', 'post']] as const) {
       const op = doc.paths[path]![method]!;
       expect(Object.keys(op.requestBody!.content)).toEqual(['application/json', 'application/yaml']);
       expect(op.requestBody!.content['application/yaml']).toEqual(op.requestBody!.content['application/json']);
-      expect(op.responses['200']!.content!['application/json']!.schema.properties).toHaveProperty('warnings');
+      expect(resolved(op.responses['200']!.content!['application/json']!.schema).properties).toHaveProperty('warnings');
     }
     expect(Object.keys(doc.paths['/_emulator/clock/advance']!.post!.requestBody!.content)).toEqual(['application/json']);
   });
