@@ -6,7 +6,7 @@
  * page's policy admits no inline script should one try.
  *
  * A classic script (no import or export), so tsc emits it as it is and the page loads it with a
- * plain <script src>; the server serves the compiled file (inspectorScript()). The shapes below
+ * plain <script src>; the server serves the compiled file (browserScript()). The shapes below
  * are the fields of the control API's answers this script reads, nothing more.
  */
 

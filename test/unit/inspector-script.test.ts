@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { inspectorScript } from '../../src/pages/inspector/inspector.assets.js';
+import { browserScript } from '../../src/pages/browser-scripts.js';
 import { inspectorPageRoutes } from '../../src/pages/inspector/inspector.routes.js';
 import { INSPECTOR_PATH } from '../../src/pages/inspector/inspector.paths.js';
 import { PAGE_LIMIT_MAX } from '../../src/resources/common.schemas.js';
@@ -9,15 +9,15 @@ import { PAGE_LIMIT_MAX } from '../../src/resources/common.schemas.js';
  * what the server states or allows about them is held to the compiled script it serves.
  */
 function constant(name: string): number {
-  const match = new RegExp(`\\bconst ${name} = (\\d+);`).exec(inspectorScript());
+  const match = new RegExp(`\\bconst ${name} = (\\d+);`).exec(browserScript('inspector'));
   if (!match) throw new Error(`the inspector's script defines no ${name}`);
   return Number(match[1]);
 }
 
 describe("the inspector's script", () => {
-  it('is read once and served as compiled: a classic script, no module syntax', () => {
-    const script = inspectorScript();
-    expect(inspectorScript()).toBe(script);
+  it.each(['inspector', 'explorer'] as const)('%s: read once and served as compiled, a classic script with no module syntax', (name) => {
+    const script = browserScript(name);
+    expect(browserScript(name)).toBe(script);
     expect(script).not.toMatch(/^\s*(import|export)\b|\brequire\(|\bexports\b/m);
   });
 

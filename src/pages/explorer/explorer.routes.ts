@@ -1,5 +1,6 @@
 import type { PageContext, PageResponse, PageRoute } from '../route.js';
-import { EXPLORER_CSS, EXPLORER_JS } from './explorer.assets.js';
+import { browserScript } from '../browser-scripts.js';
+import { EXPLORER_CSS } from './explorer.style.js';
 import { libraryFile, libraryVersion, type LibraryFile } from './explorer.library.js';
 import { EXPLORER_CSS_PATH, EXPLORER_JS_PATH, EXPLORER_PATH, EXPLORER_POLICY, LIBRARY_CSS_PATH, LIBRARY_JS_PATH } from './explorer.paths.js';
 import { explorerDocument } from './explorer.shell.js';
@@ -56,7 +57,7 @@ export const explorerPageRoutes: PageRoute[] = [
     () => ({ status: 200, bytes: (shell ??= explorerDocument(libraryVersion()).text), type: 'text/html; charset=utf-8', headers: FRESH }),
   ),
   row(EXPLORER_JS_PATH, 'explorerScript', "The explorer's script", 'Starts Swagger UI and fills the list of keys as DOM text.', 'text/javascript',
-    () => ({ status: 200, bytes: EXPLORER_JS, type: 'text/javascript; charset=utf-8', headers: FRESH })),
+    () => ({ status: 200, bytes: browserScript('explorer'), type: 'text/javascript; charset=utf-8', headers: FRESH })),
   row(EXPLORER_CSS_PATH, 'explorerStyle', "The explorer's style sheet", 'Static.', 'text/css',
     () => ({ status: 200, bytes: EXPLORER_CSS, type: 'text/css; charset=utf-8', headers: FRESH })),
   row(LIBRARY_JS_PATH, 'explorerLibraryScript', "Swagger UI's script (swagger-ui-bundle.js of the installed swagger-ui-dist)",

@@ -1,5 +1,5 @@
 import type { PageResponse, PageRoute } from '../route.js';
-import { inspectorScript } from './inspector.assets.js';
+import { browserScript } from '../browser-scripts.js';
 import { INSPECTOR_CSS_PATH, INSPECTOR_JS_PATH, INSPECTOR_PATH, INSPECTOR_POLICY } from './inspector.paths.js';
 import { inspectorDocument } from './inspector.shell.js';
 import { INSPECTOR_CSS } from './inspector.style.js';
@@ -42,7 +42,7 @@ export const inspectorPageRoutes: PageRoute[] = [
     'text/html',
     () => shell,
   ),
-  file(INSPECTOR_JS_PATH, 'inspectorScript', "The inspector's script", 'Renders every value as DOM text.', 'text/javascript', inspectorScript),
+  file(INSPECTOR_JS_PATH, 'inspectorScript', "The inspector's script", 'Renders every value as DOM text.', 'text/javascript', () => browserScript('inspector')),
   file(INSPECTOR_CSS_PATH, 'inspectorStyle', "The inspector's style sheet", 'Static.', 'text/css', () => INSPECTOR_CSS),
   // For people typing the address.
   {
