@@ -30,7 +30,7 @@ export const inspectRoutes: ControlRoute<Emulator>[] = [
     kind: 'control', perWorkspace: true, tag, method: 'GET', path: '/_emulator/onboardings/:id',
     operationId: 'inspectOnboarding',
     summary: "One onboarding in full, with its timeline (transitions and their events in order), approvals, the organization's people and the allowed control actions",
-    description: 'allowed_actions come from the state machine table for the current status; a service rule (four-eyes, a used code) may still refuse an action with a 409.',
+    description: 'allowed_actions are the actions that would succeed now: the state machine table admits them in the current status and the checks beyond it pass (link opened, expired or revoked; identity check; four-eyes; data returned to the manager; manual payroll entry). Only what the request brings (a wrong one-time code, a missing body field) may still refuse one.',
     params: OnboardingIdParam,
     responses: { 200: { description: 'The onboarding and its timeline', schema: InspectOnboarding }, 404: errors },
     handle: (ctx) => ok(inspectOnboarding(ctx.workspace, ctx.params.id!)),

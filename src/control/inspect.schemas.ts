@@ -50,7 +50,7 @@ const OnboardingSummary = Type.Object(
     employee: Type.Object({ first_name: Type.String(), last_name: Type.String() }),
     created_at: DateTime,
     updated_at: DateTime,
-    allowed_actions: Type.Array(Literals(ACTION_NAMES), { description: 'the control actions the state machine allows in this status' }),
+    allowed_actions: Type.Array(Literals(ACTION_NAMES), { description: 'the control actions that would succeed now (the status and the record\'s state)' }),
   },
   { title: 'InspectOnboardingSummary' },
 );

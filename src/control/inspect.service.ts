@@ -9,12 +9,12 @@ import type { DeliveryRecord, WebhookEndpointRecord } from '../resources/webhook
 import { deliveriesOf, resend } from '../resources/webhooks/webhooks.service.js';
 import { renderDelivery } from '../resources/webhooks/webhooks.view.js';
 import type { ActionName, InspectDeliveriesQuery, InspectEventsQuery, InspectListQuery, InspectWebhooksQuery } from './inspect.schemas.js';
-import { findOnboarding, renderFull } from './onboarding-actions.service.js';
+import { findOnboarding, guardsPass, renderFull } from './onboarding-actions.service.js';
 
 /**
  * Reads of a whole workspace for the inspector page (/_emulator/ui), over the control API
  * like everything else the page does. What an onboarding may do next is asked of the state
- * machine's table, so the page holds no life-cycle rule of its own.
+ * machine's table and the life cycle's own checks, so the page holds no life-cycle rule of its own.
  */
 
 interface ActionSpec {
@@ -63,9 +63,14 @@ const ACTION_SUMMARIES: Record<ActionName, string> = {
   cancel: 'Cancel the onboarding',
 };
 
-/** The actions the state machine allows in a status (service guards may still refuse one with a 409). */
-export function allowedActions(status: OnboardingStatus): ActionName[] {
-  return (Object.keys(ACTIONS) as ActionName[]).filter((a) => decide(status, ACTIONS[a].trigger).ok);
+/**
+ * The actions that would succeed on the record as it is: the machine's table admits the
+ * trigger in its status, and the checks the action makes beyond the status pass (a link opened,
+ * expired or revoked, the identity check, four-eyes, data returned to the manager, manual
+ * payroll entry). Only what a request brings is left open: a wrong one-time code, a body.
+ */
+export function allowedActions(ws: Workspace, r: OnboardingRecord): ActionName[] {
+  return (Object.keys(ACTIONS) as ActionName[]).filter((a) => decide(r.status, ACTIONS[a].trigger).ok && guardsPass(ws, r, a));
 }
 
 const newestFirst = <T>(items: T[]): T[] => [...items].reverse();
@@ -86,7 +91,7 @@ export function listOnboardings(ws: Workspace, q: InspectListQuery) {
     employee: fullName(r),
     created_at: r.created_at,
     updated_at: r.updated_at,
-    allowed_actions: allowedActions(r.status),
+    allowed_actions: allowedActions(ws, r),
   }));
   return { data, total: all.length };
 }
@@ -99,7 +104,7 @@ export function inspectOnboarding(ws: Workspace, id: string) {
     environment: r.environment,
     organization_id: r.organization_id,
     partner_id: r.partner_id,
-    allowed_actions: allowedActions(r.status).map((action) => ({
+    allowed_actions: allowedActions(ws, r).map((action) => ({
       action,
       method: 'POST' as const,
       path: `/_emulator/onboardings/${r.id}/${action}`,
