@@ -37,7 +37,8 @@ export const inspectRoutes: ControlRoute<Emulator>[] = [
   }),
   defineControlRoute({
     kind: 'control', perWorkspace: true, tag, method: 'GET', path: '/_emulator/events',
-    operationId: 'inspectEvents', summary: 'Every event of the workspace (any environment, any organization), newest first, with how many deliveries each made',
+    operationId: 'inspectEvents', summary: 'Every event of the workspace (any environment, any organization), newest first, with how many deliveries each made; paged with limit and starting_after (older) or ending_before (newer)',
+    description: 'newer counts the matching events above the page, so a client can tell whether there are newer (newer > 0) or older (newer + data.length < total) ones. A page held by a cursor stays the same while new events arrive. An unknown or purged cursor is 422 cursor_invalid.',
     query: InspectEventsQuery,
     responses: { 200: { description: 'The events', schema: InspectEventList }, 422: errors },
     handle: (ctx) => ok(listEvents(ctx.workspace, ctx.query)),

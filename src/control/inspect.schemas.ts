@@ -25,7 +25,12 @@ export const InspectListQuery = Type.Object({ limit: Limit(1000, 100) }, Strict)
 export type InspectListQuery = Static<typeof InspectListQuery>;
 
 export const InspectEventsQuery = Type.Object(
-  { limit: Limit(1000, 100), onboarding_id: Type.Optional(Type.String({ minLength: 1 })) },
+  {
+    limit: Limit(1000, 100),
+    onboarding_id: Type.Optional(Type.String({ minLength: 1 })),
+    starting_after: Type.Optional(Type.String({ minLength: 1, description: 'an event id: the page of events just older than it' })),
+    ending_before: Type.Optional(Type.String({ minLength: 1, description: 'an event id: the page of events just newer than it' })),
+  },
   Strict,
 );
 export type InspectEventsQuery = Static<typeof InspectEventsQuery>;
@@ -129,7 +134,11 @@ export const InspectOnboarding = Type.Object(
 );
 
 export const InspectEventList = Type.Object(
-  { data: Type.Array(EventInfo, { description: 'newest first' }), total: Type.Integer() },
+  {
+    data: Type.Array(EventInfo, { description: 'newest first' }),
+    total: Type.Integer({ description: 'events matching the filter' }),
+    newer: Type.Integer({ description: 'events matching the filter that are newer than this page (0 for the latest page); older ones are left when newer + data.length < total' }),
+  },
   { title: 'InspectEventList' },
 );
 

@@ -193,11 +193,36 @@ function placeIdentityCheck(entries: TimelineEntry[], at: string, dataVersion: n
   entries.splice(index, 0, { at, trigger: 'verify_identity', from: status, to: status, data_version: dataVersion, events: [], detail: 'identity check confirmed' });
 }
 
+/**
+ * A page of events, newest first: the latest `limit`, or those just older than `starting_after`
+ * or just newer than `ending_before`. A page is held by an event of its edge, not by a count
+ * from the top, so events made meanwhile land above it and a reader of older events keeps
+ * seeing the same ones. `newer` says where the page is, for a client to tell whether there is
+ * more either way.
+ */
 export function listEvents(ws: Workspace, q: InspectEventsQuery) {
-  const all = ws.store.events.values().filter((e) => q.onboarding_id === undefined || e.data.onboarding_id === q.onboarding_id);
+  if (q.starting_after !== undefined && q.ending_before !== undefined) {
+    throw fail('parameter_invalid', 'Give starting_after or ending_before, not both.', 'ending_before');
+  }
+  const ordered = newestFirst(ws.store.events.values().filter((e) => q.onboarding_id === undefined || e.data.onboarding_id === q.onboarding_id));
+  const limit = q.limit ?? 100;
+  const at = (id: string, param: string) => {
+    const index = ordered.findIndex((e) => e.id === id);
+    if (index < 0) throw fail('cursor_invalid', `The cursor ${id} is not known for this list.`, param);
+    return index;
+  };
+  let start = 0;
+  let end = limit;
+  if (q.starting_after !== undefined) {
+    start = at(q.starting_after, 'starting_after') + 1;
+    end = start + limit;
+  } else if (q.ending_before !== undefined) {
+    end = at(q.ending_before, 'ending_before');
+    start = Math.max(0, end - limit);
+  }
   const counts = new Map<string, number>();
   for (const d of ws.store.deliveries.values()) counts.set(d.event_id, (counts.get(d.event_id) ?? 0) + 1);
-  const data = newestFirst(all).slice(0, q.limit ?? 100).map((e) => ({
+  const data = ordered.slice(start, end).map((e) => ({
     id: e.id,
     type: e.type,
     created_at: e.created_at,
@@ -207,7 +232,7 @@ export function listEvents(ws: Workspace, q: InspectEventsQuery) {
     data: e.data,
     deliveries: counts.get(e.id) ?? 0,
   }));
-  return { data, total: all.length };
+  return { data, total: ordered.length, newer: start };
 }
 
 /**

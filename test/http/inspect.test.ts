@@ -257,6 +257,53 @@ describe('GET /_emulator/events', () => {
   });
 });
 
+describe('GET /_emulator/events: pages', () => {
+  /** The default workspace after `count` new onboardings; all its events, newest first. */
+  async function events(count: number) {
+    const h = harness();
+    for (let i = 0; i < count; i++) expect((await h.as(KEYS.owner).post('/v1/onboardings', createBody({ reference: `P-${i}` }))).status).toBe(201);
+    const ids = h.emulator.defaultWorkspace.store.events.values().map((e) => e.id).reverse();
+    return { h, base: '/_emulator', ids };
+  }
+
+  it('the latest page, then older pages by starting_after and newer ones by ending_before; newer tells where a page is', async () => {
+    const { h, base, ids } = await events(12);
+    const total = ids.length;
+    const latest = (await h.http().get(`${base}/events?limit=5`)).body;
+    expect(latest).toMatchObject({ total, newer: 0 });
+    expect(latest.data.map((e: { id: string }) => e.id)).toEqual(ids.slice(0, 5));
+    const older = (await h.http().get(`${base}/events?limit=5&starting_after=${ids[4]}`)).body;
+    expect(older).toMatchObject({ total, newer: 5 });
+    expect(older.data.map((e: { id: string }) => e.id)).toEqual(ids.slice(5, 10));
+    const oldest = (await h.http().get(`${base}/events?limit=5&starting_after=${ids[9]}`)).body;
+    expect(oldest.data.map((e: { id: string }) => e.id)).toEqual(ids.slice(10, 15));
+    expect(oldest.newer + oldest.data.length).toBe(total);
+    const back = (await h.http().get(`${base}/events?limit=5&ending_before=${ids[5]}`)).body;
+    expect(back).toMatchObject({ newer: 0, data: latest.data });
+    // Just below the top: a short page is not padded from further down.
+    const top = (await h.http().get(`${base}/events?limit=5&ending_before=${ids[2]}`)).body;
+    expect(top.data.map((e: { id: string }) => e.id)).toEqual(ids.slice(0, 2));
+  });
+
+  it('a page held by its cursor stays put while new events arrive; the latest page moves', async () => {
+    const { h, base, ids } = await events(8);
+    const before = (await h.http().get(`${base}/events?limit=3&starting_after=${ids[2]}`)).body;
+    expect((await h.as(KEYS.owner).post('/v1/onboardings', createBody())).status).toBe(201);
+    const after = (await h.http().get(`${base}/events?limit=3&starting_after=${ids[2]}`)).body;
+    expect(after.data).toEqual(before.data);
+    expect(after.newer).toBe(before.newer + 1);
+    expect(after.total).toBe(before.total + 1);
+    expect((await h.http().get(`${base}/events?limit=3`)).body.data[0].id).not.toBe(ids[0]);
+  });
+
+  it('422 for an unknown cursor, and for both cursors at once', async () => {
+    const { h, base, ids } = await events(2);
+    expectError(await h.http().get(`${base}/events?starting_after=evt_nope`), 422, 'invalid_request', 'cursor_invalid', 'starting_after');
+    expectError(await h.http().get(`${base}/events?ending_before=evt_nope`), 422, 'invalid_request', 'cursor_invalid', 'ending_before');
+    expectError(await h.http().get(`${base}/events?starting_after=${ids[0]}&ending_before=${ids[1]}`), 422, 'invalid_request', 'parameter_invalid', 'ending_before');
+  });
+});
+
 describe('GET /_emulator/webhooks and POST /_emulator/deliveries/{id}/retry', () => {
   async function deadDelivery() {
     const receiver = switchable();
