@@ -197,10 +197,14 @@ interface PageState {
       h('thead', null, h('tr', null, headers.map((t) => h('th', { scope: 'col', text: t })))),
       h('tbody', null, rows));
   }
-  /** An event type as code that may wrap after its dots rather than anywhere. */
-  function dotted(type: string): HTMLElement {
-    return h('code', null, type.split('.').map((part, i) => (i ? [h('wbr', null), '.' + part] : part)));
+  /**
+   * A name such as an event type or a role, with places to wrap before each dot and after
+   * each underscore, so a narrow column breaks it there rather than anywhere.
+   */
+  function wrappable(name: string): Child[] {
+    return name.split(/(?=\.)|(?<=_)/).map((part, i) => (i ? [h('wbr', null), part] : part));
   }
+  function dotted(type: string): HTMLElement { return h('code', null, wrappable(type)); }
   function empty(text: string): HTMLParagraphElement { return h('p', { class: 'muted', text: text }); }
   function badge(value: string): HTMLSpanElement { return h('span', { class: 'badge s-' + String(value).replace(/[^a-z_]/g, ''), text: value }); }
   function message(e: unknown): string { return e instanceof Error ? e.message : String(e); }
@@ -313,7 +317,7 @@ interface PageState {
           h('td', null, h('button', { type: 'button', class: 'link', onclick: () => { select(r.id); }, 'aria-label': 'Show onboarding ' + r.id, text: r.id })),
           h('td', { text: r.employee.first_name + ' ' + r.employee.last_name }),
           h('td', null, badge(r.status)),
-          h('td', { text: list(r.waiting_on) }),
+          h('td', { class: 'words' }, wrappable(list(r.waiting_on))),
           h('td', { class: 'n', text: r.data_version }),
           h('td', { class: 'n', text: r.environment }));
       }), 'Onboardings'),
@@ -504,7 +508,7 @@ interface PageState {
                   h('td', null, badge(d.status)),
                   h('td', { class: 'attempt-count n', text: d.attempts }),
                   h('td', { class: 'when', text: time(d.next_attempt_at) }),
-                  h('td', null, h('button', {
+                  h('td', { class: 'n' }, h('button', {
                     type: 'button', 'aria-label': 'Retry delivery ' + d.id, text: 'Retry',
                     disabled: d.status === 'in_progress' || hook.status === 'disabled',
                     onclick: () => {

@@ -17,9 +17,10 @@ body{margin:0;font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-seri
 .panel h4{font-size:.9rem;margin:.8rem 0 .3rem}
 .content{overflow-x:auto}
 table{border-collapse:collapse;width:100%;max-width:100%;font-size:13px}
-th,td{text-align:left;padding:.2rem .4rem;border-bottom:1px solid var(--line);vertical-align:top}
+th,td{text-align:left;padding:.2rem .3rem;border-bottom:1px solid var(--line);vertical-align:top}
 td{overflow-wrap:anywhere}
-th,td.n{white-space:nowrap}
+td.n{white-space:nowrap}
+th{overflow-wrap:normal}
 .words{overflow-wrap:normal}
 td.when{white-space:normal;overflow-wrap:normal;min-width:6.5em}
 th{font-size:.8rem;color:var(--muted);font-weight:600}
