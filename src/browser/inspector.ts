@@ -74,6 +74,8 @@ interface EventInfo {
   data: { onboarding_id: string; data_version: number | null };
   deliveries: number;
 }
+/** A page of events: `newer` of the `total` are above it, so there are older ones when newer + data.length < total. */
+interface EventPage extends ListOf<EventInfo> { total: number; newer: number }
 interface AttemptInfo { at: string; status_code: number | null; error: string | null; manual: boolean; next_attempt_at: string | null }
 interface DeliveryInfo {
   id: string;
@@ -127,6 +129,11 @@ interface PageState {
   shown: Record<string, string>;
   /** The addresses whose every delivery is shown ("Show all"). */
   allDeliveries: Record<string, true>;
+  /**
+   * The page of events shown: null for the latest, which follows new events; otherwise held by
+   * the event at its edge, so new events do not move it while the viewer reads older ones.
+   */
+  events: { starting_after: string } | { ending_before: string } | null;
   busy: boolean;
   current: Promise<void>;
   live: boolean;
@@ -139,6 +146,8 @@ interface PageState {
   const LATEST_DELIVERIES = 5;
   /** Page size of that read: its maximum (PAGE_LIMIT_MAX on the server). */
   const DELIVERY_PAGE = 100;
+  /** Events per page of the events panel. */
+  const EVENT_PAGE = 25;
 
   const query = new URLSearchParams(location.search);
   const state: PageState = {
@@ -146,6 +155,7 @@ interface PageState {
     onboarding: query.get('onboarding') || null,
     shown: {},
     allDeliveries: {},
+    events: null,
     busy: false,
     current: Promise.resolve(),
     live: true,
@@ -187,6 +197,14 @@ interface PageState {
       h('thead', null, h('tr', null, headers.map((t) => h('th', { scope: 'col', text: t })))),
       h('tbody', null, rows));
   }
+  /**
+   * A name such as an event type or a role, with places to wrap before each dot and after
+   * each underscore, so a narrow column breaks it there rather than anywhere.
+   */
+  function wrappable(name: string): Child[] {
+    return name.split(/(?=\.)|(?<=_)/).map((part, i) => (i ? [h('wbr', null), part] : part));
+  }
+  function dotted(type: string): HTMLElement { return h('code', null, wrappable(type)); }
   function empty(text: string): HTMLParagraphElement { return h('p', { class: 'muted', text: text }); }
   function badge(value: string): HTMLSpanElement { return h('span', { class: 'badge s-' + String(value).replace(/[^a-z_]/g, ''), text: value }); }
   function message(e: unknown): string { return e instanceof Error ? e.message : String(e); }
@@ -299,9 +317,9 @@ interface PageState {
           h('td', null, h('button', { type: 'button', class: 'link', onclick: () => { select(r.id); }, 'aria-label': 'Show onboarding ' + r.id, text: r.id })),
           h('td', { text: r.employee.first_name + ' ' + r.employee.last_name }),
           h('td', null, badge(r.status)),
-          h('td', { text: list(r.waiting_on) }),
-          h('td', { text: r.data_version }),
-          h('td', { text: r.environment }));
+          h('td', { class: 'words' }, wrappable(list(r.waiting_on))),
+          h('td', { class: 'n', text: r.data_version }),
+          h('td', { class: 'n', text: r.environment }));
       }), 'Onboardings'),
       o.total > o.data.length ? h('p', { class: 'muted', text: 'Showing ' + o.data.length + ' of ' + o.total + '.' }) : null);
   }
@@ -395,22 +413,50 @@ interface PageState {
       h('h4', { text: 'Approvals' }),
       d.approvals.length
         ? table(['Role', 'User', 'Version', 'Valid', 'At'], d.approvals.map((a) => {
-            return h('tr', null, h('td', { text: a.role }), h('td', { text: a.user_name || a.user_id }), h('td', { text: a.data_version }), h('td', { text: a.valid ? 'yes' : 'no (lapsed)' }), h('td', { text: time(a.at) }));
+            return h('tr', null, h('td', { class: 'n', text: a.role }), h('td', { text: a.user_name || a.user_id }), h('td', { class: 'n', text: a.data_version }), h('td', { text: a.valid ? 'yes' : 'no (lapsed)' }), h('td', { class: 'when', text: time(a.at) }));
           }), 'Approvals')
         : empty('Required: ' + list(o.approvals.required) + '; none given yet.'));
   }
 
-  function drawEvents(e: ListOf<EventInfo>): Node {
-    if (!e.data.length) return empty('No events yet.');
-    return table(['Time', 'Type', 'Onboarding', 'Version', 'Env', 'Deliveries'], e.data.map((ev) => {
-      return h('tr', null,
+  // "Older" and "Newer" hold the page by the event at its edge; "Latest" goes back to following new events.
+  function showEvents(page: PageState['events'], focus: string): void {
+    state.events = page;
+    void poll().then(() => {
+      const b = document.querySelector<HTMLButtonElement>('#events-content button[data-page="' + focus + '"]:not([disabled])') ??
+        document.querySelector<HTMLButtonElement>('#events-content button[data-page]:not([disabled])');
+      if (b) b.focus();
+    });
+  }
+  function eventsNav(e: EventPage): Node {
+    const first = e.data[0];
+    const last = e.data[e.data.length - 1];
+    const hasOlder = e.newer + e.data.length < e.total;
+    const range = e.data.length ? (e.newer + 1) + '–' + (e.newer + e.data.length) + ' of ' + e.total : '0 of ' + e.total;
+    return h('div', { class: 'pager', role: 'group', 'aria-label': 'Pages of events' },
+      h('button', {
+        type: 'button', 'data-page': 'newer', text: 'Newer', disabled: e.newer === 0 || !first,
+        // Within a page of the top, the newer page is the latest, which follows new events again.
+        onclick: () => { if (first) showEvents(e.newer <= EVENT_PAGE ? null : { ending_before: first.id }, 'newer'); },
+      }),
+      h('button', {
+        type: 'button', 'data-page': 'older', text: 'Older', disabled: !hasOlder || !last,
+        onclick: () => { if (last) showEvents({ starting_after: last.id }, 'older'); },
+      }),
+      h('span', { id: 'events-range', class: 'muted', text: 'Events ' + range }),
+      e.newer > 0 ? h('button', { type: 'button', class: 'link', 'data-page': 'latest', text: 'Latest (live)', onclick: () => { showEvents(null, 'older'); } }) : null);
+  }
+
+  function drawEvents(e: EventPage): Node {
+    if (!e.total) return empty('No events yet.');
+    return h('div', null, eventsNav(e), table(['Time', 'Type', 'Onboarding', 'Version', 'Env', 'Deliveries'], e.data.map((ev) => {
+      return h('tr', { 'data-event': ev.id },
         h('td', { class: 'when', text: time(ev.created_at) }),
-        h('td', null, h('code', { text: ev.type })),
+        h('td', { class: 'words' }, dotted(ev.type)),
         h('td', null, h('button', { type: 'button', class: 'link', onclick: () => { select(ev.data.onboarding_id); }, 'aria-label': 'Show onboarding ' + ev.data.onboarding_id, text: ev.data.onboarding_id })),
-        h('td', { text: ev.data.data_version === null ? '—' : ev.data.data_version }),
-        h('td', { text: ev.environment }),
-        h('td', { text: ev.deliveries }));
-    }), 'Events');
+        h('td', { class: 'n', text: ev.data.data_version === null ? '—' : ev.data.data_version }),
+        h('td', { class: 'n', text: ev.environment }),
+        h('td', { class: 'n', text: ev.deliveries }));
+    }), 'Events'));
   }
 
   function attempts(d: DeliveryInfo): Node {
@@ -458,11 +504,11 @@ interface PageState {
           ? table(['Event', 'Status', 'Attempts', 'Next attempt', ''], hook.deliveries.map((d) => {
               return [
                 h('tr', { 'data-delivery': d.id },
-                  h('td', null, h('code', { text: d.event_type }), h('div', { class: 'muted', text: d.id })),
+                  h('td', null, h('div', { class: 'words' }, dotted(d.event_type)), h('div', { class: 'muted', text: d.id })),
                   h('td', null, badge(d.status)),
-                  h('td', { class: 'attempt-count', text: d.attempts }),
+                  h('td', { class: 'attempt-count n', text: d.attempts }),
                   h('td', { class: 'when', text: time(d.next_attempt_at) }),
-                  h('td', null, h('button', {
+                  h('td', { class: 'n' }, h('button', {
                     type: 'button', 'aria-label': 'Retry delivery ' + d.id, text: 'Retry',
                     disabled: d.status === 'in_progress' || hook.status === 'disabled',
                     onclick: () => {
@@ -486,8 +532,8 @@ interface PageState {
       return h('tr', null,
         h('td', { class: 'when', text: time(m.sent_at) }),
         h('td', null, h('div', { text: m.to }), h('div', { class: 'muted', text: m.subject })),
-        h('td', { text: m.kind }),
-        h('td', null, m.code ? h('code', { text: m.code }) : '—'),
+        h('td', { class: 'n', text: m.kind }),
+        h('td', { class: 'n' }, m.code ? h('code', { text: m.code }) : '—'),
         h('td', null, safe ? h('a', { href: link, rel: 'noreferrer', target: '_blank', text: link.replace(/^https?:\/\/[^/]+/, '') }) : (link || '—')));
     }), 'Outbox');
   }
@@ -528,6 +574,17 @@ interface PageState {
     return w;
   }
 
+  // The page of events asked for; one whose edge event is gone (purged as the clock moved) gives way to the latest.
+  function eventPage(b: string): Promise<EventPage> {
+    const page = state.events;
+    const cursor = page === null ? '' : 'starting_after' in page ? '&starting_after=' + encodeURIComponent(page.starting_after) : '&ending_before=' + encodeURIComponent(page.ending_before);
+    return api<EventPage>('GET', b + '/events?limit=' + EVENT_PAGE + cursor).catch((e: unknown) => {
+      if (page === null || !isApiError(e) || e.code !== 'cursor_invalid') throw e;
+      if (state.events === page) state.events = null;
+      return api<EventPage>('GET', b + '/events?limit=' + EVENT_PAGE);
+    });
+  }
+
   // ----- Polling: every read at once; one poll at a time.
   function poll(): Promise<void> {
     // One poll at a time; a call meanwhile (after an action) runs once the current one ends.
@@ -540,7 +597,7 @@ interface PageState {
     const workspaces = api<ListOf<WorkspaceInfo>>('GET', '/_emulator/workspaces');
     const clock = api<ClockInfo>('GET', b + '/clock');
     const onboardings = api<OnboardingList>('GET', b + '/onboardings?limit=200');
-    const events = api<ListOf<EventInfo>>('GET', b + '/events?limit=100');
+    const events = eventPage(b);
     const webhooks = api<ListOf<WebhookInfo>>('GET', b + '/webhooks?deliveries=' + LATEST_DELIVERIES);
     const outbox = api<ListOf<MailInfo>>('GET', b + '/outbox');
     const scenario = api<ScenarioInfo>('GET', b + '/scenario');
@@ -592,6 +649,7 @@ interface PageState {
       state.workspace = workspace.value;
       state.onboarding = null;
       state.allDeliveries = {};
+      state.events = null;
       state.shown = {};
       remember();
       void poll();

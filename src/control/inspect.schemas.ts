@@ -29,7 +29,12 @@ export const InspectListQuery = Type.Object({ limit: Limit(1000, INSPECT_LIMIT) 
 export type InspectListQuery = Static<typeof InspectListQuery>;
 
 export const InspectEventsQuery = Type.Object(
-  { limit: Limit(1000, INSPECT_LIMIT), onboarding_id: Type.Optional(Type.String({ minLength: 1 })) },
+  {
+    limit: Limit(1000, INSPECT_LIMIT),
+    onboarding_id: Type.Optional(Type.String({ minLength: 1 })),
+    starting_after: Type.Optional(Type.String({ minLength: 1, description: 'an event id: the page of events just older than it' })),
+    ending_before: Type.Optional(Type.String({ minLength: 1, description: 'an event id: the page of events just newer than it' })),
+  },
   Strict,
 );
 export type InspectEventsQuery = Static<typeof InspectEventsQuery>;
@@ -54,7 +59,7 @@ const OnboardingSummary = Type.Object(
     employee: Type.Object({ first_name: Type.String(), last_name: Type.String() }),
     created_at: DateTime,
     updated_at: DateTime,
-    allowed_actions: Type.Array(Literals(ACTION_NAMES), { description: 'the control actions the state machine allows in this status' }),
+    allowed_actions: Type.Array(Literals(ACTION_NAMES), { description: 'the control actions that would succeed now (the status and the record\'s state)' }),
   },
   { title: 'InspectOnboardingSummary' },
 );
@@ -133,7 +138,11 @@ export const InspectOnboarding = Type.Object(
 );
 
 export const InspectEventList = Type.Object(
-  { data: Type.Array(EventInfo, { description: 'newest first' }), total: Type.Integer() },
+  {
+    data: Type.Array(EventInfo, { description: 'newest first' }),
+    total: Type.Integer({ description: 'events matching the filter' }),
+    newer: Type.Integer({ description: 'events matching the filter that are newer than this page (0 for the latest page); older ones are left when newer + data.length < total' }),
+  },
   { title: 'InspectEventList' },
 );
 

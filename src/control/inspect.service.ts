@@ -9,12 +9,12 @@ import type { DeliveryRecord, WebhookEndpointRecord } from '../resources/webhook
 import { deliveriesOf, resend } from '../resources/webhooks/webhooks.service.js';
 import { renderDelivery } from '../resources/webhooks/webhooks.view.js';
 import { INSPECT_DELIVERIES, INSPECT_LIMIT, type ActionName, type InspectDeliveriesQuery, type InspectEventsQuery, type InspectListQuery, type InspectWebhooksQuery } from './inspect.schemas.js';
-import { findOnboarding, renderFull } from './onboarding-actions.service.js';
+import { findOnboarding, guardsPass, renderFull } from './onboarding-actions.service.js';
 
 /**
  * Reads of a whole workspace for the inspector page (/_emulator/ui), over the control API
  * like everything else the page does. What an onboarding may do next is asked of the state
- * machine's table, so the page holds no life-cycle rule of its own.
+ * machine's table and the life cycle's own checks, so the page holds no life-cycle rule of its own.
  */
 
 interface ActionSpec {
@@ -63,9 +63,14 @@ const ACTION_SUMMARIES: Record<ActionName, string> = {
   cancel: 'Cancel the onboarding',
 };
 
-/** The actions the state machine allows in a status (service guards may still refuse one with a 409). */
-export function allowedActions(status: OnboardingStatus): ActionName[] {
-  return (Object.keys(ACTIONS) as ActionName[]).filter((a) => decide(status, ACTIONS[a].trigger).ok);
+/**
+ * The actions that would succeed on the record as it is: the machine's table admits the
+ * trigger in its status, and the checks the action makes beyond the status pass (a link opened,
+ * expired or revoked, the identity check, four-eyes, data returned to the manager, manual
+ * payroll entry). Only what a request brings is left open: a wrong one-time code, a body.
+ */
+export function allowedActions(ws: Workspace, r: OnboardingRecord): ActionName[] {
+  return (Object.keys(ACTIONS) as ActionName[]).filter((a) => decide(r.status, ACTIONS[a].trigger).ok && guardsPass(ws, r, a));
 }
 
 const newestFirst = <T>(items: T[]): T[] => [...items].reverse();
@@ -86,7 +91,7 @@ export function listOnboardings(ws: Workspace, q: InspectListQuery) {
     employee: fullName(r),
     created_at: r.created_at,
     updated_at: r.updated_at,
-    allowed_actions: allowedActions(r.status),
+    allowed_actions: allowedActions(ws, r),
   }));
   return { data, total: all.length };
 }
@@ -99,7 +104,7 @@ export function inspectOnboarding(ws: Workspace, id: string) {
     environment: r.environment,
     organization_id: r.organization_id,
     partner_id: r.partner_id,
-    allowed_actions: allowedActions(r.status).map((action) => ({
+    allowed_actions: allowedActions(ws, r).map((action) => ({
       action,
       method: 'POST' as const,
       path: `/_emulator/onboardings/${r.id}/${action}`,
@@ -188,11 +193,36 @@ function placeIdentityCheck(entries: TimelineEntry[], at: string, dataVersion: n
   entries.splice(index, 0, { at, trigger: 'verify_identity', from: status, to: status, data_version: dataVersion, events: [], detail: 'identity check confirmed' });
 }
 
+/**
+ * A page of events, newest first: the latest `limit`, or those just older than `starting_after`
+ * or just newer than `ending_before`. A page is held by an event of its edge, not by a count
+ * from the top, so events made meanwhile land above it and a reader of older events keeps
+ * seeing the same ones. `newer` says where the page is, for a client to tell whether there is
+ * more either way.
+ */
 export function listEvents(ws: Workspace, q: InspectEventsQuery) {
-  const all = ws.store.events.values().filter((e) => q.onboarding_id === undefined || e.data.onboarding_id === q.onboarding_id);
+  if (q.starting_after !== undefined && q.ending_before !== undefined) {
+    throw fail('parameter_invalid', 'Give starting_after or ending_before, not both.', 'ending_before');
+  }
+  const ordered = newestFirst(ws.store.events.values().filter((e) => q.onboarding_id === undefined || e.data.onboarding_id === q.onboarding_id));
+  const limit = q.limit ?? INSPECT_LIMIT;
+  const at = (id: string, param: string) => {
+    const index = ordered.findIndex((e) => e.id === id);
+    if (index < 0) throw fail('cursor_invalid', `The cursor ${id} is not known for this list.`, param);
+    return index;
+  };
+  let start = 0;
+  let end = limit;
+  if (q.starting_after !== undefined) {
+    start = at(q.starting_after, 'starting_after') + 1;
+    end = start + limit;
+  } else if (q.ending_before !== undefined) {
+    end = at(q.ending_before, 'ending_before');
+    start = Math.max(0, end - limit);
+  }
   const counts = new Map<string, number>();
   for (const d of ws.store.deliveries.values()) counts.set(d.event_id, (counts.get(d.event_id) ?? 0) + 1);
-  const data = newestFirst(all).slice(0, q.limit ?? INSPECT_LIMIT).map((e) => ({
+  const data = ordered.slice(start, end).map((e) => ({
     id: e.id,
     type: e.type,
     created_at: e.created_at,
@@ -202,7 +232,7 @@ export function listEvents(ws: Workspace, q: InspectEventsQuery) {
     data: e.data,
     deliveries: counts.get(e.id) ?? 0,
   }));
-  return { data, total: all.length };
+  return { data, total: ordered.length, newer: start };
 }
 
 /**

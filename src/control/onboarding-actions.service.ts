@@ -1,5 +1,5 @@
 import { dashboardPrincipal } from '../resources/organizations/organizations.access.js';
-import { fail } from '../core/errors.js';
+import { ApiError, fail } from '../core/errors.js';
 import type { Workspace } from '../core/workspace.js';
 import type { Role, User } from '../resources/organizations/organizations.model.js';
 import * as life from '../resources/onboardings/onboardings.lifecycle.js';
@@ -11,6 +11,7 @@ import { hostedUrl, renderOnboarding } from '../resources/onboardings/onboarding
 import type {
   ApproveBody, DashboardCreateBody, OpenBody, PayrollFailBody, ReturnBody, TermsBody, VerifyBody,
 } from './onboarding-actions.schemas.js';
+import type { ActionName } from './inspect.schemas.js';
 
 /**
  * What people do outside the API (the web dashboard, the employee on the hosted pages, the
@@ -108,3 +109,45 @@ export const payrollFail: Action<PayrollFailBody> = (ws, r, body) => {
   const org = ws.store.organizations.get(r.organization_id);
   return life.payrollFail(ws, r, body.error_code ?? org?.payroll_failure.error_code ?? 'connector_unavailable');
 };
+
+/** False when `check` refuses (throws the action's own error); other failures are bugs and propagate. */
+function passes(check: () => void): boolean {
+  try {
+    check();
+    return true;
+  } catch (e) {
+    if (e instanceof ApiError) return false;
+    throw e;
+  }
+}
+
+/** Someone of the organization could give a required approval still missing, four-eyes kept. */
+function someoneMayApprove(ws: Workspace, r: OnboardingRecord): boolean {
+  const people = ws.store.users.values().filter((u) => u.organization_id === r.organization_id);
+  return r.required_roles.some((role) => people.some((u) => u.roles.includes(role) && passes(() => life.checkApprove(r, u, role, r.data_version))));
+}
+
+/**
+ * What each action checks beyond the machine's table, as far as the record tells: the same
+ * check functions the life cycle's actions call first. An action that takes a body is asked for
+ * the body that could succeed (no code, the current data_version, any member in any role). No
+ * entry: the status decides alone. Opening a link already opened is left out too: it succeeds
+ * but changes nothing.
+ */
+const GUARDS: Partial<Record<ActionName, (ws: Workspace, r: OnboardingRecord) => boolean>> = {
+  'employee/open': (ws, r) => passes(() => life.checkOpen(ws, r)) && !life.linkOpened(r),
+  'employee/submit': (_ws, r) => passes(() => life.checkSubmit(r)),
+  'verify-identity': (_ws, r) => passes(() => life.checkVerify(r)),
+  approve: someoneMayApprove,
+  return: (_ws, r) => passes(() => life.requireReviewing(r)),
+  'manager/correct': (_ws, r) => passes(() => life.checkCorrect(r)),
+  'payroll/fail': (_ws, r) => passes(() => life.checkPayrollFail(r)),
+};
+
+/**
+ * Whether the action would be taken, once the machine's table admits its trigger in the
+ * onboarding's status (the caller asks decide() first).
+ */
+export function guardsPass(ws: Workspace, r: OnboardingRecord, action: ActionName): boolean {
+  return GUARDS[action]?.(ws, r) ?? true;
+}

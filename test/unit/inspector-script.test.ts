@@ -3,6 +3,7 @@ import { browserScript } from '../../src/pages/browser-scripts.js';
 import { inspectorPageRoutes } from '../../src/pages/inspector/inspector.routes.js';
 import { INSPECTOR_PATH } from '../../src/pages/inspector/inspector.paths.js';
 import { PAGE_LIMIT_MAX } from '../../src/resources/common.schemas.js';
+import { InspectEventsQuery } from '../../src/control/inspect.schemas.js';
 
 /**
  * The browser script (src/browser/inspector.ts) is the one place its constants are defined;
@@ -23,6 +24,12 @@ describe("the inspector's script", () => {
 
   it('pages "Show all" at the largest page the paged read allows', () => {
     expect(constant('DELIVERY_PAGE')).toBe(PAGE_LIMIT_MAX);
+  });
+
+  it('asks for a page of events the events read allows', () => {
+    const limit = (InspectEventsQuery.properties as { limit: { minimum: number; maximum: number } }).limit;
+    expect(constant('EVENT_PAGE')).toBeGreaterThanOrEqual(limit.minimum);
+    expect(constant('EVENT_PAGE')).toBeLessThanOrEqual(limit.maximum);
   });
 
   it('polls as often as its OpenAPI description says', () => {

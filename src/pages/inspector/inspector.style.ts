@@ -17,17 +17,23 @@ body{margin:0;font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-seri
 .panel h3{font-size:.95rem;margin:.6rem 0 .3rem;word-break:break-all}
 .panel h4{font-size:.9rem;margin:.8rem 0 .3rem}
 .content{overflow-x:auto}
-table{border-collapse:collapse;width:100%;font-size:13px}
-th,td{text-align:left;padding:.2rem .4rem;border-bottom:1px solid var(--line);vertical-align:top}
+table{border-collapse:collapse;width:100%;max-width:100%;font-size:13px}
+th,td{text-align:left;padding:.2rem .3rem;border-bottom:1px solid var(--line);vertical-align:top}
+td{overflow-wrap:anywhere}
+td.n{white-space:nowrap}
+th{overflow-wrap:normal}
+.words{overflow-wrap:normal}
+td.when{white-space:normal;overflow-wrap:normal;min-width:6.5em}
 th{font-size:.8rem;color:var(--muted);font-weight:600}
 tr.selected td{background:#eef3f7}
 tr.sub td{border-bottom:2px solid var(--line);padding-top:0}
 .muted{color:var(--muted)}
 .when{white-space:nowrap;font-variant-numeric:tabular-nums}
 code{font:12px/1.3 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
-.facts{display:grid;grid-template-columns:max-content 1fr;gap:.1rem .8rem;margin:.2rem 0}
+.facts{display:grid;grid-template-columns:max-content minmax(0,1fr);gap:.1rem .8rem;margin:.2rem 0}
 .facts dt{font-weight:600;color:var(--muted)}
-.facts dd{margin:0}
+.facts dd{margin:0;overflow-wrap:anywhere}
+.pager{display:flex;flex-wrap:wrap;align-items:center;gap:.5rem;margin-bottom:.4rem}
 .badge{display:inline-block;padding:0 .45rem;border-radius:999px;background:#e6e6e6;font-size:.8rem;white-space:nowrap}
 .s-completed,.s-succeeded,.s-enabled{background:#dcefe1;color:var(--ok)}
 .s-dead,.s-cancelled,.s-disabled,.s-action_required,.s-failed{background:#fbe3e6;color:var(--error)}

@@ -37,18 +37,30 @@ function attach(ws: Workspace, r: OnboardingRecord, kinds: DocumentKind[]): Docu
 /** Wrong one-time codes a link takes before its code is void and a new one must be sent. */
 export const MAX_CODE_ATTEMPTS = 5;
 
+/**
+ * What refuses the employee's opening of the link beyond the status: a replaced, revoked or
+ * expired link, a void or wrong code. The action checks it first; the control API asks it to
+ * offer only what would succeed.
+ */
+export function checkOpen(ws: Workspace, r: OnboardingRecord, code?: string): void {
+  if (r.status !== 'pending_employee') return; // the machine's refusal
+  const link = r.hosted_link;
+  if (!link || link.revoked_at) throw fail('hosted_link_revoked', 'The hosted link was replaced or revoked; use the newest link.');
+  if (Date.parse(link.expires_at) <= ws.clock.nowMs()) throw fail('hosted_link_expired', `The hosted link expired at ${link.expires_at}.`);
+  if (code !== undefined && (link.code_attempts ?? 0) >= MAX_CODE_ATTEMPTS) {
+    throw fail('one_time_code_void', `The one-time code was entered wrongly ${MAX_CODE_ATTEMPTS} times and no longer works; send a new code.`, 'code');
+  }
+  if (code !== undefined && code !== link.code) throw fail('one_time_code_invalid', 'The one-time code does not match.', 'code');
+}
+
+/** The link was opened already: opening it again succeeds and changes nothing. */
+export const linkOpened = (r: OnboardingRecord): boolean => r.status === 'pending_employee' && !!r.hosted_link?.activated_at;
+
 /** The employee opens the hosted link and confirms the one-time code (when one is given). */
 export function employeeOpen(ws: Workspace, r: OnboardingRecord, code?: string): OnboardingRecord {
+  checkOpen(ws, r, code);
+  if (linkOpened(r)) return r;
   const link = r.hosted_link;
-  if (r.status === 'pending_employee') {
-    if (!link || link.revoked_at) throw fail('hosted_link_revoked', 'The hosted link was replaced or revoked; use the newest link.');
-    if (Date.parse(link.expires_at) <= ws.clock.nowMs()) throw fail('hosted_link_expired', `The hosted link expired at ${link.expires_at}.`);
-    if (code !== undefined && (link.code_attempts ?? 0) >= MAX_CODE_ATTEMPTS) {
-      throw fail('one_time_code_void', `The one-time code was entered wrongly ${MAX_CODE_ATTEMPTS} times and no longer works; send a new code.`, 'code');
-    }
-    if (code !== undefined && code !== link.code) throw fail('one_time_code_invalid', 'The one-time code does not match.', 'code');
-    if (link.activated_at) return r; // opened again: nothing new happens
-  }
   const now = ws.now();
   return transition(ws, r, 'employee_open', () => ({
     ...r,
@@ -67,10 +79,15 @@ export interface EmployeeSubmission {
   newDocument: boolean;
 }
 
-export function employeeSubmit(ws: Workspace, r: OnboardingRecord, submission?: EmployeeSubmission): OnboardingRecord {
+/** The employee submits only after opening the link. */
+export function checkSubmit(r: OnboardingRecord): void {
   if (r.status === 'pending_employee' && !r.started_at) {
     throw fail('employee_not_started', 'The employee has not opened the hosted link yet.');
   }
+}
+
+export function employeeSubmit(ws: Workspace, r: OnboardingRecord, submission?: EmployeeSubmission): OnboardingRecord {
+  checkSubmit(r);
   return transition(ws, r, 'employee_submit', () => ({
     ...r,
     submitted_at: ws.now(),
@@ -86,20 +103,25 @@ export function employeeSubmit(ws: Workspace, r: OnboardingRecord, submission?: 
 
 const withoutKind = (r: OnboardingRecord, kind: DocumentKind): OnboardingRecord => ({ ...r, documents: r.documents.filter((d) => d.kind !== kind) });
 
-function requireReviewing(r: OnboardingRecord): void {
+/** The review waits while the data is back with the manager; returning it is refused then too. */
+export function requireReviewing(r: OnboardingRecord): void {
   if (r.status === 'in_review' && r.returned_to === 'manager') {
     throw fail('returned_to_manager', 'The data was returned to the manager for correction; the review waits for it.');
   }
 }
 
-export function verifyIdentity(ws: Workspace, r: OnboardingRecord): OnboardingRecord {
+export function checkVerify(r: OnboardingRecord): void {
   requireReviewing(r);
   if (r.status === 'in_review' && r.identity_verified_at) throw fail('identity_already_verified', 'The identity check is already confirmed for this data.');
+}
+
+export function verifyIdentity(ws: Workspace, r: OnboardingRecord): OnboardingRecord {
+  checkVerify(r);
   return transition(ws, r, 'verify_identity', () => ({ ...r, identity_verified_at: ws.now() }));
 }
 
 /** Four-eyes approval: one role per person per data_version, the current version only. */
-export function approve(ws: Workspace, r: OnboardingRecord, user: User, role: Role, dataVersion: number): OnboardingRecord {
+export function checkApprove(r: OnboardingRecord, user: User, role: Role, dataVersion: number): void {
   if (r.status === 'in_review') {
     requireReviewing(r);
     if (!r.required_roles.includes(role)) throw fail('approval_not_required', `The template does not ask for an approval as ${role}.`, 'role');
@@ -112,6 +134,10 @@ export function approve(ws: Workspace, r: OnboardingRecord, user: User, role: Ro
     const other = current.find((a) => a.user_id === user.id);
     if (other) throw fail('four_eyes_violation', `This person already approved as ${other.role}; one person cannot fulfil two roles.`, 'role');
   }
+}
+
+export function approve(ws: Workspace, r: OnboardingRecord, user: User, role: Role, dataVersion: number): OnboardingRecord {
+  checkApprove(r, user, role, dataVersion);
   const approvals = [...r.approvals, { role, user_id: user.id, data_version: dataVersion, at: ws.now() }];
   const done = r.required_roles.every((req) => approvals.some((a) => a.role === req && a.data_version === r.data_version));
   return transition(ws, r, done ? 'approve_last' : 'approve', () => ({ ...r, approvals }), { role });
@@ -126,8 +152,12 @@ export function returnForCorrection(ws: Workspace, r: OnboardingRecord, to: 'emp
 }
 
 /** The manager corrects data returned to the manager: a new data version to review. */
-export function managerCorrect(ws: Workspace, r: OnboardingRecord): OnboardingRecord {
+export function checkCorrect(r: OnboardingRecord): void {
   if (r.status === 'in_review' && r.returned_to !== 'manager') throw fail('not_returned_to_manager', 'Nothing was returned to the manager.');
+}
+
+export function managerCorrect(ws: Workspace, r: OnboardingRecord): OnboardingRecord {
+  checkCorrect(r);
   return transition(ws, r, 'manager_correct', () => ({ ...r, returned_to: null, return_reason: null, data_version: r.data_version + 1 }));
 }
 
@@ -192,11 +222,15 @@ export function payrollSucceed(ws: Workspace, r: OnboardingRecord): OnboardingRe
 }
 
 /** Manual entry cannot fail (no integration.sync_failed for it): refused, whoever asks. */
-export function payrollFail(ws: Workspace, r: OnboardingRecord, errorCode: string): OnboardingRecord {
-  const payroll = payrollOf(r);
+export function checkPayrollFail(r: OnboardingRecord): void {
   if (isManualEntry(r) && r.status === 'processing') {
     throw fail('payroll_manual_entry', `${r.id} is entered into payroll by hand (connector manual), which cannot fail; give the organization or the scenario a payroll connector to test a failure.`);
   }
+}
+
+export function payrollFail(ws: Workspace, r: OnboardingRecord, errorCode: string): OnboardingRecord {
+  checkPayrollFail(r);
+  const payroll = payrollOf(r);
   return transition(ws, r, 'payroll_fail', () => ({ ...r, payroll: { ...payroll, status: 'failed', error_code: errorCode } }), {
     connector: payroll.connector,
     error_code: errorCode,
