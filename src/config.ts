@@ -7,7 +7,7 @@ import { instantOutOfRange } from './core/clock.js';
  * `webhooks.urlPolicy`, --clock and --start-time are `clock.mode` and `clock.start`, and
  * --log-level is a pino `logger`; port and host are arguments of start() and listen(), and
  * --drain-timeout-ms is CLI only. The whole mapping is the options table of
- * docs/architecture.md, which test/unit/options.test.ts holds to this list and to the types.
+ * docs/configuration.md, which test/unit/options.test.ts holds to this list and to the types.
  */
 export interface ServeOptions {
   port: number;

@@ -3,9 +3,13 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /**
- * Runs the README's shell examples, in order, against a freshly started emulator, and checks
- * each curl command's status against its `# => NNN` line, so the README cannot drift.
+ * Runs the shell examples of the README and of the reference pages it links to, in the order
+ * of EXAMPLE_PAGES, against one freshly started emulator, and checks each curl command's
+ * status against its `# => NNN` line, so none of them can drift. An example is a ```sh block;
+ * other blocks (```bash, plain ```) are not run.
  */
+const EXAMPLE_PAGES = ['README.md', 'docs/api.md', 'docs/control-api.md'];
+
 interface Example {
   command: string;
   expected: number;
@@ -32,9 +36,12 @@ function logicalLines(block: string): string[] {
   return out;
 }
 
+function shBlocks(page: string): string[] {
+  return [...readFileSync(page, 'utf8').matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!);
+}
+
 function readmeScript(): { script: string; examples: Example[] } {
-  const readme = readFileSync('README.md', 'utf8');
-  const blocks = [...readme.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!);
+  const blocks = EXAMPLE_PAGES.flatMap(shBlocks);
   const examples: Example[] = [];
   const lines: string[] = [];
   for (const block of blocks) {
@@ -76,6 +83,10 @@ afterAll(() => {
 });
 
 describe('README examples', () => {
+  it('are found on every page they are kept on', () => {
+    for (const page of EXAMPLE_PAGES) expect(shBlocks(page).join('\n'), page).toMatch(/^curl .*\n# => \d{3}$/m);
+  });
+
   it('cover every endpoint built so far', () => {
     const { examples } = readmeScript();
     const text = examples.map((e) => e.command).join('\n');

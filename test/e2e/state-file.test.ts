@@ -11,7 +11,7 @@ import { run, serve as serveIn, type Served } from '../support/serve.js';
 import { until } from '../support/wait.js';
 
 /**
- * `--state-file` (README, Persisting state): the default workspace kept in a JSON file across
+ * `--state-file` (docs/configuration.md, Persisting state): the default workspace kept in a JSON file across
  * restarts, written atomically and durably (a temporary file flushed and renamed over the old
  * one), refused loudly and left untouched when it cannot be read, overwritten only on
  * --reset-state.

@@ -3,7 +3,7 @@ import { decide, TRANSITIONS, type Trigger } from '../../src/resources/onboardin
 import { ONBOARDING_STATUSES, type OnboardingStatus } from '../../src/resources/onboardings/onboardings.model.js';
 
 /**
- * The onboarding life-cycle table (README, The life cycle; docs/decisions.md, Life cycle),
+ * The onboarding life-cycle table (docs/api.md, The life cycle; docs/decisions.md, Life cycle),
  * written out independently of src/resources/onboardings/onboardings.machine.ts: for each
  * trigger, where it may start, where it leads, its events, and the code of every refusal.
  */

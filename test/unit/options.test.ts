@@ -7,9 +7,10 @@ import { createEmulator, type InProcessOptions } from '../../src/in-process.js';
 
 /**
  * The `serve` options and their createEmulator() counterparts are two sets of names (see
- * docs/decisions.md, CLI and logging). This keeps the table in docs/architecture.md that maps
- * them true: every option has a row, every row names an option the types really have, and the
- * grouped options do what their flags do.
+ * docs/decisions.md, CLI and logging). This keeps the options table of docs/configuration.md,
+ * which the README links to, true: every option has a row with its flag, environment variable
+ * and default, every row names an option the types really have, and the grouped options do
+ * what their flags do.
  */
 
 /** An option of createEmulator(), one level into the grouped ones: a rename fails the typecheck. */
@@ -41,19 +42,20 @@ const COUNTERPARTS: Record<keyof ServeOptions, Counterpart> = {
 interface Row {
   flag: string;
   env: string;
+  defaultValue: string;
   counterpart: string;
 }
 
-/** The rows of the table under "## Options" in docs/architecture.md. */
+/** The rows of the table under "## Options" in docs/configuration.md: flag, environment, default, createEmulator(), meaning. */
 function documentedRows(): Row[] {
-  const text = readFileSync(new URL('../../docs/architecture.md', import.meta.url), 'utf8');
+  const text = readFileSync(new URL('../../docs/configuration.md', import.meta.url), 'utf8');
   const section = /^## Options\b[^\n]*\n([\s\S]*?)(?=^## )/m.exec(text)?.[1] ?? '';
   return section
     .split('\n')
     .filter((line) => line.startsWith('| `-'))
     .map((line) => {
-      const [flag = '', env = '', counterpart = ''] = line.split('|').slice(1).map((cell) => cell.trim());
-      return { flag, env, counterpart };
+      const [flag = '', env = '', defaultValue = '', counterpart = ''] = line.split('|').slice(1).map((cell) => cell.trim());
+      return { flag, env, defaultValue, counterpart };
     });
 }
 
@@ -66,11 +68,14 @@ describe('serve options and createEmulator() options', () => {
     expect(SERVE_OPTIONS.map((o) => o.key).sort()).toEqual(Object.keys(COUNTERPARTS).sort());
   });
 
-  it('docs/architecture.md has one row per serve option, with its flag and environment variable', () => {
+  it('docs/configuration.md has one row per serve option, with its flag, environment variable and default', () => {
     expect(rows.map((r) => r.flag).sort()).toEqual(SERVE_OPTIONS.map((o) => `\`${longFlag(o.flag)}\``).sort());
     for (const option of SERVE_OPTIONS) {
       const row = rows.find((r) => r.flag === `\`${longFlag(option.flag)}\``)!;
       expect(row.env, option.flag).toBe(`\`${option.env}\``);
+      // A declared default is the cell itself; an option without one says what happens instead.
+      if (option.default !== undefined) expect(row.defaultValue, option.flag).toBe(option.default);
+      else expect(row.defaultValue, option.flag).not.toBe('');
     }
   });
 
