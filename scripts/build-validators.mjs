@@ -1,6 +1,7 @@
 // Precompiles every request and document schema into plain JavaScript (ajv "standalone"),
-// so the emulator starts without running the ajv compiler. Runs after tsc in `npm run build`.
-import { writeFileSync } from 'node:fs';
+// so the emulator starts without running the ajv compiler. Runs after tsc in `npm run build`;
+// writes dist/core/validators/<key>.cjs, one module per schema, which validation.ts loads on first use.
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
@@ -19,13 +20,14 @@ for (const route of [...apiRoutes, ...allControlRoutes]) {
 add('body', FixturesSchema);
 add('body', CreateOnboardingBody);
 
+// One file per schema: a request loads only the validator it uses, and start-up only the
+// fixtures' (the whole set is over a megabyte of generated code).
+const out = new URL('../dist/core/validators/', import.meta.url);
+rmSync(out, { recursive: true, force: true });
+mkdirSync(out, { recursive: true });
 for (const [kind, schemas] of Object.entries(sets)) {
   const ajv = makeAjv(kind === 'query', { code: { source: true } });
-  const names = {};
-  for (const [key, schema] of schemas) {
-    ajv.addSchema(JSON.parse(JSON.stringify(schema)), key);
-    names[key] = key;
-  }
-  writeFileSync(new URL(`../dist/core/validators.${kind}.cjs`, import.meta.url), standaloneCode(ajv, names));
+  for (const [key, schema] of schemas) ajv.addSchema(JSON.parse(JSON.stringify(schema)), key);
+  for (const key of schemas.keys()) writeFileSync(new URL(`${key}.cjs`, out), standaloneCode(ajv, { [key]: key }));
   console.log(`precompiled ${schemas.size} ${kind} schemas`);
 }

@@ -1,3 +1,4 @@
+import { existsSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import type { TSchema } from './schema.js';
@@ -12,23 +13,30 @@ export interface Mistake {
 
 export type Validator<T> = (data: unknown) => { ok: true; value: T } | { ok: false; mistakes: Mistake[] };
 
-/** Validators the build precompiled (dist only); absent when running from source. */
-function loadPrecompiled(): Record<string, ValidateFunction> {
-  const require = createRequire(import.meta.url);
-  const out: Record<string, ValidateFunction> = {};
-  for (const file of ['./validators.body.cjs', './validators.query.cjs']) {
-    try {
-      Object.assign(out, require(file) as Record<string, ValidateFunction>);
-    } catch {
-      // Not built (tests run from source): schemas are compiled on first use instead.
-    }
+/**
+ * Validators the build precompiled (dist only: `validators/<key>.cjs`, one module per schema),
+ * each loaded when its schema is first used, so a start loads only what it validates. Running
+ * from source there are none, and schemas are compiled on first use instead.
+ */
+const require = createRequire(import.meta.url);
+const PRECOMPILED = new URL('./validators/', import.meta.url);
+
+function precompiledValidator(key: string): ValidateFunction | undefined {
+  try {
+    return (require(`./validators/${key}.cjs`) as Record<string, ValidateFunction>)[key];
+  } catch {
+    return undefined;
   }
-  return out;
 }
 
-const precompiled = loadPrecompiled();
-export const precompiledCount = (): number => Object.keys(precompiled).length;
-export const isPrecompiled = (schema: TSchema, coerce = false): boolean => schemaKey(schema, coerce) in precompiled;
+export const precompiledCount = (): number => {
+  try {
+    return readdirSync(PRECOMPILED).filter((f) => f.endsWith('.cjs')).length;
+  } catch {
+    return 0;
+  }
+};
+export const isPrecompiled = (schema: TSchema, coerce = false): boolean => existsSync(new URL(`${schemaKey(schema, coerce)}.cjs`, PRECOMPILED));
 
 /** Bodies and documents are validated as sent; query strings are coerced to their declared types. */
 const compilers: { exact?: Ajv2020; coercing?: Ajv2020 } = {};
@@ -39,7 +47,7 @@ function validatorFor(schema: TSchema, coerce: boolean): ValidateFunction {
   const store = coerce ? coercingCache : cache;
   let fn = store.get(schema);
   if (!fn) {
-    fn = precompiled[schemaKey(schema, coerce)];
+    fn = precompiledValidator(schemaKey(schema, coerce));
     if (!fn) {
       const ajv = coerce ? (compilers.coercing ??= makeAjv(true)) : (compilers.exact ??= makeAjv(false));
       fn = ajv.compile(schema);
