@@ -6,7 +6,7 @@ import { expectError, harness } from '../support/harness.js';
 
 /**
  * The API explorer at /_emulator/docs over HTTP: the shell, the emulator's own script and style
- * sheet, and Swagger UI's files read from the installed swagger-ui-dist, each with its type and
+ * sheet, and Swagger UI's files (copied by the build from swagger-ui-dist, the same bytes), each with its type and
  * the strict policy; off (404 in the envelope) with --no-ui like the inspector.
  */
 const POLICY =

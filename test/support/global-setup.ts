@@ -12,5 +12,6 @@ export default function setup(): void {
     execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', config], { cwd: root, stdio: 'inherit' });
   }
   execFileSync(process.execPath, ['scripts/build-validators.mjs'], { cwd: root, stdio: 'inherit' });
+  execFileSync(process.execPath, ['scripts/build-vendor.mjs'], { cwd: root, stdio: 'inherit' });
   execFileSync(process.execPath, ['scripts/build-cjs.mjs'], { cwd: root, stdio: 'inherit' });
 }
