@@ -2,8 +2,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { closedPort } from '../support/net.js';
 import { CLI, run, serve } from '../support/serve.js';
 
 /** The client commands of the built CLI against one built server (frozen clock), each run as its own process. */
@@ -11,16 +11,6 @@ const children: ChildProcess[] = [];
 /** A client command, never picking up a URL or key from the developer's environment. */
 const cli = (args: string[], env: Record<string, string> = {}) => run(args, children, { EMULATOR_URL: '', EMULATOR_KEY: '', ...env });
 let url = '';
-
-/** A port nothing listens on: bound, then released. */
-function closedPort() {
-  return new Promise<number>((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 beforeAll(async () => {
   url = (await serve(['--log-level', 'warn', '--clock', 'frozen', '--start-time', '2026-10-05T09:00:00Z'], children)).url;

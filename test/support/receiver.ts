@@ -1,6 +1,7 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { afterEach } from 'vitest';
+import { closedPort } from './net.js';
 
 /**
  * Real webhook receivers for the tests: node:http servers on 127.0.0.1 (never another
@@ -185,11 +186,7 @@ export function useReceivers() {
 
   /** A URL on 127.0.0.1 where nothing listens: a port that was free a moment ago (connection refused). */
   async function closedPortUrl(path = '/hook'): Promise<string> {
-    const server = createServer();
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const { port } = server.address() as AddressInfo;
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-    return `http://127.0.0.1:${port}${path}`;
+    return `http://127.0.0.1:${await closedPort()}${path}`;
   }
 
   return { start, closedPortUrl };

@@ -1,3 +1,5 @@
+import { uiPolicy } from '../inspector/inspector.paths.js';
+
 /** Where the API explorer lives, and its files. */
 export const EXPLORER_PATH = '/_emulator/docs';
 export const EXPLORER_JS_PATH = '/_emulator/docs/explorer.js';
@@ -12,13 +14,4 @@ export const LIBRARY_CSS_PATH = '/_emulator/docs/swagger-ui.css';
  * for styles either. Its style sheet draws icons as data: images. Nothing is submitted as a
  * form: "try it" sends its requests with fetch, which connect-src keeps on this origin.
  */
-export const EXPLORER_POLICY = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "connect-src 'self'",
-  "img-src 'self' data:",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
+export const EXPLORER_POLICY = uiPolicy("'none'");

@@ -1,4 +1,5 @@
-import type { PageContext, PageResponse, PageRoute } from '../route.js';
+import { UI_ERRORS } from '../inspector/inspector.routes.js';
+import type { PageContext, PageRoute } from '../route.js';
 import { browserScript } from '../browser-scripts.js';
 import { EXPLORER_CSS } from './explorer.style.js';
 import { libraryFile, libraryVersion, type LibraryFile } from './explorer.library.js';
@@ -11,10 +12,6 @@ import { explorerDocument } from './explorer.shell.js';
  * the browser UI under /_emulator, so --no-ui turns it off with the inspector, and its errors
  * stay in the envelope.
  */
-const ERRORS: Record<number, PageResponse> = {
-  404: { description: 'The browser UI is off (--no-ui)', envelope: true },
-  405: { description: 'Another method than GET or HEAD', envelope: true },
-};
 
 const SECURITY = {
   'Content-Security-Policy': EXPLORER_POLICY,
@@ -29,7 +26,7 @@ const KEPT = { ...SECURITY, 'Cache-Control': 'public, max-age=31536000, immutabl
 function row(path: string, operationId: string, summary: string, description: string, type: string, handle: PageRoute['handle']): PageRoute {
   return {
     kind: 'page', method: 'GET', path, operationId, summary, description, inspector: true,
-    responses: { 200: { description: summary, media: type }, ...ERRORS },
+    responses: { 200: { description: summary, media: type }, ...UI_ERRORS },
     handle,
   };
 }

@@ -9,8 +9,9 @@ import { INSPECTOR_CSS } from './inspector.style.js';
  * one more client of the control API; the server adds no data here. With the UI off (--no-ui)
  * every path answers 404 in the envelope, like the rest of /_emulator.
  */
-const ERRORS: Record<number, PageResponse> = {
-  404: { description: 'The inspector is off (--no-ui)', envelope: true },
+/** The errors of every file of the browser UI under /_emulator (the inspector's and the explorer's). */
+export const UI_ERRORS: Record<number, PageResponse> = {
+  404: { description: 'The browser UI is off (--no-ui)', envelope: true },
   405: { description: 'Another method than GET or HEAD', envelope: true },
 };
 
@@ -24,7 +25,7 @@ const HEADERS = {
 function file(path: string, operationId: string, summary: string, description: string, type: string, bytes: () => string): PageRoute {
   return {
     kind: 'page', method: 'GET', path, operationId, summary, description, inspector: true,
-    responses: { 200: { description: summary, media: type }, ...ERRORS },
+    responses: { 200: { description: summary, media: type }, ...UI_ERRORS },
     handle: () => ({ status: 200, bytes: bytes(), type: `${type}; charset=utf-8`, headers: HEADERS }),
   };
 }
@@ -47,7 +48,7 @@ export const inspectorPageRoutes: PageRoute[] = [
   // For people typing the address.
   {
     kind: 'page', method: 'GET', path: '/', operationId: 'inspectorRedirect', summary: 'A redirect to the inspector, for people typing the address', inspector: true,
-    responses: { 302: { description: 'To the inspector', location: true }, ...ERRORS },
+    responses: { 302: { description: 'To the inspector', location: true }, ...UI_ERRORS },
     handle: () => ({ status: 302, redirect: INSPECTOR_PATH, headers: { 'Cache-Control': 'no-cache' } }),
   },
 ];

@@ -1,8 +1,8 @@
-import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { useBrowserAndEmulator } from '../../support/browser.js';
 import { createBody, FROZEN_START, KEYS } from '../../support/harness.js';
+import { closedPort, jsonRequest } from '../../support/net.js';
 
 /**
  * The inspector's tables in headless Chromium: at the widths of a laptop screen every table
@@ -10,23 +10,7 @@ import { createBody, FROZEN_START, KEYS } from '../../support/harness.js';
  * references; the events panel shows one page at a time and keeps an older page in place while
  * new events arrive; an action the onboarding no longer allows is not offered.
  */
-async function api(method: string, path: string, body?: unknown, key?: string): Promise<{ status: number; body: Record<string, unknown> }> {
-  const res = await fetch(`${env.server.url}${path}`, {
-    method,
-    headers: { 'Content-Type': 'application/json', ...(key ? { Authorization: `Bearer ${key}` } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-}
-
-/** A 127.0.0.1 port nothing listens on: attempts there are refused at once. */
-async function closedPort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
-  const { port } = s.address() as { port: number };
-  await new Promise<void>((resolve) => s.close(() => resolve()));
-  return port;
-}
+const api = (method: string, path: string, body?: unknown, key?: string) => jsonRequest(env.server.url, method, path, body, key);
 
 /** A new workspace with a frozen clock at FROZEN_START, and its Acme owner key. */
 async function newWorkspace(): Promise<{ id: string; owner: string }> {

@@ -1,31 +1,15 @@
-import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { useBrowserAndEmulator } from '../../support/browser.js';
 import { createBody, FROZEN_START, KEYS } from '../../support/harness.js';
+import { closedPort, jsonRequest } from '../../support/net.js';
 
 /**
  * The inspector in headless Chromium against a real emulator on 127.0.0.1 (README,
  * Inspector): it moves the clock with its buttons, retries a dead delivery, shows a new event
  * without a reload, and renders an employee named like markup as text.
  */
-async function api(method: string, path: string, body?: unknown, key?: string): Promise<{ status: number; body: Record<string, unknown> }> {
-  const res = await fetch(`${env.server.url}${path}`, {
-    method,
-    headers: { 'Content-Type': 'application/json', ...(key ? { Authorization: `Bearer ${key}` } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-}
-
-/** A 127.0.0.1 port nothing listens on: attempts there are refused at once. */
-async function closedPort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
-  const { port } = s.address() as { port: number };
-  await new Promise<void>((resolve) => s.close(() => resolve()));
-  return port;
-}
+const api = (method: string, path: string, body?: unknown, key?: string) => jsonRequest(env.server.url, method, path, body, key);
 
 async function open(path = '/'): Promise<{ page: Page; dialogs: string[]; errors: string[] }> {
   const page = await env.browser.context.newPage();
