@@ -27,7 +27,7 @@ const CONNECTIONS = 50;
 const DURATION_S = positiveNumber('BENCH_DURATION', 10);
 const WARMUP_S = positiveNumber('BENCH_WARMUP', 2, true);
 const STARTUP_RUNS = 5;
-const TARGETS = { rpsRatioMin: 0.7, p99RatioMax: 1.5, startupMsMax: 400, startupRatioMax: 2 };
+const TARGETS = { rpsRatioMin: 0.7, p99RatioMax: 1.5, startupMsMax: 400, startupRatioMax: 1.2 };
 
 // ---- CPU pinning: servers on CPU 0, this process (the load generator) on CPU 1 ----
 // (os.cpus(), not availableParallelism(): the latter shrinks to 1 once this process is pinned.)

@@ -11,11 +11,12 @@
 //   file in the ES build, worked out from the bundle's __dirname at run time, so every relative
 //   path points where it points for the ES build.
 import { existsSync, readFileSync } from 'node:fs';
-import { copyFile, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { dirname, join, relative, sep } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { moduleUrls } from './lib/module-urls.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dist = join(root, 'dist');
@@ -56,26 +57,12 @@ const packages = {
   },
 };
 
-const moduleUrls = {
-  name: 'module-urls',
-  setup(b) {
-    b.onLoad({ filter: /\.js$/ }, async (args) => {
-      const text = await readFile(args.path, 'utf8');
-      if (!text.includes('import.meta')) return undefined;
-      const own = relative(dist, args.path);
-      if (own.startsWith('..')) {
-        // A bundled package's own files are not shipped, so there is nothing its URL could point at.
-        throw new Error(`${args.path} uses import.meta; it cannot be bundled into the CommonJS entry`);
-      }
-      // Imported under names of their own, since a module may have a `require` of its own (createRequire).
-      const helpers = 'import { pathToFileURL as __esmFileUrl } from "node:url"; import { join as __esmJoin } from "node:path";';
-      const url = `__esmFileUrl(__esmJoin(__dirname, ${JSON.stringify(own.split(sep).join('/'))})).href`;
-      const contents = `${helpers}\n${text.replaceAll('import.meta.url', url)}`;
-      if (contents.includes('import.meta')) throw new Error(`${args.path} uses import.meta other than import.meta.url`);
-      return { contents, loader: 'js' };
-    });
-  },
-};
+// Imported under names of their own, since a module may have a `require` of its own (createRequire).
+const urls = moduleUrls({
+  dist,
+  helpers: 'import { pathToFileURL as __esmFileUrl } from "node:url"; import { join as __esmJoin } from "node:path";',
+  urlOf: (own) => `__esmFileUrl(__esmJoin(__dirname, ${JSON.stringify(own)})).href`,
+});
 
 const started = Date.now();
 await build({
@@ -87,7 +74,7 @@ await build({
   target: 'node20',
   sourcemap: true,
   logLevel: 'warning',
-  plugins: [packages, moduleUrls],
+  plugins: [packages, urls],
 });
 
 // The declarations for the "require" condition. TypeScript takes a .d.ts file for CommonJS or

@@ -14,4 +14,5 @@ export default function setup(): void {
   execFileSync(process.execPath, ['scripts/build-validators.mjs'], { cwd: root, stdio: 'inherit' });
   execFileSync(process.execPath, ['scripts/build-vendor.mjs'], { cwd: root, stdio: 'inherit' });
   execFileSync(process.execPath, ['scripts/build-cjs.mjs'], { cwd: root, stdio: 'inherit' });
+  execFileSync(process.execPath, ['scripts/build-cli.mjs'], { cwd: root, stdio: 'inherit' });
 }
