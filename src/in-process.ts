@@ -9,6 +9,8 @@ import { createApp, type App, type AppOptions } from './http/app.js';
 import { listen, type RunningServer } from './http/server.js';
 import { AdvanceBody, CreateFaultBody, CreateWorkspaceBody, SetClockBody } from './control/control.schemas.js';
 import { OutboxQuery } from './control/onboarding-actions.schemas.js';
+import { RequestsQuery, VerifyRequestsBody } from './control/requests.schemas.js';
+import * as requests from './control/requests.service.js';
 import * as control from './control/control.service.js';
 import { restoreWorkspace, snapshotWorkspace } from './control/snapshot.service.js';
 import { checkedScenario, describeScenario, loadScenario, scenarioRefusal, validateScenario } from './control/scenario.service.js';
@@ -30,6 +32,8 @@ const valid = {
   fault: compile<FaultInput>(CreateFaultBody),
   workspace: compile<WorkspaceInput>(CreateWorkspaceBody),
   outbox: compile<control.OutboxFilter>(OutboxQuery),
+  requests: compile<requests.RequestsFilter>(RequestsQuery),
+  verify: compile<VerifyRequestsBody>(VerifyRequestsBody),
 };
 
 export type {
@@ -160,6 +164,11 @@ function helpers(emulator: Emulator, workspaceId: string): ControlHelpers {
       list: () => on(control.listFaults),
       remove: (id) => on((ws) => control.removeFault(ws, id)),
       clear: () => on(control.clearFaults),
+    },
+    requests: {
+      find: (filter = {}) => on((ws) => requests.findRequests(ws, check(valid.requests, filter))),
+      verify: (matcher, expected) => on((ws) => requests.verifyRequests(ws, check(valid.verify, { matcher, expected }))),
+      clear: () => on(requests.clearRequests),
     },
   };
 }

@@ -1,5 +1,5 @@
 import type { WorkspacePartTable } from './core/workspace.js';
-import { CLOCK_PART, FAULTS_PART, IDEMPOTENCY_PART, RANDOM_PART, TIMERS_PART } from './persistence/core.parts.js';
+import { CLOCK_PART, FAULTS_PART, IDEMPOTENCY_PART, RANDOM_PART, REQUESTS_PART, TIMERS_PART } from './persistence/core.parts.js';
 import { snapshotSchema } from './persistence/snapshot.schemas.js';
 import { STORE_PART } from './persistence/store.parts.js';
 import { AUDIT_LOG_PART } from './resources/documents/documents.parts.js';
@@ -23,6 +23,7 @@ export const WORKSPACE_PARTS: WorkspacePartTable = {
   faults: FAULTS_PART,
   scenario: SCENARIO_PART,
   autopilot: AUTOPILOT_PART,
+  requests: REQUESTS_PART,
 };
 
 /** The snapshot document's schema (GET and PUT /_emulator/snapshot), assembled from the table. */

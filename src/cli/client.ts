@@ -125,6 +125,15 @@ export function httpControl(options: ClientOptions, workspace?: string): Control
       remove: (id) => call('DELETE', at(`/faults/${encodeURIComponent(id)}`)),
       clear: () => call('DELETE', at('/faults')),
     },
+    requests: {
+      find: (filter = {}) => {
+        const query = new URLSearchParams();
+        for (const [name, value] of Object.entries(filter)) if (value !== undefined) query.set(name, String(value));
+        return call('GET', at(`/requests${query.size > 0 ? `?${query}` : ''}`));
+      },
+      verify: (matcher, expected) => call('POST', at('/requests/verify'), { matcher, expected }),
+      clear: () => call('DELETE', at('/requests')),
+    },
   };
 }
 

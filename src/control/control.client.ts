@@ -6,6 +6,8 @@ import type { OutboxMail } from '../resources/onboardings/onboardings.outbox.js'
 import type { ScenarioDocument } from '../scenarios/scenario.schemas.js';
 import type { ScenarioWarning } from '../scenarios/scenario.warnings.js';
 import type * as control from './control.service.js';
+import type { ExpectedCount, RequestMatcher } from '../core/journal.js';
+import type * as requests from './requests.service.js';
 import type { describeScenario } from './scenario.service.js';
 import type { restoreWorkspace } from './snapshot.service.js';
 
@@ -16,6 +18,10 @@ import type { restoreWorkspace } from './snapshot.service.js';
  * answer changes both clients' types at once instead of a copy going stale. Types only: the
  * entry points import it without pulling in the control layer's code.
  */
+
+/** What GET /_emulator/requests answers: a page of recorded requests, newest first, with the total matching and the number dropped. */
+export type RequestPage = ReturnType<typeof requests.findRequests>;
+export type RequestVerification = ReturnType<typeof requests.verifyRequests>;
 
 export type ClockState = ReturnType<typeof control.clockState>;
 export type ClockMove = Awaited<ReturnType<typeof control.advanceClock>>;
@@ -83,5 +89,14 @@ export interface ControlClient {
     remove(id: string): Promise<{ id: string; deleted: true }>;
     /** Removes every fault; says how many there were. */
     clear(): Promise<{ deleted: number }>;
+  };
+  /** The workspace's journal of /v1 requests (GET, POST verify and DELETE /_emulator/requests). */
+  requests: {
+    /** Newest first; filters and paging as the query of GET /_emulator/requests. */
+    find(filter?: requests.RequestsFilter): Promise<RequestPage>;
+    /** How many match, against the expected count; when not as expected, the nearest requests and the fields they differ in. */
+    verify(matcher: RequestMatcher, expected: ExpectedCount): Promise<RequestVerification>;
+    /** Empties the journal and its dropped count; says what it held. */
+    clear(): Promise<{ deleted: number; dropped: number }>;
   };
 }

@@ -9,6 +9,7 @@ import type { ApiRoute, ControlRoute, RequestInfo } from '../resources/route.js'
 import { readJsonBody } from './body.js';
 import { faultDelay, takeFault } from './faults.js';
 import { beginIdempotency, fingerprintOf } from './idempotency.js';
+import { journalRequest } from './journal.js';
 import type { RateLimiter } from './rate-limit.js';
 import { requestIdOf, writeJsonText, writeReply } from './reply.js';
 
@@ -114,6 +115,7 @@ export function mountApiRoute(router: Router, emulator: Emulator, route: ApiRout
     if (token === undefined) throw fail('api_key_missing', 'No API key: send Authorization: Bearer <API_KEY>.');
     const workspace = emulator.workspaceForKey(token);
     if (!workspace) throw fail('api_key_invalid', 'The API key is not valid.');
+    journalRequest(req, res, workspace, token); // from here on, every answer is recorded
     options.limiter?.take(token); // --rate-limit: 429 when the key's bucket is empty
     const latency = takeFault(workspace, req); // injected faults: a 429 or 500 throws here
     beforeRequest(workspace);

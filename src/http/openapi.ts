@@ -264,6 +264,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Control: 'The emulator itself: health, keys, workspaces, clock, faults, snapshots and the actions people take in the product\'s screens.',
   Inspect: 'What the inspector page reads: every record of a workspace, whichever key made it.',
   Scenarios: 'Scenario documents that play onboardings by themselves.',
+  Requests: 'The journal of a workspace\'s /v1 requests: find them, check how many matched, clear it.',
   Pages: 'Pages a person opens in a browser: the hosted flow, the embedded review and the inspector.',
 };
 

@@ -1,5 +1,6 @@
 import { controlRoutes } from '../control/control.routes.js';
 import { inspectRoutes } from '../control/inspect.routes.js';
+import { requestRoutes } from '../control/requests.routes.js';
 import { onboardingActionRoutes } from '../control/onboarding-actions.routes.js';
 import { scenarioRoutes } from '../control/scenario.routes.js';
 import type { Emulator } from '../emulator.js';
@@ -21,7 +22,7 @@ export const apiRoutes: ApiRoute[] = [
   ...organizationRoutes, ...onboardingRoutes, ...approvalRoutes, ...contractRoutes, ...employeeRoutes, ...eventRoutes, ...sandboxRoutes,
   ...documentRoutes, ...integrationRoutes, ...reviewRoutes, ...webhookRoutes,
 ];
-export const allControlRoutes: ControlRoute<Emulator>[] = [...controlRoutes, ...onboardingActionRoutes, ...scenarioRoutes, ...inspectRoutes];
+export const allControlRoutes: ControlRoute<Emulator>[] = [...controlRoutes, ...onboardingActionRoutes, ...scenarioRoutes, ...inspectRoutes, ...requestRoutes];
 
 /** Concrete paths served for a route (per-workspace control routes are served twice). */
 export function servedPaths(route: ApiRoute | ControlRoute<Emulator>): string[] {

@@ -2,6 +2,7 @@ import { Clock, ClockError, instantOutOfRange, type ClockMode } from '../core/cl
 import type { ErrorDetail } from '../core/errors.js';
 import { FAULT_KINDS, FAULT_LIMITS, FAULT_METHODS, FaultList, type Fault } from '../core/faults.js';
 import { IdempotencyStore } from '../core/idempotency.js';
+import { JOURNAL_LIMIT, RequestJournal, type JournalState } from '../core/journal.js';
 import { createRandom, restoreRandom, type RandomState } from '../core/random.js';
 import { Type, type TSchema } from '../core/schema.js';
 import { TimerQueue } from '../core/timers.js';
@@ -148,4 +149,48 @@ export const FAULTS_PART: WorkspacePart<'faults'> = {
   save: (faults) => faults.list(),
   load: (saved) => FaultList.restore(saved),
   schema: Type.Array(FaultSchema),
+};
+
+const JournalEntrySchema = Type.Object(
+  {
+    id: Str,
+    object: Type.Literal('request'),
+    at: Instant,
+    key: Type.String(),
+    method: Str,
+    path: Str,
+    query: Type.Unsafe<Record<string, unknown>>({ type: 'object' }),
+    headers: Type.Object(
+      { idempotency_key: Nullable(Type.String()), service_version: Nullable(Type.String()), service_organization: Nullable(Type.String()) },
+      { additionalProperties: false },
+    ),
+    body: Type.Unknown(),
+    status: Type.Integer({ minimum: 100, maximum: 599 }),
+    error_code: Nullable(Type.String()),
+    replayed: Type.Boolean(),
+    duration_ms: Nullable(Type.Number({ minimum: 0 })),
+    onboarding_ids: Type.Array(Type.String()),
+  },
+  { additionalProperties: false },
+);
+
+/**
+ * The request journal. Optional in the document, so files written before it existed still
+ * load (with an empty journal); no more entries than a live journal keeps.
+ */
+export const REQUESTS_PART: WorkspacePart<'requests'> = {
+  name: 'requests',
+  create: () => new RequestJournal(),
+  save: (journal) => journal.save(),
+  load: (saved: JournalState | undefined) => (saved === undefined ? new RequestJournal() : RequestJournal.restore(saved)),
+  schema: Type.Optional(
+    Type.Object(
+      {
+        next_seq: Type.Integer({ minimum: 1 }),
+        dropped: Type.Integer({ minimum: 0 }),
+        entries: Type.Array(JournalEntrySchema, { maxItems: JOURNAL_LIMIT }),
+      },
+      { additionalProperties: false },
+    ),
+  ),
 };

@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { maskKey } from '../../src/core/journal.js';
 import { Emulator } from '../../src/emulator.js';
 import { createApp } from '../../src/http/app.js';
 import { readScenarioFile } from '../../src/scenarios/scenario.load.js';
@@ -267,7 +268,8 @@ function masksFor(run: Run, sameEmulator: boolean): [string, string][] {
   const masks: [string, string][] = [[run.receiver.base, 'http://127.0.0.1:<receiver port>']];
   if (sameEmulator) {
     masks.push([run.workspaceId, '<workspace id>']);
-    run.keys.forEach((k, i) => masks.push([k, `<key ${i}>`]));
+    // The request journal in the snapshot shows each key masked, its suffix included.
+    run.keys.forEach((k, i) => masks.push([k, `<key ${i}>`], [maskKey(k), `<masked key ${i}>`]));
     run.transcript.forEach((x, i) => {
       const id = x.headers.find(([name]) => name === 'request-id')?.[1];
       if (id) masks.push([id, `<request id of exchange ${i}>`]);

@@ -1,0 +1,93 @@
+import { FAULT_METHODS } from '../core/faults.js';
+import { JOURNAL_LIMIT } from '../core/journal.js';
+import { Type, type Static } from '../core/schema.js';
+import { DateTime, Literals, Nullable } from '../resources/common.schemas.js';
+
+const Strict = { additionalProperties: false } as const;
+const Count = Type.Integer({ minimum: 0, maximum: JOURNAL_LIMIT });
+
+/** The fields a request is found by, in a query (GET) and in a matcher (verify) alike. */
+const filterFields = {
+  method: Type.Optional(Literals(FAULT_METHODS)),
+  path: Type.Optional(Type.String({ minLength: 1, pattern: '^/', description: 'an exact path, or a prefix ending in * (/v1/onboardings*)' })),
+  status: Type.Optional(Type.Integer({ minimum: 100, maximum: 599 })),
+  error_code: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+  key: Type.Optional(Type.String({ minLength: 1, description: 'the full key (or its masked form as the journal shows it)' })),
+  since: Type.Optional(Type.String({ format: 'date-time', description: 'requests at or after this instant of the workspace clock' })),
+  onboarding_id: Type.Optional(Type.String({ minLength: 1, description: 'named in the path, the body or the answer' })),
+};
+
+export const RequestsQuery = Type.Object(
+  {
+    ...filterFields,
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: JOURNAL_LIMIT, description: 'default 100' })),
+    starting_after: Type.Optional(Type.String({ minLength: 1, description: 'the id of the last request of the previous page' })),
+  },
+  Strict,
+);
+export type RequestsQuery = Static<typeof RequestsQuery>;
+
+export const RequestMatcherSchema = Type.Object(
+  { ...filterFields, body_includes: Type.Optional(Type.Unknown({ description: 'fields the body must hold with these values (objects by subset, arrays item by item)' })) },
+  { ...Strict, title: 'RequestMatcher' },
+);
+
+export const VerifyRequestsBody = Type.Object(
+  {
+    matcher: RequestMatcherSchema,
+    expected: Type.Union(
+      [
+        Type.Object({ exactly: Count }, Strict),
+        Type.Object({ at_least: Count }, Strict),
+        Type.Object({ at_most: Count }, Strict),
+      ],
+      { description: 'exactly one of exactly, at_least, at_most' },
+    ),
+  },
+  { ...Strict, title: 'VerifyRequestsRequest' },
+);
+export type VerifyRequestsBody = Static<typeof VerifyRequestsBody>;
+
+export const JournalEntrySchema = Type.Object(
+  {
+    id: Type.String(),
+    object: Type.Literal('request'),
+    at: DateTime,
+    key: Type.String({ description: 'masked: a recognisable prefix and suffix, never the whole key' }),
+    method: Type.String(),
+    path: Type.String(),
+    query: Type.Object({}),
+    headers: Type.Object({ idempotency_key: Nullable(Type.String()), service_version: Nullable(Type.String()), service_organization: Nullable(Type.String()) }),
+    body: Type.Unknown({ description: 'the parsed JSON body as sent; null when none' }),
+    status: Type.Integer(),
+    error_code: Nullable(Type.String()),
+    replayed: Type.Boolean(),
+    duration_ms: Nullable(Type.Number({ description: 'null when read back from a snapshot' })),
+    onboarding_ids: Type.Array(Type.String()),
+  },
+  { title: 'RecordedRequest' },
+);
+
+export const RequestList = Type.Object(
+  {
+    object: Type.Literal('list'),
+    data: Type.Array(JournalEntrySchema),
+    has_more: Type.Boolean(),
+    next_cursor: Nullable(Type.String()),
+    total: Type.Integer({ description: 'requests matching the filters, on every page' }),
+    dropped: Type.Integer({ description: 'older requests dropped to keep the journal bounded' }),
+  },
+  { title: 'RequestList' },
+);
+
+export const Verification = Type.Object(
+  {
+    ok: Type.Boolean(),
+    count: Type.Integer(),
+    expected: Type.Object({}),
+    nearest: Type.Array(Type.Object({ request: JournalEntrySchema, differs: Type.Array(Type.String()) })),
+  },
+  { title: 'RequestVerification' },
+);
+
+export const RequestsCleared = Type.Object({ deleted: Type.Integer(), dropped: Type.Integer() }, { title: 'RequestsCleared' });
