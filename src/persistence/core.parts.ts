@@ -193,4 +193,18 @@ export const REQUESTS_PART: WorkspacePart<'requests'> = {
       { additionalProperties: false },
     ),
   ),
+  // A cursor names one entry, and the entries to come must not reuse an id.
+  check(saved: JournalState | undefined) {
+    if (saved === undefined) return [];
+    const mistakes: ErrorDetail[] = [];
+    const ids = new Set<string>();
+    saved.entries.forEach((e, i) => {
+      if (ids.has(e.id)) mistakes.push({ path: `requests.entries[${i}].id`, message: `${e.id} appears twice` });
+      ids.add(e.id);
+      const seq = /^jrn_([0-9]+)$/.exec(e.id)?.[1];
+      if (seq === undefined) mistakes.push({ path: `requests.entries[${i}].id`, message: 'must be jrn_ followed by digits' });
+      else if (Number(seq) >= saved.next_seq) mistakes.push({ path: `requests.entries[${i}].id`, message: `must be below requests.next_seq (${saved.next_seq})` });
+    });
+    return mistakes;
+  },
 };

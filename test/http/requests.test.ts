@@ -189,3 +189,18 @@ describe('the request journal', () => {
     expect((await h.http().put('/_emulator/snapshot').send(tooMany)).status).toBe(422);
   });
 });
+
+describe('a snapshot’s request journal', () => {
+  it('is refused when an id repeats or is not below next_seq', async () => {
+    const h = harness();
+    await traffic(h);
+    const snapshot = (await h.http().get('/_emulator/snapshot')).body as { requests: { entries: Entry[]; next_seq: number } };
+    const [a, b] = snapshot.requests.entries;
+    const twice = { ...snapshot, requests: { ...snapshot.requests, entries: [a, { ...b!, id: a!.id }] } };
+    const res = await h.http().put('/_emulator/snapshot').send(twice);
+    expectError(res, 422, 'invalid_request', 'snapshot_invalid');
+    expect(res.body.error.details).toEqual([{ path: 'requests.entries[1].id', message: `${a!.id} appears twice` }]);
+    const behind = { ...snapshot, requests: { ...snapshot.requests, next_seq: 1 } };
+    expect((await h.http().put('/_emulator/snapshot').send(behind)).body.error.details[0]).toMatchObject({ path: 'requests.entries[0].id' });
+  });
+});

@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import { includes, maskKey, RequestJournal, type JournalInput } from '../../src/core/journal.js';
+
+const input = (over: Partial<JournalInput> = {}): JournalInput => ({
+  at: '2026-10-05T09:00:00.000Z', key: maskKey('hrs_test_acme_owner'), method: 'GET', path: '/v1/onboardings', query: {},
+  headers: { idempotency_key: null, service_version: null, service_organization: null },
+  body: null, status: 200, error_code: null, replayed: false, duration_ms: 1, onboarding_ids: [], ...over,
+});
+
+describe('maskKey', () => {
+  it('keeps the prefix and the last 6 characters, and never shows a key whole', () => {
+    expect(maskKey('hrs_test_acme_owner')).toBe('hrs_test_…_owner');
+    expect(maskKey('hrs_live_acme_owner_a1b2c3')).toBe('hrs_live_…a1b2c3');
+    expect(maskKey('hrs_test_acme')).toBe('hrs_test_…');
+    expect(maskKey('hrs_test_abcdefghij')).toBe('hrs_test_…efghij');
+    expect(maskKey('abc')).toBe('…');
+    expect(maskKey('sk_0123456789')).toBe('sk_0…56789');
+    for (const key of ['hrs_test_acme', 'abcdefgh', 'hrs_test_acme_owner', 'x'.repeat(40)]) {
+      const shown = maskKey(key).replace('…', '');
+      expect(key.length - shown.length).toBeGreaterThanOrEqual(4);
+    }
+    expect(maskKey(maskKey('hrs_test_acme_owner'))).toBe('hrs_test_…_owner');
+  });
+});
+
+describe('includes', () => {
+  it('matches objects by subset, arrays item by item, the rest by equality', () => {
+    expect(includes({ a: 1, b: { c: 2, d: 3 } }, { b: { c: 2 } })).toBe(true);
+    expect(includes({ a: 1 }, { a: '1' })).toBe(false);
+    expect(includes({ a: 1 }, { b: undefined })).toBe(false);
+    expect(includes({ list: [{ x: 1, y: 2 }] }, { list: [{ x: 1 }] })).toBe(true);
+    expect(includes({ list: [1, 2] }, { list: [1] })).toBe(false);
+    expect(includes(null, {})).toBe(false);
+    expect(includes([1], {})).toBe(false);
+    expect(includes(null, null)).toBe(true);
+  });
+});
+
+describe('RequestJournal', () => {
+  it('drops the oldest entries beyond its bound, counts them, and keeps numbering after a clear', () => {
+    const journal = new RequestJournal(2);
+    for (const path of ['/a', '/b', '/c']) journal.record(input({ path }));
+    expect(journal.newestFirst().map((e) => [e.id, e.path])).toEqual([['jrn_000003', '/c'], ['jrn_000002', '/b']]);
+    expect(journal.dropped).toBe(1);
+    journal.clear();
+    expect(journal.dropped).toBe(0);
+    expect(journal.record(input()).id).toBe('jrn_000004');
+  });
+
+  it('saves without durations and restores what it saved', () => {
+    const journal = new RequestJournal();
+    journal.record(input({ duration_ms: 12.5 }));
+    const saved = journal.save();
+    expect(saved.entries[0]!.duration_ms).toBeNull();
+    expect(RequestJournal.restore(JSON.parse(JSON.stringify(saved))).save()).toEqual(saved);
+    expect(journal.newestFirst()[0]!.duration_ms).toBe(12.5);
+  });
+
+  it('verifies exactly, at_least and at_most, naming the nearest requests when the count is off', () => {
+    const journal = new RequestJournal();
+    journal.record(input({ method: 'POST', status: 201, body: { reference: 'a' } }));
+    journal.record(input({ method: 'POST', status: 422, body: { reference: 7 }, error_code: 'parameter_invalid' }));
+    journal.record(input());
+    const post = { method: 'post', body_includes: { reference: 'a' } };
+    expect(journal.verify(post, { exactly: 1 })).toMatchObject({ ok: true, count: 1, nearest: [] });
+    const short = journal.verify(post, { exactly: 2 });
+    expect(short.ok).toBe(false);
+    expect(short.nearest.map((n) => [n.request.status, n.differs])).toEqual([[422, ['body_includes']], [200, ['method', 'body_includes']]]);
+    const over = journal.verify({ path: '/v1/*' }, { at_most: 1 });
+    expect(over).toMatchObject({ ok: false, count: 3 });
+    expect(over.nearest.map((n) => n.differs)).toEqual([[], [], []]);
+    expect(journal.verify({ since: '2026-10-05T09:00:00.001Z' }, { at_least: 1 }).nearest[0]!.differs).toEqual(['since']);
+  });
+});
