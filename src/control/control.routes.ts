@@ -13,6 +13,9 @@ import {
 } from './control.service.js';
 import { restoreWorkspace, snapshotWorkspace } from './snapshot.service.js';
 
+/** The largest snapshot PUT /_emulator/snapshot reads: 64 MB. */
+export const SNAPSHOT_BODY_LIMIT = 64 * 1024 * 1024;
+
 const errors = { description: 'Error', schema: ErrorSchema };
 const tag = 'Control';
 
@@ -48,6 +51,8 @@ export const controlRoutes: ControlRoute<Emulator>[] = [
     operationId: 'restoreSnapshot', summary: "Replace the workspace's whole state with a snapshot; a refused snapshot changes nothing",
     description: 'Any workspace may take a snapshot, as long as none of its keys belongs to another workspace (409 snapshot_key_conflict).',
     body: SnapshotSchema,
+    // A whole workspace (its onboardings, events, deliveries and request journal) outgrows the 1 MB of other bodies.
+    bodyLimit: SNAPSHOT_BODY_LIMIT,
     // Every mistake at once, with snapshot_invalid or snapshot_version_unsupported, before the schema's first-mistake check.
     guard: (body) => void checkSnapshot(body),
     responses: { 200: { description: 'The restored workspace', schema: RestoredWorkspace }, 409: errors, 422: errors },

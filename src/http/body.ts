@@ -7,8 +7,16 @@ import { lingeringClose } from './lingering-close.js';
 /** 1 MB, in bytes: of the body as sent, and of the JSON once decoded. */
 export const BODY_LIMIT = 1024 * 1024;
 
-const parseJson = express.json({ limit: BODY_LIMIT, strict: false, type: () => true });
-const readText = express.text({ limit: BODY_LIMIT, type: () => true });
+/** The parsers for one limit, made once per limit a row asks for. */
+const parsers = new Map<number, { json: ReturnType<typeof express.json>; text: ReturnType<typeof express.text> }>();
+function parsersFor(limit: number) {
+  let p = parsers.get(limit);
+  if (!p) parsers.set(limit, (p = { json: express.json({ limit, strict: false, type: () => true }), text: express.text({ limit, type: () => true }) }));
+  return p;
+}
+
+/** "1 MB", "32 MB": the limit as a refusal names it. */
+const megabytes = (bytes: number): string => `${Math.round(bytes / (1024 * 1024))} MB`;
 
 const JSON_TYPES = ['application/json', 'application/*+json'];
 /** Every name YAML goes by: the registered one and the two in common use before it. */
@@ -25,7 +33,7 @@ export function hasBody(req: Request): boolean {
  * JSON (or YAML, on a row that takes it), at most 1 MB, and an object. Each refusal has its
  * own status (docs/decisions.md).
  */
-export async function readJsonBody(req: Request, res: Response, types: readonly BodyType[] = ['json']): Promise<unknown> {
+export async function readJsonBody(req: Request, res: Response, types: readonly BodyType[] = ['json'], limit = BODY_LIMIT): Promise<unknown> {
   if (!hasBody(req)) return {};
   const yaml = types.includes('yaml') && typeof req.is(YAML_TYPES) === 'string';
   if (!yaml && !req.is(JSON_TYPES)) {
@@ -35,20 +43,21 @@ export async function readJsonBody(req: Request, res: Response, types: readonly 
   }
   // A body announced or seen to be over the limit is answered at once, not once the parser has
   // read it to its end (however long that is); the rest is drained after the answer.
-  if (Number(req.headers['content-length']) > BODY_LIMIT) throw tooLarge(req, res);
+  if (Number(req.headers['content-length']) > limit) throw tooLarge(req, res, limit);
   await new Promise<void>((resolve, reject) => {
     let seen = 0;
     const count = (chunk: Buffer): void => {
       seen += chunk.length;
-      if (seen > BODY_LIMIT) {
+      if (seen > limit) {
         req.off('data', count);
-        reject(tooLarge(req, res));
+        reject(tooLarge(req, res, limit));
       }
     };
     req.on('data', count);
-    (yaml ? readText : parseJson)(req, res, (err?: unknown) => {
+    const { json, text } = parsersFor(limit);
+    (yaml ? text : json)(req, res, (err?: unknown) => {
       req.off('data', count);
-      if (err) reject(translate(err, yaml ? 'YAML' : 'JSON'));
+      if (err) reject(translate(err, yaml ? 'YAML' : 'JSON', limit));
       else resolve();
     });
   });
@@ -64,16 +73,16 @@ export async function readJsonBody(req: Request, res: Response, types: readonly 
   return body;
 }
 
-function tooLarge(req: Request, res: Response): ApiError {
+function tooLarge(req: Request, res: Response, limit: number): ApiError {
   lingeringClose(req, res);
-  return fail('body_too_large', 'The body is larger than 1 MB.');
+  return fail('body_too_large', `The body is larger than ${megabytes(limit)}.`);
 }
 
-function translate(err: unknown, format: 'JSON' | 'YAML'): ApiError {
+function translate(err: unknown, format: 'JSON' | 'YAML', limit: number): ApiError {
   const type = (err as { type?: string }).type;
   switch (type) {
     case 'entity.too.large':
-      return fail('body_too_large', 'The body is larger than 1 MB.');
+      return fail('body_too_large', `The body is larger than ${megabytes(limit)}.`);
     case 'encoding.unsupported':
     case 'charset.unsupported':
       return fail('content_type_unsupported', `Send the body as UTF-8 ${format}.`);

@@ -50,6 +50,8 @@ interface RouteBase {
   body?: TSchema;
   /** The forms the body may come in; left out, JSON only. */
   bodyTypes?: readonly BodyType[];
+  /** The largest body the row reads, in bytes, when it is not BODY_LIMIT (a whole workspace's snapshot). */
+  bodyLimit?: number;
   /** Checks the raw body before the schema, for refusals with their own code. */
   guard?: (body: unknown) => void;
   /** `media`: the body is a file of one of these types (RawFile) instead of JSON. */

@@ -204,3 +204,24 @@ describe('a snapshot’s request journal', () => {
     expect((await h.http().put('/_emulator/snapshot').send(behind)).body.error.details[0]).toMatchObject({ path: 'requests.entries[0].id' });
   });
 });
+
+describe('a snapshot with a full journal', () => {
+  it('is larger than the 1 MB of other bodies and still goes back over HTTP', async () => {
+    const h = harness();
+    // Refused creates with large metadata: each is journalled with its body, and none adds an onboarding.
+    const metadata = Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`k${i}`, 'x'.repeat(500)]));
+    for (let i = 0; i < 120; i++) {
+      expect((await h.as(KEYS.owner).post('/v1/onboardings', createBody({ metadata }))).status).toBe(422);
+    }
+    const taken = await h.http().get('/_emulator/snapshot');
+    expect(taken.status).toBe(200);
+    const text = JSON.stringify(taken.body);
+    expect(text.length).toBeGreaterThan(1024 * 1024);
+    const put = await h.http().put('/_emulator/snapshot').set('Content-Type', 'application/json').send(text);
+    expect(put.status, JSON.stringify(put.body).slice(0, 300)).toBe(200);
+    expect((await list(h)).total).toBe(120);
+    // Other bodies keep their limit.
+    const big = await h.as(KEYS.owner).post('/v1/onboardings').set('Content-Type', 'application/json').send(`{"x":"${'y'.repeat(1024 * 1024)}"}`);
+    expect(big.status).toBe(413);
+  });
+});
