@@ -3,12 +3,13 @@ import type { IdFactory } from './ids.js';
 
 /**
  * Fault injection (POST /_emulator/faults; docs/decisions.md, Fault injection): per workspace,
- * the next N /v1 requests that match a method and path get latency, a 429 or a 500;
+ * the next N /v1 requests that match a method and path get latency, a 429 or a 500, or lose
+ * their connection before they run or after they committed;
  * `payroll_down` makes the next N payroll runs fail instead
  * (src/resources/onboardings/onboardings.payroll.ts). Data, matching and consumption only; the HTTP
  * edge (src/http/faults.ts) answers or waits.
  */
-export const FAULT_KINDS = ['latency', 'rate_limit', 'error', 'payroll_down'] as const;
+export const FAULT_KINDS = ['latency', 'rate_limit', 'error', 'payroll_down', 'reset_before_commit', 'drop_response_after_commit'] as const;
 /** The payroll error_code of a payroll_down fault that names none. */
 export const DEFAULT_PAYROLL_DOWN_ERROR = 'payroll_connector_unavailable';
 export const FAULT_METHODS = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'] as const;
