@@ -2,7 +2,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Request, Response } from 'express';
 import { ApiError, fail } from '../core/errors.js';
 import type { Workspace } from '../core/workspace.js';
+import { SLOW_RESPONSE_CHUNKS } from '../core/faults.js';
 import { committed } from './hold.js';
+import { writeJsonText } from './reply.js';
 
 /** What a request fault leaves for later in the request, once it has been taken. */
 export interface FaultEffect {
@@ -12,6 +14,8 @@ export interface FaultEffect {
   reset: boolean;
   /** drop_response_after_commit: run and commit as usual, then close instead of answering. */
   dropResponse: boolean;
+  /** slow_response: how the answer is written, slowly; undefined for any other fault. */
+  slow?: { firstByteMs: number; betweenBytesMs: number } | undefined;
 }
 
 /** Responses whose answer, whatever it turns out to be, is dropped: an error answer too. */
@@ -40,6 +44,7 @@ export function takeFault(workspace: Workspace, req: Request, res: Response): Fa
     dropping.add(res);
     return { ...NONE, dropResponse: true };
   }
+  if (fault.kind === 'slow_response') return { ...NONE, slow: { firstByteMs: fault.first_byte_ms ?? 0, betweenBytesMs: fault.between_bytes_ms ?? 0 } };
   return { ...NONE, latencyMs: fault.latency_ms ?? 0 };
 }
 
@@ -56,6 +61,37 @@ export function answerDropped(res: Response): boolean {
 export async function dropAnswer(res: Response): Promise<void> {
   await committed(res).catch(() => undefined);
   res.destroy();
+}
+
+/**
+ * Writes a JSON answer slowly: nothing for `firstByteMs`, then the body in at most
+ * SLOW_RESPONSE_CHUNKS pieces with `betweenBytesMs` between them. It waits for the commit
+ * before the first byte, since the status line cannot be taken back once sent; if the commit
+ * fails, the answer is written at once and the held answer turns it into the 500 it must be.
+ * A client that hangs up meanwhile ends the writing.
+ */
+export async function writeSlowly(res: Response, status: number, text: string, headers: Record<string, string> | undefined, slow: { firstByteMs: number; betweenBytesMs: number }): Promise<void> {
+  const write = () => writeJsonText(res, status, text, headers);
+  try {
+    await committed(res);
+  } catch {
+    return write();
+  }
+  await faultDelay(slow.firstByteMs);
+  if (res.destroyed) return;
+  const bytes = Buffer.from(text, 'utf8');
+  const size = Math.max(1, Math.ceil(bytes.length / SLOW_RESPONSE_CHUNKS));
+  res.statusCode = status;
+  if (headers) for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', bytes.length);
+  let at = 0;
+  for (; at + size < bytes.length; at += size) {
+    res.write(bytes.subarray(at, at + size));
+    await faultDelay(slow.betweenBytesMs);
+    if (res.destroyed) return;
+  }
+  res.end(bytes.subarray(at));
 }
 
 /** 429 rate_limited with Retry-After in whole seconds: an injected fault or the --rate-limit limiter. */

@@ -5,9 +5,9 @@ import { check, compile, type Validator } from '../core/validation.js';
 import { CURRENT_API_VERSION, isKnownVersion } from '../core/versions.js';
 import type { Workspace } from '../core/workspace.js';
 import type { Emulator } from '../emulator.js';
-import type { ApiRoute, ControlRoute, RequestInfo } from '../resources/route.js';
+import { RawFile, type ApiRoute, type ControlRoute, type RequestInfo } from '../resources/route.js';
 import { readJsonBody } from './body.js';
-import { dropAnswer, faultDelay, takeFault } from './faults.js';
+import { dropAnswer, faultDelay, takeFault, writeSlowly } from './faults.js';
 import { beginIdempotency, fingerprintOf } from './idempotency.js';
 import type { RateLimiter } from './rate-limit.js';
 import { replyText, requestIdOf, writeJsonText, writeReply } from './reply.js';
@@ -130,7 +130,9 @@ export function mountApiRoute(router: Router, emulator: Emulator, route: ApiRout
       const replay = idem?.check(fingerprintOf(req, body));
       if (replay) {
         if (fault.dropResponse) return void (await dropAnswer(res));
-        writeJsonText(res, replay.status, replay.body, { ...replay.headers, 'Idempotent-Replayed': 'true' });
+        const headers = { ...replay.headers, 'Idempotent-Replayed': 'true' };
+        if (fault.slow) return void (await writeSlowly(res, replay.status, replay.body, headers, fault.slow));
+        writeJsonText(res, replay.status, replay.body, headers);
         return;
       }
       const reply = await route.handle({ workspace, caller, principal, params: req.params as Record<string, string>, query, body, info: infoOf(req, options) });
@@ -139,6 +141,14 @@ export function mountApiRoute(router: Router, emulator: Emulator, route: ApiRout
         idem?.finish(reply.status, replyText(reply), { 'Service-Version': caller.apiVersion });
         afterRequest(workspace);
         await dropAnswer(res);
+        return;
+      }
+      if (fault.slow && !(reply.body instanceof RawFile)) {
+        // The request is done and kept before the slow answer begins, as for a dropped one.
+        const text = replyText(reply);
+        idem?.finish(reply.status, text, { 'Service-Version': caller.apiVersion });
+        afterRequest(workspace);
+        await writeSlowly(res, reply.status, text, reply.headers, fault.slow);
         return;
       }
       const text = writeReply(res, reply);

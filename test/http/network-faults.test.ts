@@ -1,3 +1,4 @@
+import http from 'node:http';
 import { Writable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pino from 'pino';
@@ -69,6 +70,20 @@ describe('POST /_emulator/faults with the connection kinds', () => {
     const h = harness();
     const added = (await h.http().post('/_emulator/faults').send({ kind: 'drop_response_after_commit', path: '/v1/onboardings' })).body;
     const snapshot = (await h.http().get('/_emulator/snapshot')).body;
+    await h.http().delete('/_emulator/faults');
+    const restored = await h.http().put('/_emulator/snapshot').send(snapshot);
+    expect(restored.status, JSON.stringify(restored.body)).toBeLessThan(300);
+    expect((await h.http().get('/_emulator/faults')).body.data).toEqual([added]);
+  });
+
+  it('restores a snapshot written before slow_response, without first_byte_ms and between_bytes_ms', async () => {
+    const h = harness();
+    const added = (await h.http().post('/_emulator/faults').send({ kind: 'error' })).body;
+    const snapshot = (await h.http().get('/_emulator/snapshot')).body;
+    for (const f of snapshot.faults) {
+      delete f.first_byte_ms;
+      delete f.between_bytes_ms;
+    }
     await h.http().delete('/_emulator/faults');
     const restored = await h.http().put('/_emulator/snapshot').send(snapshot);
     expect(restored.status, JSON.stringify(restored.body)).toBeLessThan(300);
@@ -157,5 +172,94 @@ describe('reset_before_commit', () => {
     expect(retry.headers.get('idempotent-replayed')).toBeNull();
     expect(onboardingsWith('reset')).toHaveLength(1);
     expect((await (await fetch(`${base}/_emulator/faults`)).json()) as { data: unknown[] }).toEqual({ data: [] });
+  });
+});
+
+interface Timed { status: number; headers: Record<string, string | string[] | undefined>; firstByteAfter: number; chunks: { at: number; bytes: number }[]; body: string }
+
+/** One GET over a raw socket, with the time each piece of the answer arrived (ms after sending). */
+function timedGet(base: string, path: string, headers: Record<string, string>): Promise<Timed> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    let firstByteAfter = -1;
+    const req = http.request(`${base}${path}`, { headers, timeout: 20_000 }, (res) => {
+      firstByteAfter = firstByteAfter < 0 ? performance.now() - started : firstByteAfter;
+      const chunks: { at: number; bytes: number }[] = [];
+      const parts: Buffer[] = [];
+      res.on('data', (c: Buffer) => {
+        chunks.push({ at: performance.now() - started, bytes: c.length });
+        parts.push(c);
+      });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, firstByteAfter, chunks, body: Buffer.concat(parts).toString('utf8') }));
+      res.on('error', reject);
+    });
+    // The status line is the first byte of the answer: the socket's first data marks it.
+    req.on('socket', (s) => s.once('data', () => void (firstByteAfter = performance.now() - started)));
+    req.on('timeout', () => req.destroy(new Error('no answer in 20 s')));
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('slow_response', () => {
+  it.each([
+    [{ kind: 'slow_response' }, 'parameter_missing'],
+    [{ kind: 'slow_response', first_byte_ms: 0 }, 'parameter_invalid'],
+    [{ kind: 'slow_response', first_byte_ms: 30_001 }, 'parameter_invalid'],
+    [{ kind: 'slow_response', between_bytes_ms: 3_001 }, 'parameter_invalid'],
+    [{ kind: 'slow_response', first_byte_ms: 10, latency_ms: 10 }, 'parameter_invalid'],
+    [{ kind: 'latency', latency_ms: 10, between_bytes_ms: 10 }, 'parameter_invalid'],
+  ])('refuses %j with 422 %s', async (body, code) => {
+    const h = harness();
+    const res = await h.http().post('/_emulator/faults').send(body);
+    expect(res.status).toBe(422);
+    expect(res.body.error).toMatchObject({ type: 'invalid_request', code });
+  });
+
+  it('shows first_byte_ms and between_bytes_ms, null on other kinds', async () => {
+    const h = harness();
+    const slow = await h.http().post('/_emulator/faults').send({ kind: 'slow_response', first_byte_ms: 5 });
+    expect(slow.status).toBe(201);
+    expect(slow.body).toMatchObject({ kind: 'slow_response', first_byte_ms: 5, between_bytes_ms: null, latency_ms: null });
+    const other = await h.http().post('/_emulator/faults').send({ kind: 'error' });
+    expect(other.body).toMatchObject({ first_byte_ms: null, between_bytes_ms: null });
+  });
+
+  it('waits first_byte_ms before the first byte, then sends the whole body in pieces over time', async () => {
+    const base = await start();
+    const headers = { Authorization: `Bearer ${KEYS.owner}` };
+    const normal = await timedGet(base, '/v1/onboardings', headers);
+    expect(normal.status).toBe(200);
+    await addFault(base, { kind: 'slow_response', method: 'GET', path: '/v1/onboardings', first_byte_ms: 300, between_bytes_ms: 60 });
+    const slow = await timedGet(base, '/v1/onboardings', headers);
+    expect(slow.status).toBe(200);
+    expect(slow.firstByteAfter).toBeGreaterThanOrEqual(290);
+    expect(slow.body).toBe(normal.body);
+    expect(Number(slow.headers['content-length'])).toBe(Buffer.byteLength(normal.body));
+    // Ten pieces with nine pauses of 60 ms: the last arrives well after the first.
+    expect(slow.chunks.length).toBeGreaterThanOrEqual(3);
+    expect(slow.chunks.at(-1)!.at - slow.chunks[0]!.at).toBeGreaterThanOrEqual(9 * 60 - 30);
+    // Used up: the next answer comes at once and in one go.
+    const after = await timedGet(base, '/v1/onboardings', headers);
+    expect(after.body).toBe(normal.body);
+    expect(after.chunks.length).toBeLessThan(slow.chunks.length);
+  });
+
+  it('a write is kept before its slow answer begins; the retry with the key replays it', async () => {
+    const base = await start();
+    await addFault(base, { kind: 'slow_response', method: 'POST', first_byte_ms: 200 });
+    let answered = false;
+    const pending = create(base, 'slow-1', 'slow').finally(() => void (answered = true));
+    await sleep(100);
+    // Mid-wait, no answer yet, but the onboarding is already stored.
+    expect(answered).toBe(false);
+    expect(onboardingsWith('slow')).toHaveLength(1);
+    const res = await pending;
+    expect(res.status).toBe(201);
+    const first = (await res.json()) as { id: string };
+    expect(first.id).toBe(onboardingsWith('slow')[0]!.id);
+    const replay = await create(base, 'slow-1', 'slow');
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(((await replay.json()) as { id: string }).id).toBe(first.id);
   });
 });
