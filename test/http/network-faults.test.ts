@@ -243,6 +243,16 @@ describe('slow_response', () => {
     expect((await (await fetch(`${base}/_emulator/faults`)).json()) as { data: unknown[] }).toEqual({ data: [] });
   });
 
+  it('with a state file, never starts a 2xx whose change failed to be written: 500 state_not_written instead', async () => {
+    let failing = false;
+    const base = await start({ commit: async () => { if (failing) throw new Error('disk full'); } });
+    await addFault(base, { kind: 'slow_response', method: 'POST', first_byte_ms: 50, between_bytes_ms: 10 });
+    failing = true;
+    const res = await create(base, 'slow-2', 'unwritten');
+    expect(res.status).toBe(500);
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe('state_not_written');
+  });
+
   it('a write is kept before its slow answer begins; the retry with the key replays it', async () => {
     const base = await start();
     await addFault(base, { kind: 'slow_response', method: 'POST', first_byte_ms: 200 });
