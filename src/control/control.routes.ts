@@ -90,7 +90,7 @@ export const controlRoutes: ControlRoute<Emulator>[] = [
   }),
   defineControlRoute({
     kind: 'control', perWorkspace: true, tag, method: 'POST', path: '/_emulator/faults',
-    operationId: 'createFault', summary: 'Inject a fault: the next N matching /v1 requests get latency, a 429 or a 500, or the next N payroll runs fail (payroll_down)',
+    operationId: 'createFault', summary: 'Inject a fault: the next N matching /v1 requests get latency, a 429 or a 500, lose the connection before they run (reset_before_commit) or after they committed (drop_response_after_commit), or a slow answer (slow_response), or the next N payroll runs fail (payroll_down)',
     body: CreateFaultBody,
     responses: { 201: { description: 'The fault, with its id and remaining count', schema: FaultInfo }, 422: errors },
     handle: (ctx) => ok(addFault(ctx.workspace, ctx.body), 201),

@@ -1,4 +1,4 @@
-import { DEFAULT_PAYROLL_DOWN_ERROR, FAULT_KINDS, FAULT_LIMITS, FAULT_METHODS } from '../core/faults.js';
+import { DEFAULT_PAYROLL_DOWN_ERROR, FAULT_KINDS, FAULT_LIMITS, FAULT_METHODS, SLOW_RESPONSE_CHUNKS } from '../core/faults.js';
 import { Type } from '../core/schema.js';
 import { API_VERSIONS } from '../core/versions.js';
 import { Literals, Nullable, DateTime } from '../resources/common.schemas.js';
@@ -120,6 +120,8 @@ export const CreateFaultBody = Type.Object(
     latency_ms: Type.Optional(Type.Integer({ minimum: 1, maximum: FAULT_LIMITS.latencyMs, description: 'latency only: the wait before the request goes on' })),
     retry_after_seconds: Type.Optional(Type.Integer({ minimum: 1, maximum: FAULT_LIMITS.retryAfterSeconds, description: 'rate_limit only: the Retry-After header; default 1' })),
     error_code: Type.Optional(Type.String({ minLength: 1, maxLength: 100, pattern: '^[a-z0-9_]+$', description: `payroll_down only: the payroll error_code of the failed runs; default ${DEFAULT_PAYROLL_DOWN_ERROR}` })),
+    first_byte_ms: Type.Optional(Type.Integer({ minimum: 1, maximum: FAULT_LIMITS.latencyMs, description: 'slow_response only: the wait, after the request ran, before the first byte of the answer' })),
+    between_bytes_ms: Type.Optional(Type.Integer({ minimum: 1, maximum: FAULT_LIMITS.betweenBytesMs, description: `slow_response only: the pause between the pieces of the body (at most ${SLOW_RESPONSE_CHUNKS} pieces)` })),
   },
   { additionalProperties: false, title: 'CreateFaultRequest' },
 );
@@ -136,6 +138,8 @@ export const FaultInfo = Type.Object(
     latency_ms: Nullable(Type.Integer()),
     retry_after_seconds: Nullable(Type.Integer()),
     error_code: Nullable(Type.String()),
+    first_byte_ms: Nullable(Type.Integer()),
+    between_bytes_ms: Nullable(Type.Integer()),
     created_at: DateTime,
   },
   { title: 'Fault' },

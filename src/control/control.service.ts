@@ -138,7 +138,7 @@ export function listOutbox(ws: Workspace, filter: OutboxFilter = {}): OutboxMail
   );
 }
 
-/** Faults (src/core/faults.ts): the next N matching /v1 requests get latency, a 429 or a 500. */
+/** Faults (src/core/faults.ts): the next N matching /v1 requests get latency, a 429, a 500 or a lost connection. */
 export function addFault(ws: Workspace, input: FaultInput): Fault {
   return ws.faults.add(input, ws.ids, ws.now());
 }

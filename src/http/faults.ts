@@ -1,20 +1,97 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Request } from 'express';
+import type { Request, Response } from 'express';
 import { ApiError, fail } from '../core/errors.js';
 import type { Workspace } from '../core/workspace.js';
+import { SLOW_RESPONSE_CHUNKS } from '../core/faults.js';
+import { committed } from './hold.js';
+import { writeJsonText } from './reply.js';
+
+/** What a request fault leaves for later in the request, once it has been taken. */
+export interface FaultEffect {
+  /** latency: the wall time to wait after the idempotency reservation. */
+  latencyMs: number;
+  /** reset_before_commit: the connection is already gone; nothing more may run. */
+  reset: boolean;
+  /** drop_response_after_commit: run and commit as usual, then close instead of answering. */
+  dropResponse: boolean;
+  /** slow_response: how the answer is written, slowly; undefined for any other fault. */
+  slow?: { firstByteMs: number; betweenBytesMs: number } | undefined;
+}
+
+/** Responses whose answer, whatever it turns out to be, is dropped: an error answer too. */
+const dropping = new WeakSet<Response>();
+
+const NONE: FaultEffect = { latencyMs: 0, reset: false, dropResponse: false };
 
 /**
  * Applies the workspace's injected faults to a /v1 request (docs/decisions.md, "Fault
- * injection"). A 429 or 500 fault throws here, before anything is read or written; a latency
- * fault returns its wait, which the caller spends after the idempotency reservation.
- * payroll_down faults are not request faults: onboardings.payroll.ts takes them.
+ * injection"). A 429 or 500 fault throws here, before anything is read or written; a reset
+ * destroys the connection here, for the same reason. A latency fault returns its wait, which
+ * the caller spends after the idempotency reservation; a dropped answer is the caller's to
+ * carry out once the request committed (dropAnswer). payroll_down faults are not request
+ * faults: onboardings.payroll.ts takes them.
  */
-export function takeFault(workspace: Workspace, req: Request): number {
+export function takeFault(workspace: Workspace, req: Request, res: Response): FaultEffect {
   const fault = workspace.faults.take(req.method, req.path);
-  if (!fault) return 0;
+  if (!fault) return NONE;
   if (fault.kind === 'rate_limit') throw tooManyRequests(fault.retry_after_seconds ?? 1, `Too many requests (injected fault ${fault.id})`);
   if (fault.kind === 'error') throw fail('internal_error', `Injected fault ${fault.id}: the service failed to handle this request.`);
-  return fault.latency_ms ?? 0;
+  if (fault.kind === 'reset_before_commit') {
+    req.socket.destroy();
+    return { ...NONE, reset: true };
+  }
+  if (fault.kind === 'drop_response_after_commit') {
+    dropping.add(res);
+    return { ...NONE, dropResponse: true };
+  }
+  if (fault.kind === 'slow_response') return { ...NONE, slow: { firstByteMs: fault.first_byte_ms ?? 0, betweenBytesMs: fault.between_bytes_ms ?? 0 } };
+  return { ...NONE, latencyMs: fault.latency_ms ?? 0 };
+}
+
+/** For the error handler: this request's answer, an error answer too, is to be dropped. */
+export function answerDropped(res: Response): boolean {
+  return dropping.has(res);
+}
+
+/**
+ * Closes the connection without a byte of the answer, once what the request changed is as
+ * durable as a sent answer would have made it (with --state-file: on the disk). A failed
+ * write changes nothing here: the client hears nothing either way.
+ */
+export async function dropAnswer(res: Response): Promise<void> {
+  await committed(res).catch(() => undefined);
+  res.destroy();
+}
+
+/**
+ * Writes a JSON answer slowly: nothing for `firstByteMs`, then the body in at most
+ * SLOW_RESPONSE_CHUNKS pieces with `betweenBytesMs` between them. It waits for the commit
+ * before the first byte, since the status line cannot be taken back once sent; if the commit
+ * fails, the answer is written at once and the held answer turns it into the 500 it must be.
+ * A client that hangs up meanwhile ends the writing.
+ */
+export async function writeSlowly(res: Response, status: number, text: string, headers: Record<string, string> | undefined, slow: { firstByteMs: number; betweenBytesMs: number }): Promise<void> {
+  const write = () => writeJsonText(res, status, text, headers);
+  try {
+    await committed(res);
+  } catch {
+    return write();
+  }
+  await faultDelay(slow.firstByteMs);
+  if (res.destroyed) return;
+  const bytes = Buffer.from(text, 'utf8');
+  const size = Math.max(1, Math.ceil(bytes.length / SLOW_RESPONSE_CHUNKS));
+  res.statusCode = status;
+  if (headers) for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', bytes.length);
+  let at = 0;
+  for (; at + size < bytes.length; at += size) {
+    res.write(bytes.subarray(at, at + size));
+    await faultDelay(slow.betweenBytesMs);
+    if (res.destroyed) return;
+  }
+  res.end(bytes.subarray(at));
 }
 
 /** 429 rate_limited with Retry-After in whole seconds: an injected fault or the --rate-limit limiter. */

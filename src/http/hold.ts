@@ -2,6 +2,18 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { fail } from '../core/errors.js';
 import { writeError } from './reply.js';
 
+/** The commit of each held response, for a request that ends without an answer (committed). */
+const commits = new WeakMap<Response, () => Promise<void>>();
+
+/**
+ * Resolves once what the request changed is as durable as an answer would have waited for:
+ * at once without a state file. For a request that closes its connection instead of
+ * answering (an injected dropped answer), so the change it did not report is still kept.
+ */
+export function committed(res: Response): Promise<void> {
+  return commits.get(res)?.() ?? Promise.resolve();
+}
+
 /** Headers a replacement error answer keeps; the others described the answer it replaces. */
 const KEPT = new Set(['request-id', 'service-version']);
 
@@ -15,6 +27,7 @@ const KEPT = new Set(['request-id', 'service-version']);
  */
 export function holdAnswers(commit: () => Promise<void>): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
+    commits.set(res, commit);
     const end = res.end;
     res.end = function held(this: Response, ...args: unknown[]) {
       res.end = end;

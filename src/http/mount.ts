@@ -5,13 +5,13 @@ import { check, compile, type Validator } from '../core/validation.js';
 import { CURRENT_API_VERSION, isKnownVersion } from '../core/versions.js';
 import type { Workspace } from '../core/workspace.js';
 import type { Emulator } from '../emulator.js';
-import type { ApiRoute, ControlRoute, RequestInfo } from '../resources/route.js';
+import { RawFile, type ApiRoute, type ControlRoute, type RequestInfo } from '../resources/route.js';
 import { readJsonBody } from './body.js';
-import { faultDelay, takeFault } from './faults.js';
+import { dropAnswer, faultDelay, takeFault, writeSlowly } from './faults.js';
 import { beginIdempotency, fingerprintOf } from './idempotency.js';
 import { journalRequest } from './journal.js';
 import type { RateLimiter } from './rate-limit.js';
-import { requestIdOf, writeJsonText, writeReply } from './reply.js';
+import { replyText, requestIdOf, writeJsonText, writeReply } from './reply.js';
 
 type Lower = 'get' | 'post' | 'patch' | 'put' | 'delete';
 const WRITES = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
@@ -117,7 +117,8 @@ export function mountApiRoute(router: Router, emulator: Emulator, route: ApiRout
     if (!workspace) throw fail('api_key_invalid', 'The API key is not valid.');
     journalRequest(req, res, workspace, token); // from here on, every answer is recorded
     options.limiter?.take(token); // --rate-limit: 429 when the key's bucket is empty
-    const latency = takeFault(workspace, req); // injected faults: a 429 or 500 throws here
+    const fault = takeFault(workspace, req, res); // injected faults: a 429 or 500 throws here
+    if (fault.reset) return; // the connection is gone before anything ran, the key unreserved
     beforeRequest(workspace);
     const caller = findCaller(workspace.store, token, version);
     res.setHeader('Service-Version', caller.apiVersion);
@@ -126,14 +127,32 @@ export function mountApiRoute(router: Router, emulator: Emulator, route: ApiRout
     const query = validateQuery(compiled, req);
     const idem = write ? beginIdempotency(req, res, workspace, caller.key.key) : undefined;
     try {
-      await faultDelay(latency); // after the reservation: a duplicate meanwhile gets 409 idempotency_in_progress
+      await faultDelay(fault.latencyMs); // after the reservation: a duplicate meanwhile gets 409 idempotency_in_progress
       const body = await validatedBody(route, compiled, req, res);
       const replay = idem?.check(fingerprintOf(req, body));
       if (replay) {
-        writeJsonText(res, replay.status, replay.body, { ...replay.headers, 'Idempotent-Replayed': 'true' });
+        if (fault.dropResponse) return void (await dropAnswer(res));
+        const headers = { ...replay.headers, 'Idempotent-Replayed': 'true' };
+        if (fault.slow) return void (await writeSlowly(res, replay.status, replay.body, headers, fault.slow));
+        writeJsonText(res, replay.status, replay.body, headers);
         return;
       }
       const reply = await route.handle({ workspace, caller, principal, params: req.params as Record<string, string>, query, body, info: infoOf(req, options) });
+      if (fault.dropResponse) {
+        // Everything an answered request does, the record a retry replays included; then no answer.
+        idem?.finish(reply.status, replyText(reply), { 'Service-Version': caller.apiVersion });
+        afterRequest(workspace);
+        await dropAnswer(res);
+        return;
+      }
+      if (fault.slow && !(reply.body instanceof RawFile)) {
+        // The request is done and kept before the slow answer begins, as for a dropped one.
+        const text = replyText(reply);
+        idem?.finish(reply.status, text, { 'Service-Version': caller.apiVersion });
+        afterRequest(workspace);
+        await writeSlowly(res, reply.status, text, reply.headers, fault.slow);
+        return;
+      }
       const text = writeReply(res, reply);
       idem?.finish(reply.status, text, { 'Service-Version': caller.apiVersion });
       afterRequest(workspace);

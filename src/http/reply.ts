@@ -12,9 +12,15 @@ export function writeReply(res: Response, reply: Reply): string {
     writeFile(res, reply.status, reply.body, reply.headers);
     return '';
   }
-  const text = reply.body instanceof RawJson ? reply.body.text : JSON.stringify(reply.body);
+  const text = replyText(reply);
   writeJsonText(res, reply.status, text, reply.headers);
   return text;
+}
+
+/** The JSON text writeReply would send ('' for a file), for an answer that is kept but not sent. */
+export function replyText(reply: Reply): string {
+  if (reply.body instanceof RawFile) return '';
+  return reply.body instanceof RawJson ? reply.body.text : JSON.stringify(reply.body);
 }
 
 /** Plain node calls: this is the hot path of every request. */

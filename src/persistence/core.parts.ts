@@ -140,6 +140,9 @@ const FaultSchema = Type.Object({
   latency_ms: Nullable(Type.Integer({ minimum: 1, maximum: FAULT_LIMITS.latencyMs })),
   retry_after_seconds: Nullable(Type.Integer({ minimum: 1, maximum: FAULT_LIMITS.retryAfterSeconds })),
   error_code: Nullable(Type.String()),
+  // Optional: a snapshot written before slow_response has neither.
+  first_byte_ms: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: FAULT_LIMITS.latencyMs }))),
+  between_bytes_ms: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: FAULT_LIMITS.betweenBytesMs }))),
   created_at: Instant,
 });
 
@@ -148,7 +151,8 @@ export const FAULTS_PART: WorkspacePart<'faults'> = {
   create: () => new FaultList(),
   save: (faults) => faults.list(),
   load: (saved) => FaultList.restore(saved),
-  schema: Type.Array(FaultSchema),
+  // The two optional fields are filled in by FaultList.restore, so what load hands on is a Fault.
+  schema: Type.Array(FaultSchema) as unknown as TSchema<Fault[]>,
 };
 
 const JournalEntrySchema = Type.Object(

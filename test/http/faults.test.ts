@@ -15,7 +15,7 @@ describe('POST /_emulator/faults', () => {
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     expect(res.body).toEqual({
       id: expect.stringMatching(/^flt_\w+$/), object: 'fault', kind: 'rate_limit', method: null, path: null,
-      count: 1, remaining: 1, latency_ms: null, retry_after_seconds: 1, error_code: null, created_at: FROZEN_START,
+      count: 1, remaining: 1, latency_ms: null, retry_after_seconds: 1, error_code: null, first_byte_ms: null, between_bytes_ms: null, created_at: FROZEN_START,
     });
     const list = await h.http().get('/_emulator/faults');
     expect(list.status).toBe(200);

@@ -25,7 +25,7 @@ describe('POST /_emulator/faults with kind payroll_down', () => {
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     expect(res.body).toEqual({
       id: expect.stringMatching(/^flt_\w+$/), object: 'fault', kind: 'payroll_down', method: null, path: null,
-      count: 1, remaining: 1, latency_ms: null, retry_after_seconds: null, error_code: 'payroll_connector_unavailable', created_at: FROZEN_START,
+      count: 1, remaining: 1, latency_ms: null, retry_after_seconds: null, error_code: 'payroll_connector_unavailable', first_byte_ms: null, between_bytes_ms: null, created_at: FROZEN_START,
     });
     expect((await h.http().get('/_emulator/faults')).body.data).toEqual([res.body]);
   });
