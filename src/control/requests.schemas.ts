@@ -62,6 +62,7 @@ export const JournalEntrySchema = Type.Object(
     status: Type.Integer(),
     error_code: Nullable(Type.String()),
     replayed: Type.Boolean(),
+    answered: Type.Boolean({ description: 'false when an injected fault dropped the answer after the request ran; status is what it would have been' }),
     duration_ms: Nullable(Type.Number({ description: 'null when read back from a snapshot' })),
     onboarding_ids: Type.Array(Type.String()),
   },

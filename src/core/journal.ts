@@ -33,6 +33,8 @@ export interface JournalEntry {
   /** The envelope's code when the answer is an error. */
   error_code: string | null;
   replayed: boolean;
+  /** False when an injected fault dropped the answer after the request ran: `status` is what it would have been. */
+  answered: boolean;
   /** Measured at the HTTP edge; null for an entry read back from a snapshot (see save()). */
   duration_ms: number | null;
   /** Onboarding ids named by the path, the body's onboarding_id or the answer's id/onboarding_id. */
@@ -44,7 +46,7 @@ export type JournalInput = Omit<JournalEntry, 'id' | 'object'>;
 export interface JournalState {
   next_seq: number;
   dropped: number;
-  entries: JournalEntry[];
+  entries: (Omit<JournalEntry, 'answered'> & { answered?: boolean })[];
 }
 
 declare module './workspace.js' {
@@ -145,7 +147,8 @@ export class RequestJournal {
 
   static restore(state: JournalState, limit: number = JOURNAL_LIMIT): RequestJournal {
     const journal = new RequestJournal(limit);
-    journal.entries = state.entries.map((e) => ({ ...e }));
+    // Journals saved before `answered` existed hold answered requests only.
+    journal.entries = state.entries.map((e) => ({ ...e, answered: e.answered ?? true }));
     journal.nextSeq = state.next_seq;
     journal.droppedCount = state.dropped;
     return journal;

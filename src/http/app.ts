@@ -9,7 +9,7 @@ import { holdAnswers } from './hold.js';
 import { pageRoutes } from '../pages/pages.routes.js';
 import { mountPages, pageErrorHandler } from './pages.js';
 import { parseRateLimit, RateLimiter, type RateLimitOptions } from './rate-limit.js';
-import { writeError, writeJsonText } from './reply.js';
+import { envelopeText, writeError, writeJsonText } from './reply.js';
 import { answerDropped, dropAnswer } from './faults.js';
 import { requestLog } from './request-log.js';
 import { allControlRoutes, apiRoutes, pathMatcher } from './routes.js';
@@ -95,7 +95,7 @@ export function createApp(emulator: Emulator, options: AppOptions = {}): App {
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
     if (res.headersSent) return;
     // An injected dropped answer drops a refusal as well: the client cannot tell them apart.
-    if (err instanceof ApiError && answerDropped(res)) return void dropAnswer(res);
+    if (err instanceof ApiError && answerDropped(res)) return void dropAnswer(res, { status: err.status, text: envelopeText(req, err), replayed: false });
     if (err instanceof ApiError) return writeError(req, res, err);
     // Express's own 4xx (a path with broken percent-encoding, say) is the client's mistake.
     const status = (err as { status?: unknown }).status;

@@ -49,6 +49,17 @@ export function takeFault(workspace: Workspace, req: Request, res: Response): Fa
 }
 
 /** For the error handler: this request's answer, an error answer too, is to be dropped. */
+/** What a dropped answer would have said: the request journal records it. */
+export interface DroppedAnswer {
+  status: number;
+  /** The JSON text that was not sent (its error code and onboarding id are read from it). */
+  text: string;
+  replayed: boolean;
+}
+
+const droppedAnswers = new WeakMap<Response, DroppedAnswer>();
+export const droppedAnswerOf = (res: Response): DroppedAnswer | undefined => droppedAnswers.get(res);
+
 export function answerDropped(res: Response): boolean {
   return dropping.has(res);
 }
@@ -58,7 +69,8 @@ export function answerDropped(res: Response): boolean {
  * durable as a sent answer would have made it (with --state-file: on the disk). A failed
  * write changes nothing here: the client hears nothing either way.
  */
-export async function dropAnswer(res: Response): Promise<void> {
+export async function dropAnswer(res: Response, would: DroppedAnswer): Promise<void> {
+  droppedAnswers.set(res, would);
   await committed(res).catch(() => undefined);
   res.destroy();
 }

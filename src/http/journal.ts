@@ -2,6 +2,7 @@ import { performance } from 'node:perf_hooks';
 import type { Request, Response } from 'express';
 import { maskKey } from '../core/journal.js';
 import type { Workspace } from '../core/workspace.js';
+import { droppedAnswerOf } from './faults.js';
 
 /** Answers longer than this are not parsed for their error code or onboarding id. */
 const ANSWER_READ_LIMIT = 256 * 1024;
@@ -31,7 +32,8 @@ function parsed(text: string | undefined): unknown {
 /**
  * Records a /v1 request in its workspace's journal once its answer has been sent, whatever
  * answered it (the route, a replay, a fault or the error handler). Called as soon as the key
- * has named the workspace; a request whose client hangs up before the answer is not recorded.
+ * has named the workspace; a request whose client hangs up before the answer is not recorded,
+ * one whose answer a fault dropped is (`answered: false`).
  */
 export function journalRequest(req: Request, res: Response, workspace: Workspace, key: string): void {
   const started = performance.now();
@@ -45,10 +47,10 @@ export function journalRequest(req: Request, res: Response, workspace: Workspace
     else if (Buffer.isBuffer(chunk) && chunk.length <= ANSWER_READ_LIMIT) answer = chunk.toString('utf8');
     return end(...args);
   }) as Response['end'];
-  res.on('finish', () => {
+  const record = (status: number, text: string | undefined, json: boolean, replayed: boolean, answered: boolean): void => {
     const body: unknown = (req as Request & { body?: unknown }).body ?? null;
-    const reply = res.statusCode >= 400 || res.getHeader('Content-Type')?.toString().startsWith('application/json') ? parsed(answer) : undefined;
-    const error = res.statusCode >= 400 ? (reply as { error?: { code?: unknown } } | undefined)?.error?.code : undefined;
+    const reply = status >= 400 || json ? parsed(text) : undefined;
+    const error = status >= 400 ? (reply as { error?: { code?: unknown } } | undefined)?.error?.code : undefined;
     workspace.requests.record({
       at,
       key: maskKey(key),
@@ -61,11 +63,22 @@ export function journalRequest(req: Request, res: Response, workspace: Workspace
         service_organization: req.get('Service-Organization') ?? null,
       },
       body,
-      status: res.statusCode,
+      status,
       error_code: typeof error === 'string' ? error : null,
-      replayed: res.getHeader('Idempotent-Replayed') === 'true',
+      replayed,
+      answered,
       duration_ms: Math.round((performance.now() - started) * 1000) / 1000,
       onboarding_ids: onboardingIds(req.path, body, reply),
     });
+  };
+  res.on('finish', () => {
+    const json = res.getHeader('Content-Type')?.toString().startsWith('application/json') === true;
+    record(res.statusCode, answer, json, res.getHeader('Idempotent-Replayed') === 'true', true);
+  });
+  // An answer an injected fault dropped: the request ran and committed, so it is recorded with
+  // what it would have answered. A client that hung up on its own is not.
+  res.on('close', () => {
+    const dropped = res.writableFinished ? undefined : droppedAnswerOf(res);
+    if (dropped) record(dropped.status, dropped.text, true, dropped.replayed, false);
   });
 }

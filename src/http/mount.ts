@@ -131,7 +131,7 @@ export function mountApiRoute(router: Router, emulator: Emulator, route: ApiRout
       const body = await validatedBody(route, compiled, req, res);
       const replay = idem?.check(fingerprintOf(req, body));
       if (replay) {
-        if (fault.dropResponse) return void (await dropAnswer(res));
+        if (fault.dropResponse) return void (await dropAnswer(res, { status: replay.status, text: replay.body, replayed: true }));
         const headers = { ...replay.headers, 'Idempotent-Replayed': 'true' };
         if (fault.slow) return void (await writeSlowly(res, replay.status, replay.body, headers, fault.slow));
         writeJsonText(res, replay.status, replay.body, headers);
@@ -140,9 +140,10 @@ export function mountApiRoute(router: Router, emulator: Emulator, route: ApiRout
       const reply = await route.handle({ workspace, caller, principal, params: req.params as Record<string, string>, query, body, info: infoOf(req, options) });
       if (fault.dropResponse) {
         // Everything an answered request does, the record a retry replays included; then no answer.
-        idem?.finish(reply.status, replyText(reply), { 'Service-Version': caller.apiVersion });
+        const text = replyText(reply);
+        idem?.finish(reply.status, text, { 'Service-Version': caller.apiVersion });
         afterRequest(workspace);
-        await dropAnswer(res);
+        await dropAnswer(res, { status: reply.status, text, replayed: false });
         return;
       }
       if (fault.slow && !(reply.body instanceof RawFile)) {

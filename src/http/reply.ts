@@ -40,6 +40,9 @@ function writeFile(res: Response, status: number, file: RawFile, headers?: Recor
   res.end(file.bytes);
 }
 
+/** The envelope of an error as JSON text, as writeError would send it. */
+export const envelopeText = (req: Request, err: ApiError): string => JSON.stringify(errorBody(err, requestIdOf(req)));
+
 export function writeError(req: Request, res: Response, err: ApiError): void {
   if (err.status === 401) res.set('WWW-Authenticate', 'Bearer');
   writeReply(res, { status: err.status, body: errorBody(err, requestIdOf(req)), headers: err.headers });

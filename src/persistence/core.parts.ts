@@ -172,6 +172,7 @@ const JournalEntrySchema = Type.Object(
     status: Type.Integer({ minimum: 100, maximum: 599 }),
     error_code: Nullable(Type.String()),
     replayed: Type.Boolean(),
+    answered: Type.Optional(Type.Boolean()),
     duration_ms: Nullable(Type.Number({ minimum: 0 })),
     onboarding_ids: Type.Array(Type.String()),
   },

@@ -113,6 +113,17 @@ describe('drop_response_after_commit', () => {
     expect(fresh.headers.get('idempotent-replayed')).toBeNull();
     expect(((await fresh.json()) as { id: string }).id).not.toBe(id);
     expect(onboardingsWith('dropped')).toHaveLength(2);
+
+    // The journal shows what happened: the dropped request ran (with what it would have answered), then its replay, then the keyless one.
+    const journal = (await (await fetch(`${base}/_emulator/requests?method=POST&path=/v1/onboardings`, { signal: AbortSignal.timeout(10_000) })).json()) as {
+      data: { status: number; answered: boolean; replayed: boolean; headers: { idempotency_key: string | null }; onboarding_ids: string[] }[];
+    };
+    expect(journal.data.slice(0, 3).map((e) => [e.status, e.answered, e.replayed, e.headers.idempotency_key])).toEqual([
+      [201, true, false, null],
+      [201, true, true, 'drop-1'],
+      [201, false, false, 'drop-1'],
+    ]);
+    expect(journal.data[2]!.onboarding_ids).toContain(id);
   });
 
   it('closes only after the commit resolved (the state file holds what was not answered)', async () => {
