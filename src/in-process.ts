@@ -1,5 +1,8 @@
 import { basename } from 'node:path';
 import type { FaultInput } from './core/faults.js';
+import type { DeliveryFaultInput } from './delivery/chaos.js';
+import { CreateDeliveryFaultBody } from './delivery/chaos.schemas.js';
+import * as deliveryFaults from './control/delivery-faults.service.js';
 import type { Workspace } from './core/workspace.js';
 import { check, compile } from './core/validation.js';
 import { ApiError } from './core/errors.js';
@@ -30,6 +33,7 @@ const valid = {
   advance: compile<{ by: string | number }>(AdvanceBody),
   set: compile<{ now: string }>(SetClockBody),
   fault: compile<FaultInput>(CreateFaultBody),
+  deliveryFault: compile<DeliveryFaultInput>(CreateDeliveryFaultBody),
   workspace: compile<WorkspaceInput>(CreateWorkspaceBody),
   outbox: compile<control.OutboxFilter>(OutboxQuery),
   requests: compile<requests.RequestsFilter>(RequestsQuery),
@@ -41,6 +45,7 @@ export type {
 } from './control/control.client.js';
 export type { WorkspaceSnapshot } from './persistence/snapshot.js';
 export type { Fault, FaultInput } from './core/faults.js';
+export type { DeliveryFault, DeliveryFaultInput, InjectedAttempt, InjectedFault } from './delivery/chaos.js';
 export type { OutboxMail } from './resources/onboardings/onboardings.outbox.js';
 export type { OutboxFilter } from './control/control.service.js';
 export type { ScenarioDocument, ScenarioRule, ScenarioMatch } from './scenarios/scenario.schemas.js';
@@ -164,6 +169,12 @@ function helpers(emulator: Emulator, workspaceId: string): ControlHelpers {
       list: () => on(control.listFaults),
       remove: (id) => on((ws) => control.removeFault(ws, id)),
       clear: () => on(control.clearFaults),
+    },
+    deliveryFaults: {
+      add: (input) => on((ws) => deliveryFaults.addDeliveryFault(ws, check(valid.deliveryFault, input))),
+      list: () => on(deliveryFaults.listDeliveryFaults),
+      remove: (id) => on((ws) => deliveryFaults.removeDeliveryFault(ws, id)),
+      clear: () => on(deliveryFaults.clearDeliveryFaults),
     },
     requests: {
       find: (filter = {}) => on((ws) => requests.findRequests(ws, check(valid.requests, filter))),

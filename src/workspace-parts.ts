@@ -1,4 +1,5 @@
 import type { WorkspacePartTable } from './core/workspace.js';
+import { DELIVERY_FAULTS_PART } from './delivery/chaos.parts.js';
 import { CLOCK_PART, FAULTS_PART, IDEMPOTENCY_PART, RANDOM_PART, REQUESTS_PART, TIMERS_PART } from './persistence/core.parts.js';
 import { snapshotSchema } from './persistence/snapshot.schemas.js';
 import { STORE_PART } from './persistence/store.parts.js';
@@ -24,6 +25,7 @@ export const WORKSPACE_PARTS: WorkspacePartTable = {
   scenario: SCENARIO_PART,
   autopilot: AUTOPILOT_PART,
   requests: REQUESTS_PART,
+  deliveryFaults: DELIVERY_FAULTS_PART,
 };
 
 /** The snapshot document's schema (GET and PUT /_emulator/snapshot), assembled from the table. */

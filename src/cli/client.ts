@@ -1,6 +1,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import type { ClockState, ControlClient, KeyInfo } from '../control/control.client.js';
 import type { Fault } from '../core/faults.js';
+import type { DeliveryFault } from '../delivery/chaos.js';
 import type { OutboxMail } from '../resources/onboardings/onboardings.outbox.js';
 
 /**
@@ -124,6 +125,12 @@ export function httpControl(options: ClientOptions, workspace?: string): Control
       list: async () => (await call<{ data: Fault[] }>('GET', at('/faults'))).data,
       remove: (id) => call('DELETE', at(`/faults/${encodeURIComponent(id)}`)),
       clear: () => call('DELETE', at('/faults')),
+    },
+    deliveryFaults: {
+      add: (input) => call('POST', at('/delivery-faults'), input),
+      list: async () => (await call<{ data: DeliveryFault[] }>('GET', at('/delivery-faults'))).data,
+      remove: (id) => call('DELETE', at(`/delivery-faults/${encodeURIComponent(id)}`)),
+      clear: () => call('DELETE', at('/delivery-faults')),
     },
     requests: {
       find: (filter = {}) => {

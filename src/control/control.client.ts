@@ -1,4 +1,5 @@
 import type { Fault, FaultInput } from '../core/faults.js';
+import type { DeliveryFault, DeliveryFaultInput } from '../delivery/chaos.js';
 import type { ErrorDetail } from '../core/errors.js';
 import type { WorkspaceInput } from '../emulator.js';
 import type { WorkspaceSnapshot } from '../persistence/snapshot.js';
@@ -88,6 +89,15 @@ export interface ControlClient {
     list(): Promise<Fault[]>;
     remove(id: string): Promise<{ id: string; deleted: true }>;
     /** Removes every fault; says how many there were. */
+    clear(): Promise<{ deleted: number }>;
+  };
+  /** Faults on the workspace's webhook messages (/_emulator/delivery-faults). */
+  deliveryFaults: {
+    add(input: DeliveryFaultInput): Promise<DeliveryFault>;
+    /** Those still to play, in the order they are matched. */
+    list(): Promise<DeliveryFault[]>;
+    remove(id: string): Promise<{ id: string; deleted: true }>;
+    /** Removes every delivery fault, a scenario's too; says how many there were. */
     clear(): Promise<{ deleted: number }>;
   };
   /** The workspace's journal of /v1 requests (GET, POST verify and DELETE /_emulator/requests). */

@@ -1,4 +1,5 @@
 import { Type, type Static } from '../core/schema.js';
+import { InjectedAttemptSchema, InjectedFaultSchema } from '../delivery/chaos.schemas.js';
 import { DateTime, ListOf, Literals, Nullable } from '../resources/common.schemas.js';
 import { EVENT_TYPES } from '../resources/events/events.model.js';
 import { ONBOARDING_STATUSES } from '../resources/onboardings/onboardings.model.js';
@@ -153,6 +154,7 @@ const Attempt = Type.Object(
     error: Nullable(Type.String()),
     manual: Type.Boolean(),
     next_attempt_at: Nullable(DateTime),
+    injected: Type.Optional(InjectedAttemptSchema),
   },
   { title: 'InspectAttempt' },
 );
@@ -171,6 +173,7 @@ export const InspectDelivery = Type.Object(
     delivered_at: Nullable(DateTime),
     next_attempt_at: Nullable(DateTime),
     attempt_log: Type.Array(Attempt, { description: 'oldest first' }),
+    injected: Type.Optional(InjectedFaultSchema),
   },
   { title: 'InspectDelivery' },
 );

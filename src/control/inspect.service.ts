@@ -242,7 +242,7 @@ export function listEvents(ws: Workspace, q: InspectEventsQuery) {
  */
 export function renderInspectDelivery(d: DeliveryRecord) {
   const { id, object: _object, ...rest } = renderDelivery(d);
-  return { id, endpoint_id: d.endpoint_id, ...rest, attempt_log: d.attempt_log ?? [] };
+  return { id, endpoint_id: d.endpoint_id, ...rest, attempt_log: d.attempt_log ?? [], ...(d.injected ? { injected: d.injected } : {}) };
 }
 
 export function listWebhooks(ws: Workspace, q: InspectWebhooksQuery) {

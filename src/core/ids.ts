@@ -7,7 +7,7 @@ const DIGITS = '0123456789';
 /** Spec prefixes (section "Conventions"), plus the emulator's own. */
 export type IdPrefix =
   | 'onb' | 'emp' | 'org' | 'loc' | 'doc' | 'wh' | 'whd' | 'evt' | 'whsec'
-  | 'req' | 'ws' | 'usr' | 'tpl' | 'hl' | 'mail' | 'rvs' | 'wht' | 'flt';
+  | 'req' | 'ws' | 'usr' | 'tpl' | 'hl' | 'mail' | 'rvs' | 'wht' | 'flt' | 'dft';
 
 export interface IdFactory {
   id(prefix: IdPrefix): string;

@@ -6,6 +6,8 @@ import type { Workspace } from '../core/workspace.js';
 import type { EventRecord } from '../resources/events/events.model.js';
 import type { DeliveryRecord, WebhookEndpointRecord } from '../resources/webhooks/webhooks.model.js';
 import { checkDeliveryTarget } from './address-policy.js';
+import type { InjectedAttempt, InjectedFault } from './chaos.js';
+import { attemptFault, bentSignature, firstAttemptDue, holdBehind, injectedMark, releaseHeld, signedAt } from './chaos.play.js';
 import { retryDelayMs } from './schedule.js';
 import { deliverySettings, type DeliverySettings } from './settings.js';
 import { signatureHeader } from './signature.js';
@@ -45,16 +47,31 @@ export interface AttemptRules {
   died(ws: Workspace, dead: DeliveryRecord): void;
 }
 
-/** One delivery, its first attempt due now and its removal due after 30 days. */
+/**
+ * One delivery, its first attempt due now and its removal due after 30 days. A delivery fault
+ * (chaos.ts) may delay or hold it, or queue a copy of it.
+ */
 export function enqueue(ws: Workspace, endpoint: WebhookEndpointRecord, eventId: string, eventType: string, body: string): DeliveryRecord {
   const now = ws.clock.nowMs();
+  const fault = ws.deliveryFaults.take(endpoint, now);
+  let delivery = queue(ws, endpoint.id, eventId, eventType, body, firstAttemptDue(now, fault), fault && injectedMark(fault));
+  holdBehind(ws, endpoint.id, delivery);
+  if (fault?.kind === 'duplicate') {
+    const copy = queue(ws, endpoint.id, eventId, eventType, body, now + fault.delay_ms!, { ...injectedMark(fault), duplicate_of: delivery.id });
+    delivery = ws.store.deliveries.put({ ...delivery, injected: { ...delivery.injected!, duplicate_id: copy.id } });
+  }
+  return delivery;
+}
+
+function queue(ws: Workspace, endpointId: string, eventId: string, eventType: string, body: string, dueMs: number, injected: InjectedFault | undefined): DeliveryRecord {
+  const now = ws.clock.nowMs();
   const id = ws.ids.id('whd');
-  const timer = ws.scheduler.schedule('webhook.attempt', now, { delivery_id: id });
+  const timer = ws.scheduler.schedule('webhook.attempt', dueMs, { delivery_id: id });
   ws.scheduler.schedule('webhook.delivery_purge', now + DELIVERY_RETENTION_MS, { delivery_id: id });
   return ws.store.deliveries.put({
     id,
     seq: nextSequence(ws.store),
-    endpoint_id: endpoint.id,
+    endpoint_id: endpointId,
     event_id: eventId,
     event_type: eventType,
     status: 'pending',
@@ -63,9 +80,10 @@ export function enqueue(ws: Workspace, endpoint: WebhookEndpointRecord, eventId:
     last_error: null,
     created_at: new Date(now).toISOString(),
     delivered_at: null,
-    next_attempt_at: new Date(now).toISOString(),
+    next_attempt_at: new Date(dueMs).toISOString(),
     body,
     timer_seq: timer.seq,
+    ...(injected ? { injected } : {}),
   });
 }
 
@@ -95,6 +113,7 @@ export async function attemptTimer(ws: Workspace, timer: Timer, rules: AttemptRu
  */
 export async function attempt(ws: Workspace, endpoint: WebhookEndpointRecord, delivery: DeliveryRecord, timer: Timer | null, rules: AttemptRules): Promise<DeliveryRecord> {
   const scheduled = timer !== null;
+  const injected = attemptFault(delivery, scheduled);
   const settings = settingsOf(ws);
   const startedAt = ws.clock.nowMs();
   // Attempts due together start in queue order but end in the receivers' order; the retry's
@@ -103,16 +122,22 @@ export async function attempt(ws: Workspace, endpoint: WebhookEndpointRecord, de
   const resume = { status: delivery.status, timer_seq: delivery.timer_seq, timer: timer && { seq: timer.seq, due: timer.due } };
   ws.store.deliveries.put({ ...delivery, status: 'in_progress', attempts: delivery.attempts + 1, timer_seq: scheduled ? null : delivery.timer_seq, resume });
   const refused = await checkDeliveryTarget(endpoint.url, settings.urlPolicy, settings.resolver);
-  const result = refused
-    ? { ok: false, status: null, error: `refused by the strict URL policy: ${refused}` }
+  let result = refused
+    ? { ok: false, status: null as number | null, error: `refused by the strict URL policy: ${refused}` as string | null }
     : await settings.limit(() =>
-        settings.transport.send({ url: endpoint.url, headers: headersFor(ws, rules.signingSecrets(ws, endpoint), delivery), body: delivery.body, timeoutMs: settings.timeoutMs }),
+        settings.transport.send({ url: endpoint.url, headers: headersFor(ws, rules.signingSecrets(ws, endpoint), delivery, injected), body: delivery.body, timeoutMs: settings.timeoutMs }),
       );
+  if (injected?.kind === 'drop_ack' && result.ok) {
+    // The receiver's acknowledgement is lost: recorded as the timeout the service would see.
+    injected.received_status_code = result.status;
+    result = { ok: false, status: null, error: `timed out after ${settings.timeoutMs} ms` };
+  }
+  if (delivery.attempts === 0) releaseHeld(ws, delivery.id);
   const { resume: _done, ...current } = ws.store.deliveries.get(delivery.id)!;
   const outcome = { last_status_code: result.status, last_error: result.ok ? null : result.error ?? 'failed' };
   const logged = (next: string | null) => ({
     ...outcome,
-    attempt_log: [...(current.attempt_log ?? []), { at: new Date(startedAt).toISOString(), status_code: outcome.last_status_code, error: outcome.last_error, manual: !scheduled, next_attempt_at: next }],
+    attempt_log: [...(current.attempt_log ?? []), { at: new Date(startedAt).toISOString(), status_code: outcome.last_status_code, error: outcome.last_error, manual: !scheduled, next_attempt_at: next, ...(injected ? { injected } : {}) }],
   });
   if (result.ok) {
     if (current.timer_seq !== null) ws.timers.cancel(current.timer_seq);
@@ -134,14 +159,15 @@ export async function attempt(ws: Workspace, endpoint: WebhookEndpointRecord, de
   return ws.store.deliveries.put({ ...current, ...logged(new Date(due).toISOString()), status: 'failed', next_attempt_at: new Date(due).toISOString(), timer_seq: retry.seq });
 }
 
-function headersFor(ws: Workspace, secrets: string[], delivery: DeliveryRecord): Record<string, string> {
-  const t = settingsOf(ws).signatureClock === 'emulated' ? Math.floor(ws.clock.nowMs() / 1000) : wallClockSeconds();
+function headersFor(ws: Workspace, secrets: string[], delivery: DeliveryRecord, injected: InjectedAttempt | null): Record<string, string> {
+  const now = settingsOf(ws).signatureClock === 'emulated' ? Math.floor(ws.clock.nowMs() / 1000) : wallClockSeconds();
+  const t = signedAt(now, injected?.kind);
   return {
     'Content-Type': 'application/json',
     'User-Agent': 'Service-Webhooks/1',
     'Service-Event-Id': delivery.event_id,
     'Service-Event-Type': delivery.event_type,
-    'Service-Signature': signatureHeader(secrets, t, delivery.body),
+    'Service-Signature': bentSignature(signatureHeader(secrets, t, delivery.body), injected?.kind),
   };
 }
 

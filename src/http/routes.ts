@@ -1,4 +1,5 @@
 import { controlRoutes } from '../control/control.routes.js';
+import { deliveryFaultRoutes } from '../control/delivery-faults.routes.js';
 import { inspectRoutes } from '../control/inspect.routes.js';
 import { requestRoutes } from '../control/requests.routes.js';
 import { onboardingActionRoutes } from '../control/onboarding-actions.routes.js';
@@ -22,7 +23,7 @@ export const apiRoutes: ApiRoute[] = [
   ...organizationRoutes, ...onboardingRoutes, ...approvalRoutes, ...contractRoutes, ...employeeRoutes, ...eventRoutes, ...sandboxRoutes,
   ...documentRoutes, ...integrationRoutes, ...reviewRoutes, ...webhookRoutes,
 ];
-export const allControlRoutes: ControlRoute<Emulator>[] = [...controlRoutes, ...onboardingActionRoutes, ...scenarioRoutes, ...inspectRoutes, ...requestRoutes];
+export const allControlRoutes: ControlRoute<Emulator>[] = [...controlRoutes, ...onboardingActionRoutes, ...scenarioRoutes, ...inspectRoutes, ...requestRoutes, ...deliveryFaultRoutes];
 
 /** Concrete paths served for a route (per-workspace control routes are served twice). */
 export function servedPaths(route: ApiRoute | ControlRoute<Emulator>): string[] {

@@ -1,6 +1,7 @@
 import { Type, type TSchema } from '../core/schema.js';
 import { ONBOARDING_STATUSES, PAYROLL_STATUSES } from '../resources/onboardings/onboardings.model.js';
 import { CONTRACT_TYPES, ROLES, SCOPES } from '../resources/organizations/organizations.model.js';
+import { InjectedAttemptSchema, InjectedFaultSchema } from '../delivery/chaos.schemas.js';
 import { EVENT_TYPES } from '../resources/events/events.model.js';
 import { DELIVERY_STATUSES } from '../resources/webhooks/webhooks.model.js';
 
@@ -86,7 +87,7 @@ const webhook = Type.Object({
   dead_in_a_row: Count, created_at: Instant,
 });
 
-const attempt = Type.Object({ at: Instant, status_code: Nullable(Type.Integer()), error: Nullable(Str), manual: Type.Boolean(), next_attempt_at: Nullable(Instant) });
+const attempt = Type.Object({ at: Instant, status_code: Nullable(Type.Integer()), error: Nullable(Str), manual: Type.Boolean(), next_attempt_at: Nullable(Instant), injected: Type.Optional(InjectedAttemptSchema) });
 const delivery = Type.Object({
   id: Id, seq: Count, endpoint_id: Id, event_id: Id, event_type: Str, status: OneOf(DELIVERY_STATUSES), attempts: Count,
   last_status_code: Nullable(Type.Integer()), last_error: Nullable(Str), created_at: Instant, delivered_at: Nullable(Instant), next_attempt_at: Nullable(Instant),
@@ -95,6 +96,7 @@ const delivery = Type.Object({
     status: OneOf(DELIVERY_STATUSES), timer_seq: Nullable(Type.Integer({ minimum: 1 })),
     timer: Nullable(Type.Object({ seq: Type.Integer({ minimum: 1 }), due: Type.Number() })),
   })),
+  injected: Type.Optional(InjectedFaultSchema),
 });
 
 const reviewSession = Type.Object({

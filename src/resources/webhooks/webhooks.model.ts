@@ -1,3 +1,4 @@
+import type { InjectedAttempt, InjectedFault } from '../../delivery/chaos.js';
 import type { Environment } from '../organizations/organizations.model.js';
 
 export interface WebhookEndpointRecord {
@@ -47,6 +48,8 @@ export interface DeliveryRecord {
    * snapshot taken meanwhile stores the delivery as it was, its attempt due again.
    */
   resume?: DeliveryResume;
+  /** What an injected delivery fault did to it (POST /_emulator/delivery-faults); never shown by /v1. */
+  injected?: InjectedFault;
 }
 
 /** A running attempt's way back: the status and timer before it, and the scheduled timer it came from. */
@@ -66,5 +69,7 @@ export interface AttemptRecord {
   manual: boolean;
   /** The next scheduled attempt after this one; null once succeeded or dead. */
   next_attempt_at: string | null;
+  /** What an injected delivery fault did to this attempt; never shown by /v1. */
+  injected?: InjectedAttempt;
 }
 

@@ -1,0 +1,13 @@
+import { Type, type TSchema } from '../core/schema.js';
+import type { WorkspacePart } from '../core/workspace.js';
+import { DeliveryFaultList, type DeliveryFault } from './chaos.js';
+import { DeliveryFaultSchema } from './chaos.schemas.js';
+
+/** The delivery faults still to play; absent in snapshots taken before they existed. */
+export const DELIVERY_FAULTS_PART: WorkspacePart<'deliveryFaults'> = {
+  name: 'delivery_faults',
+  create: () => new DeliveryFaultList(),
+  save: (faults, ws) => faults.list(ws.clock.nowMs()),
+  load: (saved: DeliveryFault[] | undefined) => DeliveryFaultList.restore(saved ?? []),
+  schema: Type.Optional(Type.Array(DeliveryFaultSchema)) as unknown as TSchema<DeliveryFault[]>,
+};
