@@ -15,6 +15,7 @@ import { TIMER_HANDLERS, WORKSPACE_HOOKS } from './timer-handlers.js';
 import { WORKSPACE_PARTS } from './workspace-parts.js';
 import { STORE_LAYOUT } from './resources/collections.js';
 import { setScenario } from './scenarios/scenario.autopilot.js';
+import { installScenarioFaults } from './scenarios/scenario.faults.js';
 import { checkScenario, mergeScenarios, readScenarioFile } from './scenarios/scenario.load.js';
 import type { ScenarioDocument } from './scenarios/scenario.schemas.js';
 import { deliverySettings, type DeliverySettings } from './delivery/settings.js';
@@ -169,6 +170,7 @@ export class Emulator {
     this.unindex(ws);
     ws.clear();
     populate(ws, entry.fixtures, ws.recipe.keySuffix);
+    installScenarioFaults(ws);
     this.index(ws);
     this.changed(ws);
   }

@@ -8,7 +8,8 @@ import { DELAY_DEFAULTS, DELIVERY_FAULT_KINDS, DELIVERY_FAULT_LIMITS, STALE_BY_S
 const Str = Type.String({ minLength: 1 });
 const Instant = Type.String({ format: 'date-time' });
 const Nullable = <T>(schema: TSchema<T>) => Type.Union([schema, Type.Null()]);
-const Kind = Type.Unsafe<DeliveryFault['kind']>({
+/** The kinds, each with what it does. */
+export const DeliveryFaultKindSchema = Type.Unsafe<DeliveryFault['kind']>({
   enum: [...DELIVERY_FAULT_KINDS],
   description:
     'duplicate: the message is sent again, same id and bytes, delay_ms later; reorder: the message is held until the next one to the same address was tried (at most delay_ms); ' +
@@ -16,11 +17,11 @@ const Kind = Type.Unsafe<DeliveryFault['kind']>({
 });
 const Count = Type.Integer({ minimum: 1, maximum: DELIVERY_FAULT_LIMITS.count });
 const DelayMs = Type.Integer({ minimum: 1, maximum: DELIVERY_FAULT_LIMITS.delayMs });
-const UrlPattern = Type.String({ minLength: 1, maxLength: 2000, pattern: '^https?://[^*]*\\*?$', description: 'an exact address URL, or a prefix ending in * such as http://127.0.0.1:4000/*' });
+export const UrlPattern = Type.String({ minLength: 1, maxLength: 2000, pattern: '^https?://[^*]*\\*?$', description: 'an exact address URL, or a prefix ending in * such as http://127.0.0.1:4000/*' });
 
 export const CreateDeliveryFaultBody = Type.Object(
   {
-    kind: Kind,
+    kind: DeliveryFaultKindSchema,
     endpoint_id: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'only messages to this address; default: every address' })),
     url: Type.Optional(UrlPattern),
     count: Type.Optional(Type.Unsafe<number>({ ...Count, description: 'how many messages it applies to; default 1, or no bound when until is given' })),
@@ -40,7 +41,7 @@ export const DeliveryFaultSchema = Type.Object(
   {
     id: Str,
     object: Type.Literal('delivery_fault'),
-    kind: Kind,
+    kind: DeliveryFaultKindSchema,
     endpoint_id: Nullable(Str),
     url: Nullable(Str),
     count: Nullable(Count),
@@ -58,7 +59,7 @@ export const DeliveryFaultSchema = Type.Object(
 export const InjectedFaultSchema = Type.Object(
   {
     fault_id: Str,
-    kind: Kind,
+    kind: DeliveryFaultKindSchema,
     delay_ms: Type.Optional(DelayMs),
     duplicate_id: Type.Optional(Type.Unsafe<string>({ ...Str, description: 'duplicate, on the original: the copy' })),
     duplicate_of: Type.Optional(Type.Unsafe<string>({ ...Str, description: 'duplicate, on the copy: the original' })),
@@ -70,7 +71,7 @@ export const InjectedFaultSchema = Type.Object(
 export const InjectedAttemptSchema = Type.Object(
   {
     fault_id: Str,
-    kind: Kind,
+    kind: DeliveryFaultKindSchema,
     received_status_code: Type.Optional(Nullable(Type.Unsafe<number>({ type: 'integer', description: 'drop_ack: what the receiver answered, recorded as a timeout' }))),
   },
   { additionalProperties: false, title: 'InjectedAttempt', description: 'what an injected delivery fault did to this attempt' },

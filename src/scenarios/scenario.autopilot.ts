@@ -1,4 +1,5 @@
 import { parseDuration } from '../core/durations.js';
+import { installScenarioFaults } from './scenario.faults.js';
 import { ApiError } from '../core/errors.js';
 import type { Facts } from '../core/scheduler.js';
 import type { Timer } from '../core/timers.js';
@@ -151,6 +152,7 @@ export function plan(ws: Workspace, r: OnboardingRecord): void {
 /** Replaces the workspace's scenario (null removes it) and plans every onboarding again from now. */
 export function setScenario(ws: Workspace, document: ScenarioDocument | null, source: string): void {
   ws.scenario = document ? { document, source, loaded_at: ws.now() } : null;
+  installScenarioFaults(ws);
   replanAll(ws);
 }
 

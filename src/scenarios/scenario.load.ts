@@ -5,6 +5,7 @@ import { parseJson, parseJsonOrYaml, parseYaml, type DocumentRead } from '../cor
 import { CLOCK_LIMITS } from '../core/clock.js';
 import { parseDuration } from '../core/durations.js';
 import { compile, join, type Mistake } from '../core/validation.js';
+import { faultMistakes } from './scenario.faults.js';
 import { Delay, DelayOrNever, ScenarioSchema, type ScenarioDocument } from './scenario.schemas.js';
 
 export interface ScenarioMistake {
@@ -43,6 +44,7 @@ export function checkScenario(data: unknown, source = 'scenario'): ScenarioDocum
   const mistakes = shape.ok ? [] : explain(shape.mistakes, at);
   // Delays are read even when the shape is wrong, so one pass reports every mistake.
   mistakes.push(...delays(at, mistakes));
+  mistakes.push(...faultMistakes(data, mistakes));
   if (mistakes.length || !shape.ok) throw new ScenarioError(mistakes, source);
   return shape.value;
 }
@@ -254,5 +256,6 @@ export function mergeScenarios(docs: ScenarioDocument[]): ScenarioDocument {
     version: 1,
     name: docs.map((d) => d.name ?? 'unnamed').join(' + '),
     rules: docs.flatMap((d) => d.rules),
+    ...(docs.some((d) => d.delivery_faults?.length) ? { delivery_faults: docs.flatMap((d) => d.delivery_faults ?? []) } : {}),
   };
 }

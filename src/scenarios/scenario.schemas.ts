@@ -1,4 +1,6 @@
 import { Type, type Static } from '../core/schema.js';
+import { DELIVERY_FAULT_LIMITS } from '../delivery/chaos.js';
+import { DeliveryFaultKindSchema, UrlPattern } from '../delivery/chaos.schemas.js';
 import { Literals } from '../resources/common.schemas.js';
 import { TermsBody } from '../resources/onboardings/onboardings.schemas.js';
 import { ROLES } from '../resources/organizations/organizations.model.js';
@@ -128,17 +130,37 @@ export const ScenarioRule = Type.Object(
   { ...Strict, title: 'ScenarioRule' },
 );
 
+export const ScenarioDeliveryFault = Type.Object(
+  {
+    kind: DeliveryFaultKindSchema,
+    url: Type.Optional(UrlPattern),
+    count: Type.Optional(Type.Integer({ minimum: 1, maximum: DELIVERY_FAULT_LIMITS.count, description: 'how many messages it applies to; default 1, or every message of its window when for is given' })),
+    after: Type.Optional(Delay),
+    for: Type.Optional(Delay),
+    delay: Type.Optional(Delay),
+  },
+  {
+    ...Strict,
+    title: 'ScenarioDeliveryFault',
+    description:
+      'a fault on webhook messages, as POST /_emulator/delivery-faults takes it, with delays for instants: after: when its window starts, counted from the loading (default at once); ' +
+      'for: how long the window lasts; delay: duplicate: until the copy, delay: how late (required), reorder: the longest hold',
+  },
+);
+
 export const ScenarioSchema = Type.Object(
   {
     version: Type.Optional(Type.Literal(1)),
     name: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
     description: Type.Optional(Type.String({ maxLength: 2000 })),
     rules: Type.Array(ScenarioRule, { maxItems: 200, description: 'the first rule that matches an onboarding drives it' }),
+    delivery_faults: Type.Optional(Type.Array(ScenarioDeliveryFault, { maxItems: 50, description: 'faults on webhook messages, added when the scenario is loaded (and after a reset), replacing those of the scenario before' })),
   },
   { ...Strict, title: 'Scenario', description: 'docs/scenarios.md' },
 );
 
 export type ScenarioDocument = Static<typeof ScenarioSchema>;
 export type ScenarioRule = Static<typeof ScenarioRule>;
+export type ScenarioDeliveryFault = Static<typeof ScenarioDeliveryFault>;
 export type ScenarioMatch = Static<typeof Match>;
 export type DelayValue = Static<typeof DelayOrNever>;
