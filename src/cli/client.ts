@@ -1,4 +1,4 @@
-import { Command, CommanderError, Option } from 'commander';
+import { Command, CommanderError, Option, type CommandOptions } from 'commander';
 import type { ClockState, ControlClient, KeyInfo } from '../control/control.client.js';
 import type { Fault } from '../core/faults.js';
 import type { DeliveryFault } from '../delivery/chaos.js';
@@ -144,9 +144,12 @@ export function httpControl(options: ClientOptions, workspace?: string): Control
   };
 }
 
-/** Adds --url, --key and --json (with their environment variables) to a command that talks to the emulator. */
-export function clientCommand(parent: Command, name: string, description: string): Command {
-  const cmd = parent.command(name).description(description);
+/**
+ * Adds --url, --key and --json (with their environment variables) to a command that talks to the
+ * emulator; `{ isDefault: true }` runs it when its group is given without a command (`requests`).
+ */
+export function clientCommand(parent: Command, name: string, description: string, options: CommandOptions = {}): Command {
+  const cmd = parent.command(name, options).description(description);
   cmd.addOption(new Option('--url <url>', 'base URL of the running emulator').env('EMULATOR_URL').default(DEFAULT_URL));
   cmd.addOption(new Option('--key <key>', 'API key, sent as a Bearer token; for the control API it picks the workspace').env('EMULATOR_KEY'));
   cmd.option('--json', 'print the raw JSON answer instead of a table');

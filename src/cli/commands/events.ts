@@ -2,7 +2,8 @@ import type { Command } from 'commander';
 import type { Page } from '../../core/pagination.js';
 import type { Static } from '../../core/schema.js';
 import type { EventSchema } from '../../resources/events/events.schemas.js';
-import { action, clientCommand, commandGroup, optionsOf, printTable, request, UsageError, type ClientOptions } from '../client.js';
+import { action, clientCommand, commandGroup, optionsOf, request, type ClientOptions } from '../client.js';
+import { parseInterval, pollUntilInterrupted, printNdjson, tableStream } from '../follow.js';
 
 /**
  * /v1/events is the public API, not the control interface, so it stays a plain request; its
@@ -54,36 +55,23 @@ export function registerEvents(program: Command): void {
     ].join('\n'))
     .action(action(async (opts: TailOptions, cmd: Command) => {
       const o = optionsOf(cmd);
-      const interval = Number(opts.interval);
-      if (!Number.isInteger(interval) || interval < 50) throw new UsageError(`not a valid interval in ms (at least 50): ${opts.interval}`);
-      let headerShown = false;
+      const interval = parseInterval(opts.interval);
+      const table = tableStream(HEADERS, MIN_WIDTHS);
       const print = (batch: Event[]) => {
-        if (o.json) {
-          for (const e of batch) process.stdout.write(`${JSON.stringify(e)}\n`);
-          return;
-        }
-        const rows = batch.map((e) => [e.created_at, e.id, e.type, e.data.onboarding_id, e.data.data_version]);
-        if (rows.length === 0) return;
-        printTable(HEADERS, rows, { minWidths: MIN_WIDTHS, header: !headerShown });
-        headerShown = true;
+        if (o.json) printNdjson(batch);
+        else table(batch.map((e) => [e.created_at, e.id, e.type, e.data.onboarding_id, e.data.data_version]));
       };
-      let batch = await fetchAfter(o, opts, undefined);
+      const batch = await fetchAfter(o, opts, undefined);
       let last = batch.at(-1)?.id;
       print(batch);
       if (opts.once) {
         if (!o.json && batch.length === 0) process.stdout.write('no events\n');
         return;
       }
-      let stopped = false;
-      process.once('SIGINT', () => {
-        stopped = true;
-        process.exit(0);
+      await pollUntilInterrupted(interval, async () => {
+        const next = await fetchAfter(o, opts, last);
+        if (next.length > 0) last = next.at(-1)!.id;
+        print(next);
       });
-      while (!stopped) {
-        await new Promise((r) => setTimeout(r, interval));
-        batch = await fetchAfter(o, opts, last);
-        if (batch.length > 0) last = batch.at(-1)!.id;
-        print(batch);
-      }
     }));
 }
