@@ -147,7 +147,7 @@ describe('onboarding-emulator serve --scenario', () => {
 
     const unknown = await run(['serve', '--port', '0', '--scenario', 'happy-pat'], elsewhere);
     expect(unknown.code).toBe(1);
-    expect(unknown.stderr).toMatch(/^No ready scenario is named happy-pat; the ready scenarios are employee-never-opens, happy-path, .*terms-changed-after-approval \(write \.\/happy-pat for a file of that name\)\n$/);
+    expect(unknown.stderr).toMatch(/^No ready scenario is named happy-pat; the ready scenarios are employee-never-opens, flaky-webhooks, happy-path, .*terms-changed-after-approval \(write \.\/happy-pat for a file of that name\)\n$/);
   });
 });
 
