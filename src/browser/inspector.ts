@@ -109,6 +109,26 @@ interface ScenarioInfo {
   planned: { onboarding_id: string; step: string; due_at: string }[];
   magic_addresses: unknown[];
 }
+/** A /v1 request as the journal recorded it (keys masked there). */
+interface RecordedRequest {
+  id: string;
+  at: string;
+  key: string;
+  method: string;
+  path: string;
+  query: Record<string, unknown>;
+  headers: { idempotency_key: string | null; service_version: string | null; service_organization: string | null };
+  body: unknown;
+  status: number;
+  error_code: string | null;
+  replayed: boolean;
+  answered: boolean;
+  duration_ms: number | null;
+  onboarding_ids: string[];
+}
+interface RecordedRequestPage extends ListOf<RecordedRequest> { has_more: boolean; next_cursor: string | null; total: number; dropped: number }
+/** The requests panel's read: a page, or the refusal of its filters (shown in the panel, not stopping the others). */
+type RequestRead = { page: RecordedRequestPage; filtered: boolean } | { refused: string };
 interface ActionAnswer { onboarding: { id: string; status: string } }
 interface RetryAnswer { id: string; status: string; last_status_code: number | null }
 interface AdvanceAnswer { now: string; fired: unknown[] }
@@ -134,6 +154,13 @@ interface PageState {
    * the event at its edge, so new events do not move it while the viewer reads older ones.
    */
   events: { starting_after: string } | { ending_before: string } | null;
+  /**
+   * The requests panel: its filters (query parameters of GET /_emulator/requests), the cursors
+   * of the pages above the one shown (empty: the latest, which follows new requests; the
+   * journal pages with starting_after only, so "Newer" goes back one cursor), and the entries
+   * whose query, headers and body are open.
+   */
+  requests: { filter: Record<string, string>; cursors: string[]; open: Record<string, true> };
   busy: boolean;
   current: Promise<void>;
   live: boolean;
@@ -148,6 +175,8 @@ interface PageState {
   const DELIVERY_PAGE = 100;
   /** Events per page of the events panel. */
   const EVENT_PAGE = 25;
+  /** Requests per page of the requests panel. */
+  const REQUEST_PAGE = 25;
 
   const query = new URLSearchParams(location.search);
   const state: PageState = {
@@ -156,6 +185,7 @@ interface PageState {
     shown: {},
     allDeliveries: {},
     events: null,
+    requests: { filter: {}, cursors: [], open: {} },
     busy: false,
     current: Promise.resolve(),
     live: true,
@@ -206,7 +236,9 @@ interface PageState {
   }
   function dotted(type: string): HTMLElement { return h('code', null, wrappable(type)); }
   function empty(text: string): HTMLParagraphElement { return h('p', { class: 'muted', text: text }); }
-  function badge(value: string): HTMLSpanElement { return h('span', { class: 'badge s-' + String(value).replace(/[^a-z_]/g, ''), text: value }); }
+  function badge(value: string, label?: string): HTMLSpanElement { return h('span', { class: 'badge s-' + String(value).replace(/[^a-z_]/g, ''), text: label ?? value }); }
+  /** A value as indented JSON, for a <pre>: text, never markup. */
+  function json(value: unknown): HTMLPreElement { return h('pre', { class: 'json' }, h('code', { text: JSON.stringify(value, null, 2) })); }
   function message(e: unknown): string { return e instanceof Error ? e.message : String(e); }
   function isApiError(e: unknown): e is ApiError { return e instanceof Error && 'status' in e; }
 
@@ -418,14 +450,19 @@ interface PageState {
         : empty('Required: ' + list(o.approvals.required) + '; none given yet.'));
   }
 
+  /** Polls, then puts the focus back on the panel's page button `focus` (or another enabled one, when that one is gone). */
+  function pollAndFocusPager(panel: string, focus: string): void {
+    void poll().then(() => {
+      const b = document.querySelector<HTMLButtonElement>('#' + panel + '-content button[data-page="' + focus + '"]:not([disabled])') ??
+        document.querySelector<HTMLButtonElement>('#' + panel + '-content button[data-page]:not([disabled])');
+      if (b) b.focus();
+    });
+  }
+
   // "Older" and "Newer" hold the page by the event at its edge; "Latest" goes back to following new events.
   function showEvents(page: PageState['events'], focus: string): void {
     state.events = page;
-    void poll().then(() => {
-      const b = document.querySelector<HTMLButtonElement>('#events-content button[data-page="' + focus + '"]:not([disabled])') ??
-        document.querySelector<HTMLButtonElement>('#events-content button[data-page]:not([disabled])');
-      if (b) b.focus();
-    });
+    pollAndFocusPager('events', focus);
   }
   function eventsNav(e: EventPage): Node {
     const first = e.data[0];
@@ -553,6 +590,80 @@ interface PageState {
         : empty('Nothing planned.'));
   }
 
+  // "Older" adds the last shown request as a cursor, "Newer" drops one, "Latest" drops them all.
+  function showRequests(cursors: string[], focus: string): void {
+    state.requests.cursors = cursors;
+    pollAndFocusPager('requests', focus);
+  }
+  function requestsNav(p: RecordedRequestPage, filtered: boolean): Node {
+    const cursors = state.requests.cursors;
+    const last = p.data[p.data.length - 1];
+    return h('div', { class: 'pager', role: 'group', 'aria-label': 'Pages of requests' },
+      h('button', { type: 'button', 'data-page': 'newer', text: 'Newer', disabled: !cursors.length, onclick: () => { showRequests(cursors.slice(0, -1), 'newer'); } }),
+      h('button', {
+        type: 'button', 'data-page': 'older', text: 'Older', disabled: !p.has_more || !last,
+        onclick: () => { if (last) showRequests(cursors.concat(last.id), 'older'); },
+      }),
+      h('span', { id: 'requests-range', class: 'muted', text: 'Page ' + (cursors.length + 1) + ' · ' + p.data.length + ' shown of ' + p.total + (filtered ? ' matching' : '') +
+        (p.dropped ? ' · ' + p.dropped + ' older dropped' : '') }),
+      cursors.length ? h('button', { type: 'button', class: 'link', 'data-page': 'latest', text: 'Latest (live)', onclick: () => { showRequests([], 'older'); } }) : null);
+  }
+
+  // The details button opens the entry's query, headers and body below its row.
+  function toggleRequest(id: string): void {
+    if (state.requests.open[id]) delete state.requests.open[id];
+    else state.requests.open[id] = true;
+    void poll().then(() => {
+      const b = document.querySelector<HTMLElement>('button[data-request="' + CSS.escape(id) + '"]');
+      if (b) b.focus();
+    });
+  }
+  function requestDetails(r: RecordedRequest): Node {
+    return h('dl', { class: 'facts' },
+      h('dt', { text: 'Id' }), h('dd', null, h('code', { text: r.id })),
+      h('dt', { text: 'Key' }), h('dd', null, h('code', { text: r.key })),
+      h('dt', { text: 'Query' }), h('dd', null, json(r.query)),
+      h('dt', { text: 'Headers' }), h('dd', null, json(r.headers)),
+      h('dt', { text: 'Body' }), h('dd', null, json(r.body)),
+      r.answered ? null : [h('dt', { text: 'Answer' }), h('dd', { text: 'Not answered: an injected fault dropped it; ' + r.status + ' is what it would have been.' })]);
+  }
+  /** An onboarding id links to the onboarding view when the workspace has it (all are linked when the list read is not complete). */
+  function onboardingLinks(ids: string[], known: (id: string) => boolean): Child {
+    if (!ids.length) return '—';
+    return ids.map((id, i) => [i ? ', ' : null, known(id)
+      ? h('button', { type: 'button', class: 'link', onclick: () => { select(id); }, 'aria-label': 'Show onboarding ' + id, text: id })
+      : h('code', { text: id })]);
+  }
+
+  function drawRequests(read: RequestRead, known: (id: string) => boolean): Node {
+    if ('refused' in read) return h('p', { class: 'message error', role: 'status', text: 'The filters were refused: ' + read.refused });
+    const p = read.page;
+    if (!p.total) return empty(read.filtered ? 'No recorded request matches these filters.' : 'No requests yet: the requests your integration sends to /v1 appear here, newest first.');
+    const open = state.requests.open;
+    return h('div', null, requestsNav(p, read.filtered), table(['Time', 'Method', 'Path', 'Status', 'Idempotency key', 'Onboarding', 'Duration', ''], p.data.map((r) => {
+      const shown = !!open[r.id];
+      return [
+        h('tr', { 'data-request': r.id },
+          h('td', { class: 'when', text: time(r.at) }),
+          h('td', { class: 'n', text: r.method }),
+          h('td', null, h('code', { text: r.path })),
+          h('td', { class: 'status' },
+            h('strong', { text: r.status }), r.error_code ? [' ', h('code', { text: r.error_code })] : null,
+            r.replayed ? [' ', badge('replayed')] : null,
+            r.answered ? null : [' ', badge('not_answered', 'not answered')]),
+          h('td', null, r.headers.idempotency_key === null ? '—' : h('code', { text: r.headers.idempotency_key })),
+          h('td', null, onboardingLinks(r.onboarding_ids, known)),
+          h('td', { class: 'n', text: r.duration_ms === null ? '—' : r.duration_ms + ' ms' }),
+          h('td', { class: 'n' }, h('button', {
+            type: 'button', class: 'link', 'data-request': r.id, 'aria-expanded': shown ? 'true' : 'false', 'aria-controls': 'request-' + r.id,
+            'aria-label': (shown ? 'Hide' : 'Show') + ' the query, headers and body of ' + r.method + ' ' + r.path + ' (' + r.id + ')',
+            text: shown ? 'Hide' : 'Details', onclick: () => { toggleRequest(r.id); },
+          }))),
+        shown ? h('tr', { class: 'sub', id: 'request-' + r.id }, h('td', { colspan: 8 }, requestDetails(r))) : null,
+      ];
+    }), 'Requests'));
+  }
+
   // Every delivery of one address, following next_cursor; null once the address is gone. A
   // cursor purged between two pages (the clock moved meanwhile) starts the walk over, once.
   function allDeliveries(b: string, id: string, after?: string | null, acc?: DeliveryInfo[], retried?: boolean): Promise<DeliveryInfo[] | null> {
@@ -585,6 +696,29 @@ interface PageState {
     });
   }
 
+  // The page of requests asked for, by the panel's filters; a cursor gone from the journal (dropped
+  // or cleared) gives way to the latest, and refused filters are shown in the panel.
+  function requestPage(b: string): Promise<RequestRead> {
+    const asked = state.requests;
+    const q = new URLSearchParams(asked.filter);
+    const filtered = q.toString() !== '';
+    q.set('limit', String(REQUEST_PAGE));
+    const read = (cursor: string | undefined): Promise<RequestRead> => {
+      if (cursor) q.set('starting_after', cursor);
+      else q.delete('starting_after');
+      return api<RecordedRequestPage>('GET', b + '/requests?' + q.toString()).then((page) => ({ page: page, filtered: filtered }));
+    };
+    return read(asked.cursors[asked.cursors.length - 1]).catch((e: unknown) => {
+      if (!isApiError(e)) throw e;
+      if (e.code === 'cursor_invalid' && asked.cursors.length) {
+        if (state.requests === asked) asked.cursors = [];
+        return read(undefined);
+      }
+      if (e.status === 422) return { refused: message(e) };
+      throw e;
+    });
+  }
+
   // ----- Polling: every read at once; one poll at a time.
   function poll(): Promise<void> {
     // One poll at a time; a call meanwhile (after an action) runs once the current one ends.
@@ -601,13 +735,14 @@ interface PageState {
     const webhooks = api<ListOf<WebhookInfo>>('GET', b + '/webhooks?deliveries=' + LATEST_DELIVERIES);
     const outbox = api<ListOf<MailInfo>>('GET', b + '/outbox');
     const scenario = api<ScenarioInfo>('GET', b + '/scenario');
+    const requests = requestPage(b);
     const expanded = Object.keys(state.allDeliveries);
     const expandedDeliveries = Promise.all(expanded.map((id) => allDeliveries(b, id))).then((lists) => {
       const all: Record<string, DeliveryInfo[]> = {};
       expanded.forEach((id, i) => { const l = lists[i]; if (l) all[id] = l; });
       return all;
     });
-    state.current = Promise.all([workspaces, clock, onboardings, detail, events, webhooks, outbox, scenario, expandedDeliveries]).then((r) => {
+    state.current = Promise.all([workspaces, clock, onboardings, detail, events, webhooks, outbox, scenario, expandedDeliveries, requests]).then((r) => {
       drawWorkspaces(r[0]);
       fill('clock', r[1], drawClock);
       fill('onboardings', { o: r[2], selected: state.onboarding }, (x) => drawOnboardings(x.o));
@@ -616,6 +751,9 @@ interface PageState {
       fill('webhooks', withAllDeliveries(r[5], r[8]), drawWebhooks);
       fill('outbox', r[6], drawOutbox);
       fill('scenario', r[7], drawScenario);
+      // The onboarding ids of this workspace, to link from the requests; all of them when the list read is not complete.
+      const ids = r[2].total > r[2].data.length ? null : r[2].data.map((o) => o.id);
+      fill('requests', { r: r[9], open: state.requests.open, ids: ids }, (x) => drawRequests(x.r, (id) => x.ids === null || x.ids.indexOf(id) >= 0));
       // The viewer's own time on purpose: it shows the page is still polling, which a frozen
       // emulated clock could not; the emulated time is on the page from the clock read.
       $('status', HTMLSpanElement).textContent = 'Updated ' + new Date().toLocaleTimeString();
@@ -650,10 +788,29 @@ interface PageState {
       state.onboarding = null;
       state.allDeliveries = {};
       state.events = null;
+      state.requests = { filter: state.requests.filter, cursors: [], open: {} };
       state.shown = {};
       remember();
       void poll();
     });
+    // The requests' filters: the status field takes a status code (422) or an error code (not_found).
+    const filters = $('requests-filter', HTMLFormElement);
+    const applyFilters = (filter: Record<string, string>) => {
+      state.requests = { filter: filter, cursors: [], open: {} };
+      void poll();
+    };
+    filters.addEventListener('submit', (e) => {
+      e.preventDefault();
+      const filter: Record<string, string> = {};
+      const method = field(filters, 'method');
+      const status = field(filters, 'status').trim();
+      const onboarding = field(filters, 'onboarding_id').trim();
+      if (method) filter.method = method;
+      if (status) filter[/^\d+$/.test(status) ? 'status' : 'error_code'] = status;
+      if (onboarding) filter.onboarding_id = onboarding;
+      applyFilters(filter);
+    });
+    filters.addEventListener('reset', () => { applyFilters({}); });
     const live = $('live', HTMLInputElement);
     live.addEventListener('change', () => { state.live = live.checked; if (state.live) void poll(); });
     // Runs in the viewer's browser, not in the emulator: polling is paced by real time whatever

@@ -455,6 +455,20 @@ describe('the inspector page at /_emulator/ui', () => {
     }
   });
 
+  it("has a Requests panel with the request journal's filters (method, status or error code, onboarding), which the script reads from GET /_emulator/requests", async () => {
+    const h = harness();
+    const page = (await h.http().get('/_emulator/ui')).text;
+    expect(page).toContain('<section class="panel" id="requests" aria-labelledby="requests-title">');
+    expect(page).toContain('<h2 id="requests-title">Requests</h2>');
+    expect(page).toContain('<div class="content" id="requests-content" aria-busy="true">');
+    const form = /<form id="requests-filter"[^]*?<\/form>/.exec(page)?.[0] ?? '';
+    expect([...form.matchAll(/<option value="([A-Z]*)">/g)].map((m) => m[1])).toEqual(['', 'GET', 'POST', 'PATCH', 'PUT', 'DELETE']);
+    expect([...form.matchAll(/ name="([a-z_]+)"/g)].map((m) => m[1])).toEqual(['method', 'status', 'onboarding_id']);
+    // The form's field names are the journal's query parameters: a read with them is answered.
+    expect((await h.http().get('/_emulator/requests?method=GET&status=200&error_code=not_found&onboarding_id=onb_x&limit=25')).status).toBe(200);
+    expect((await h.http().get('/_emulator/ui/inspector.js')).text).toContain("'/requests?'");
+  });
+
   it('the script renders through DOM text only: no innerHTML, outerHTML, insertAdjacentHTML, document.write or eval', async () => {
     const js = (await harness().http().get('/_emulator/ui/inspector.js')).text;
     expect(js).not.toMatch(/innerHTML|outerHTML|insertAdjacentHTML|document\.write|eval\(|new Function/);

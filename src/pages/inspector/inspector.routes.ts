@@ -36,8 +36,8 @@ export const inspectorPageRoutes: PageRoute[] = [
   file(
     INSPECTOR_PATH,
     'inspectorPage',
-    'The inspector: the workspace live (onboardings and their timelines, events, deliveries and attempts, outbox, clock, scenario) with buttons for the control actions',
-    'HTML shell; its script reads and acts through the control API only (GET /_emulator/onboardings, /events, /webhooks, /outbox, /clock, /scenario, ' +
+    'The inspector: the workspace live (onboardings and their timelines, events, deliveries and attempts, outbox, clock, scenario, recorded /v1 requests) with buttons for the control actions',
+    'HTML shell; its script reads and acts through the control API only (GET /_emulator/onboardings, /events, /webhooks, /outbox, /clock, /scenario, /requests, ' +
       'POST /_emulator/onboardings/{id}/{action}, /clock/advance, /deliveries/{id}/retry), polling every 1.5 seconds. `/` redirects here. ' +
       "Content-Security-Policy: only the emulator's own script, style and requests. 404 with --no-ui.",
     'text/html',

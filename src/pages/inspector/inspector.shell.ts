@@ -1,4 +1,5 @@
 import { EMULATOR_VERSION } from '../../control/control.service.js';
+import { FAULT_METHODS } from '../../core/faults.js';
 import { EXPLORER_PATH } from '../explorer/explorer.paths.js';
 import { html, type Html } from '../html.js';
 import { INSPECTOR_CSS_PATH, INSPECTOR_JS_PATH } from './inspector.paths.js';
@@ -27,6 +28,19 @@ const clockControls = html`
   <button type="button" data-advance="0" title="Run what is due now and wait for deliveries in flight">Settle (by 0)</button>
 </div>`;
 
+// The request journal's filters (GET /_emulator/requests): a form that stays put while the list refreshes.
+const requestFilters = html`
+<form id="requests-filter" class="controls" role="search" aria-label="Filter the requests">
+  <label for="requests-method">Method</label>
+  <select id="requests-method" name="method"><option value="">any</option>${FAULT_METHODS.map((m) => html`<option value="${m}">${m}</option>`)}</select>
+  <label for="requests-status">Status or error code</label>
+  <input id="requests-status" name="status" type="text" size="14" placeholder="422, not_found" autocomplete="off">
+  <label for="requests-onboarding">Onboarding</label>
+  <input id="requests-onboarding" name="onboarding_id" type="text" size="14" placeholder="onb_…" autocomplete="off">
+  <button type="submit">Filter</button>
+  <button type="reset">Clear</button>
+</form>`;
+
 export function inspectorDocument(): Html {
   return html`<!doctype html>
 <html lang="en">
@@ -52,7 +66,7 @@ export function inspectorDocument(): Html {
   </div>
   <nav aria-label="Emulator"><a href="${EXPLORER_PATH}">API explorer</a></nav>
 </header>
-<noscript><p class="notice">The inspector needs JavaScript. The same data is in the control API: /_emulator/onboardings, /_emulator/events, /_emulator/webhooks, /_emulator/outbox, /_emulator/clock.</p></noscript>
+<noscript><p class="notice">The inspector needs JavaScript. The same data is in the control API: /_emulator/onboardings, /_emulator/events, /_emulator/webhooks, /_emulator/outbox, /_emulator/clock, /_emulator/requests.</p></noscript>
 <p id="message" class="message" role="alert" aria-live="assertive" hidden></p>
 <main class="grid">
   <div class="column">
@@ -65,6 +79,9 @@ export function inspectorDocument(): Html {
     ${region('webhooks', 'Webhook deliveries')}
     ${region('outbox', 'Outbox')}
     ${region('scenario', 'Scenario')}
+  </div>
+  <div class="wide">
+    ${region('requests', 'Requests', requestFilters)}
   </div>
 </main>
 <footer class="muted">onboarding-emulator ${EMULATOR_VERSION} · reads and acts through /_emulator and /v1 only · <a href="/openapi.json">OpenAPI document</a></footer>

@@ -11,6 +11,7 @@ body{margin:0;font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-seri
 .bar a{color:#fff}
 .grid{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:1rem;padding:1rem}
 @media (max-width:900px){.grid{grid-template-columns:minmax(0,1fr)}}
+.wide{grid-column:1/-1;min-width:0}
 .column{display:flex;flex-direction:column;gap:1rem;min-width:0}
 .panel{background:#fff;border:1px solid var(--line);border-radius:6px;padding:.6rem .9rem;min-width:0}
 .panel h2{font-size:1rem;margin:0 0 .4rem}
@@ -49,6 +50,9 @@ form.inline label{font-weight:600}
 .actions{display:flex;flex-wrap:wrap;gap:.4rem}
 form.action{display:flex;flex-wrap:wrap;align-items:center;gap:.3rem;padding:.25rem .4rem;border:1px solid var(--line);border-radius:4px}
 form.action label{font-size:.8rem;color:var(--muted)}
+pre.json{margin:.1rem 0;white-space:pre-wrap;overflow-wrap:anywhere;max-height:24em;overflow:auto;background:#f7f7f7;padding:.2rem .4rem}
+.s-replayed{background:#e3ecf5;color:var(--accent)}
+.s-not_answered{background:#fbe3e6;color:var(--error)}
 ol.timeline,ol.attempts{margin:.2rem 0;padding-left:1.4rem}
 ol.timeline>li{margin:.15rem 0}
 ul.events{margin:0;padding-left:1rem;list-style:circle}

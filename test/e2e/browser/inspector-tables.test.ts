@@ -44,6 +44,9 @@ async function open(path: string): Promise<{ page: Page; errors: string[] }> {
   return { page, errors };
 }
 
+/** The events panel (the requests panel has its own "Older" and "Newer"). */
+const events = (page: Page) => page.locator('#events');
+
 /** The ids of the event rows the page shows, top to bottom. */
 const shownEvents = (page: Page) => page.locator('#events-content tr[data-event]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-event')));
 
@@ -103,7 +106,7 @@ describe("the inspector's tables", () => {
         const boxes = [...doc.querySelectorAll('main .content')].map((c) => ({ id: c.id, scroll: c.scrollWidth, client: c.clientWidth }));
         return { scrollWidth: doc.documentElement.scrollWidth, innerWidth: g.innerWidth, tables, boxes };
       });
-      expect(layout.tables.map((t) => t.panel).sort()).toEqual(expect.arrayContaining(['events', 'onboarding', 'onboardings', 'outbox', 'webhooks']));
+      expect(layout.tables.map((t) => t.panel).sort()).toEqual(expect.arrayContaining(['events', 'onboarding', 'onboardings', 'outbox', 'requests', 'webhooks']));
       expect(layout.scrollWidth, `page width at ${width}`).toBeLessThanOrEqual(layout.innerWidth);
       for (const t of layout.tables) {
         expect(t.right, `a table of ${t.panel} at ${width}`).toBeLessThanOrEqual(t.panelRight);
@@ -124,13 +127,13 @@ describe("the inspector's tables", () => {
     await page.locator('#events-content tr[data-event]').first().waitFor();
     expect(await shownEvents(page)).toEqual(await eventIds(ws.id, 0, 25));
     expect(await page.locator('#events-range').innerText()).toBe(`Events 1–25 of ${total}`);
-    expect(await page.getByRole('button', { name: 'Newer' }).isDisabled()).toBe(true);
+    expect(await events(page).getByRole('button', { name: 'Newer' }).isDisabled()).toBe(true);
 
-    await page.getByRole('button', { name: 'Older' }).click();
+    await events(page).getByRole('button', { name: 'Older' }).click();
     await page.locator('#events-range', { hasText: `Events 26–50 of ${total}` }).waitFor();
     const second = await eventIds(ws.id, 25, 25);
     expect(await shownEvents(page)).toEqual(second);
-    await expect(page.getByRole('button', { name: 'Older' }).evaluate((el) => el === (globalThis as unknown as { document: { activeElement: unknown } }).document.activeElement)).resolves.toBe(true);
+    await expect(events(page).getByRole('button', { name: 'Older' }).evaluate((el) => el === (globalThis as unknown as { document: { activeElement: unknown } }).document.activeElement)).resolves.toBe(true);
 
     // New events while the viewer reads older ones: the same rows stay, only the count moves.
     await onboardings(ws, 1);
@@ -138,15 +141,15 @@ describe("the inspector's tables", () => {
     await polls(page, 1);
     expect(await shownEvents(page)).toEqual(second);
 
-    await page.getByRole('button', { name: 'Older' }).click();
+    await events(page).getByRole('button', { name: 'Older' }).click();
     await page.locator('#events-range', { hasText: `Events 53–77 of ${total + 2}` }).waitFor();
     expect(await shownEvents(page)).toEqual(await eventIds(ws.id, 52, 25));
-    await page.getByRole('button', { name: 'Newer' }).click();
+    await events(page).getByRole('button', { name: 'Newer' }).click();
     await page.locator('#events-range', { hasText: `Events 28–52 of ${total + 2}` }).waitFor();
     expect(await shownEvents(page)).toEqual(second);
 
     // Back to the latest page, which follows new events again.
-    await page.getByRole('button', { name: 'Latest (live)' }).click();
+    await events(page).getByRole('button', { name: 'Latest (live)' }).click();
     await page.locator('#events-range', { hasText: `Events 1–25 of ${total + 2}` }).waitFor();
     await onboardings(ws, 1);
     await page.locator('#events-range', { hasText: `Events 1–25 of ${total + 4}` }).waitFor({ timeout: 10_000 });
