@@ -143,7 +143,7 @@ describe('onboarding-emulator scenario validate (offline)', () => {
     expect(out.stdout).toMatch(/^partner-flow\s+valid\s+partner-flow\s+1$/m);
     const unknown = await cli(['scenario', 'validate', 'happy-pat'], offline, ELSEWHERE);
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toMatch(/^onboarding-emulator: No ready scenario is named happy-pat; the ready scenarios are employee-never-opens, happy-path, /);
+    expect(unknown.stderr).toMatch(/^onboarding-emulator: No ready scenario is named happy-pat; the ready scenarios are employee-never-opens, flaky-webhooks, happy-path, /);
   });
 
   it('prints what can do nothing as warnings: valid, exit 0; --json carries them', async () => {

@@ -247,7 +247,7 @@ describe('emulator.scenario', () => {
       expect(await em.scenario.load(['payroll-failure-then-recovery', 'happy-path'])).toMatchObject({ name: 'payroll-failure-then-recovery + happy-path' });
       const unknown = await em.scenario.load('happy-pat').then(() => null, (err: unknown) => err);
       expect(unknown).toBeInstanceOf(ApiError);
-      expect(unknown).toMatchObject({ code: 'scenario_invalid', message: expect.stringMatching(/^No ready scenario is named happy-pat; the ready scenarios are employee-never-opens, happy-path, /) });
+      expect(unknown).toMatchObject({ code: 'scenario_invalid', message: expect.stringMatching(/^No ready scenario is named happy-pat; the ready scenarios are employee-never-opens, flaky-webhooks, happy-path, /) });
       expect(() => createEmulator({ scenario: 'nope' })).toThrow(/^No ready scenario is named nope; /);
     } finally {
       process.chdir(cwd);
