@@ -76,7 +76,16 @@ interface EventInfo {
 }
 /** A page of events: `newer` of the `total` are above it, so there are older ones when newer + data.length < total. */
 interface EventPage extends ListOf<EventInfo> { total: number; newer: number }
-interface AttemptInfo { at: string; status_code: number | null; error: string | null; manual: boolean; next_attempt_at: string | null }
+/** What an injected delivery fault did (POST /_emulator/delivery-faults). */
+interface InjectedInfo {
+  kind: string;
+  delay_ms?: number;
+  duplicate_id?: string;
+  duplicate_of?: string;
+  released_by?: string | null;
+  received_status_code?: number | null;
+}
+interface AttemptInfo { at: string; status_code: number | null; error: string | null; manual: boolean; next_attempt_at: string | null; injected?: InjectedInfo }
 interface DeliveryInfo {
   id: string;
   event_type: string;
@@ -84,6 +93,7 @@ interface DeliveryInfo {
   attempts: number;
   next_attempt_at: string | null;
   attempt_log: AttemptInfo[];
+  injected?: InjectedInfo;
 }
 interface WebhookInfo {
   id: string;
@@ -496,6 +506,14 @@ interface PageState {
     }), 'Events'));
   }
 
+  /** A delivery fault in words: what it did to this delivery. */
+  function injectedNote(i: InjectedInfo): string {
+    if (i.kind === 'duplicate') return i.duplicate_of ? 'a copy of ' + i.duplicate_of : 'sent again as ' + i.duplicate_id;
+    if (i.kind === 'reorder') return 'held' + (i.released_by ? ' until ' + i.released_by + ' was tried' : ' for the next message');
+    if (i.kind === 'delay') return 'sent ' + (i.delay_ms ?? 0) / 1000 + ' s late';
+    return i.kind.replace(/_/g, ' ');
+  }
+
   function attempts(d: DeliveryInfo): Node {
     if (!d.attempt_log.length) return empty('No attempt yet; next at ' + time(d.next_attempt_at) + '.');
     return h('ol', { class: 'attempts' }, d.attempt_log.map((a) => {
@@ -504,6 +522,8 @@ interface PageState {
         h('strong', { text: a.status_code === null ? 'no answer' : 'HTTP ' + a.status_code }),
         a.error ? h('span', { text: ' · ' + a.error }) : null,
         a.manual ? h('span', { class: 'muted', text: ' · manual retry' }) : null,
+        a.injected ? [' ', badge('injected', 'injected: ' + a.injected.kind.replace(/_/g, ' ') +
+          (a.injected.received_status_code != null ? ' (the receiver answered HTTP ' + a.injected.received_status_code + ')' : ''))] : null,
         h('span', { class: 'muted', text: ' · next: ' + (a.next_attempt_at ? time(a.next_attempt_at) : 'none') }));
     }));
   }
@@ -542,7 +562,7 @@ interface PageState {
               return [
                 h('tr', { 'data-delivery': d.id },
                   h('td', null, h('div', { class: 'words' }, dotted(d.event_type)), h('div', { class: 'muted', text: d.id })),
-                  h('td', null, badge(d.status)),
+                  h('td', null, badge(d.status), d.injected ? [' ', badge('injected', 'injected: ' + injectedNote(d.injected))] : null),
                   h('td', { class: 'attempt-count n', text: d.attempts }),
                   h('td', { class: 'when', text: time(d.next_attempt_at) }),
                   h('td', { class: 'n' }, h('button', {

@@ -53,6 +53,7 @@ form.action label{font-size:.8rem;color:var(--muted)}
 pre.json{margin:.1rem 0;white-space:pre-wrap;overflow-wrap:anywhere;max-height:24em;overflow:auto;background:#f7f7f7;padding:.2rem .4rem}
 .s-replayed{background:#e3ecf5;color:var(--accent)}
 .s-not_answered{background:#fbe3e6;color:var(--error)}
+.s-injected{background:#fdf0d5;color:#7a4f00}
 ol.timeline,ol.attempts{margin:.2rem 0;padding-left:1.4rem}
 ol.timeline>li{margin:.15rem 0}
 ul.events{margin:0;padding-left:1rem;list-style:circle}
