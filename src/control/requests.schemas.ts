@@ -15,6 +15,9 @@ const filterFields = {
   key: Type.Optional(Type.String({ minLength: 1, description: 'the full key (or its masked form as the journal shows it)' })),
   since: Type.Optional(Type.String({ format: 'date-time', description: 'requests at or after this instant of the workspace clock' })),
   onboarding_id: Type.Optional(Type.String({ minLength: 1, description: 'named in the path, the body or the answer' })),
+  idempotency_key: Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: 'the Idempotency-Key sent, exactly' })),
+  has_idempotency_key: Type.Optional(Type.Boolean({ description: 'whether an Idempotency-Key was sent at all (false finds the POSTs a blind retry could repeat)' })),
+  replayed: Type.Optional(Type.Boolean({ description: 'whether the answer was the replay of an earlier one' })),
 };
 
 export const RequestsQuery = Type.Object(

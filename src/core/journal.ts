@@ -82,6 +82,12 @@ export interface RequestFilter {
   /** An ISO instant on the workspace clock: requests at or after it. */
   since?: string | undefined;
   onboarding_id?: string | undefined;
+  /** The Idempotency-Key sent, exactly. */
+  idempotency_key?: string | undefined;
+  /** Whether an Idempotency-Key was sent at all. */
+  has_idempotency_key?: boolean | undefined;
+  /** Whether the answer was the replay of an earlier one. */
+  replayed?: boolean | undefined;
 }
 
 export interface RequestMatcher extends RequestFilter {
@@ -116,6 +122,9 @@ export function differences(entry: JournalEntry, m: RequestMatcher): MatcherFiel
   if (m.key !== undefined && entry.key !== maskKey(m.key)) out.push('key');
   if (m.since !== undefined && Date.parse(entry.at) < Date.parse(m.since)) out.push('since');
   if (m.onboarding_id !== undefined && !entry.onboarding_ids.includes(m.onboarding_id)) out.push('onboarding_id');
+  if (m.idempotency_key !== undefined && entry.headers.idempotency_key !== m.idempotency_key) out.push('idempotency_key');
+  if (m.has_idempotency_key !== undefined && (entry.headers.idempotency_key !== null) !== m.has_idempotency_key) out.push('has_idempotency_key');
+  if (m.replayed !== undefined && entry.replayed !== m.replayed) out.push('replayed');
   if (m.body_includes !== undefined && !includes(entry.body, m.body_includes)) out.push('body_includes');
   return out;
 }

@@ -84,6 +84,23 @@ describe('the request journal', () => {
     expect((await list(h, '?method=GET&key=' + KEYS.owner)).total).toBe(1);
   });
 
+  it('filters by the Idempotency-Key sent, whether one was sent, and whether the answer was a replay', async () => {
+    const h = harness();
+    await traffic(h);
+    const paths = async (q: string) => (await list(h, q)).data.map((e) => `${e.method} ${e.path} ${e.status}${e.replayed ? ' replayed' : ''}`);
+    expect(await paths('?idempotency_key=k-1')).toEqual(['POST /v1/onboardings 201 replayed', 'POST /v1/onboardings 201']);
+    expect(await paths('?replayed=true')).toEqual(['POST /v1/onboardings 201 replayed']);
+    expect(await paths('?method=POST&has_idempotency_key=false')).toEqual(['POST /v1/onboardings 422']);
+    expect(await paths('?method=POST&has_idempotency_key=true&replayed=false')).toEqual(['POST /v1/onboardings 201']);
+    // "No POST /v1/onboardings without an Idempotency-Key": one did go out, and verify names it.
+    const keyless = await verify(h, { matcher: { method: 'POST', path: '/v1/onboardings', has_idempotency_key: false }, expected: { exactly: 0 } });
+    expect(keyless).toMatchObject({ ok: false, count: 1 });
+    expect(keyless.nearest.map((n) => [n.request.status, n.differs])).toEqual([[422, []]]);
+    const other = await verify(h, { matcher: { idempotency_key: 'k-2' }, expected: { at_least: 1 } });
+    expect(other.nearest[0]!.differs).toEqual(['idempotency_key']);
+    expect((await h.http().get('/_emulator/requests?replayed=maybe')).status).toBe(422);
+  });
+
   it('refuses a filter it cannot read with a 422', async () => {
     const h = harness();
     expectError(await h.http().get('/_emulator/requests?status=abc'), 422, 'invalid_request', 'parameter_invalid');
