@@ -265,6 +265,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Inspect: 'What the inspector page reads: every record of a workspace, whichever key made it.',
   Scenarios: 'Scenario documents that play onboardings by themselves.',
   Requests: 'The journal of a workspace\'s /v1 requests: find them, check how many matched, clear it.',
+  'Delivery faults': 'Faults on the workspace\'s webhook messages: duplicated, reordered, late, unacknowledged or badly signed, on purpose.',
   Pages: 'Pages a person opens in a browser: the hosted flow, the embedded review and the inspector.',
 };
 
