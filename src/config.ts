@@ -1,4 +1,5 @@
 import { instantOutOfRange } from './core/clock.js';
+import { JOURNAL_MAX_LIMIT } from './core/journal.js';
 
 /**
  * The `serve` options, declared once: the CLI builds its flags from this table, each with an
@@ -31,6 +32,8 @@ export interface ServeOptions {
   resetState?: boolean | undefined;
   /** On SIGTERM/SIGINT: how long requests and webhook attempts in flight may take before they are cut. */
   drainTimeoutMs: string;
+  /** Requests each workspace's journal keeps; `0` turns the journal off. */
+  journalLimit: string;
   /** The inspector at /_emulator/ui and the API explorer at /_emulator/docs; `--no-ui` sets false. */
   ui?: boolean | undefined;
 }
@@ -64,6 +67,7 @@ export const SERVE_OPTIONS: OptionSpec[] = [
   { key: 'stateFile', flag: '--state-file <file>', env: 'EMULATOR_STATE_FILE', description: 'keep the default workspace in this JSON file: read at start (a bad file stops the start), created when missing, written after every change' },
   { key: 'resetState', flag: '--reset-state', env: 'EMULATOR_RESET_STATE', description: 'with --state-file: start from the fixtures and overwrite the file, whatever it holds (environment: any value)' },
   { key: 'drainTimeoutMs', flag: '--drain-timeout-ms <ms>', env: 'EMULATOR_DRAIN_TIMEOUT_MS', default: '10000', description: 'on SIGTERM or SIGINT: how long requests and webhook attempts in flight may run before they are cut (attempts cut are stored as due again); then the state file is written and the process exits 0' },
+  { key: 'journalLimit', flag: '--journal-limit <n>', env: 'EMULATOR_JOURNAL_LIMIT', default: '1000', description: `requests each workspace's journal (GET /_emulator/requests) keeps, 0 to ${JOURNAL_MAX_LIMIT}; older ones are dropped and counted; 0 turns the journal off (nothing recorded, lists empty)` },
   { key: 'ui', flag: '--no-ui', env: 'EMULATOR_NO_UI', description: 'turn the inspector (/_emulator/ui, and the redirect from /) and the API explorer (/_emulator/docs) off: 404 (environment: any value)' },
   { key: 'rateLimit', flag: '--rate-limit <rate>', env: 'EMULATOR_RATE_LIMIT', description: 'per-key limit on /v1 requests, N/s or N/m (e.g. 10/s): over it, 429 rate_limited with Retry-After; default: off' },
 ];
@@ -78,6 +82,12 @@ export function parseDrainTimeout(value: string): number {
   const ms = Number(value);
   if (!Number.isInteger(ms) || ms < 0 || ms > 600_000) throw new Error(`not a valid drain timeout in ms (0 to 600000): ${value}`);
   return ms;
+}
+
+export function parseJournalLimit(value: string): number {
+  const limit = Number(value);
+  if (value.trim() === '' || !Number.isInteger(limit) || limit < 0 || limit > JOURNAL_MAX_LIMIT) throw new Error(`not a valid journal limit (0 to ${JOURNAL_MAX_LIMIT}): ${value}`);
+  return limit;
 }
 
 export function parsePort(value: string): number {

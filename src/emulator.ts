@@ -20,6 +20,7 @@ import { checkScenario, mergeScenarios, readScenarioFile } from './scenarios/sce
 import type { ScenarioDocument } from './scenarios/scenario.schemas.js';
 import { deliverySettings, type DeliverySettings } from './delivery/settings.js';
 import { inFlightAsDue } from './delivery/in-flight.js';
+import { JOURNAL_LIMIT, journalLimitProblem } from './core/journal.js';
 
 export const DEFAULT_FIXTURES_PATH = fileURLToPath(new URL('../fixtures/default.json', import.meta.url));
 export const DEFAULT_WORKSPACE = 'default';
@@ -35,6 +36,8 @@ export interface EmulatorOptions {
   scenario?: ScenarioDocument | string | string[];
   /** The base URL of hosted links (`--public-url`); the HTTP adapter uses it unless given its own. */
   publicUrl?: string | undefined;
+  /** `--journal-limit`: requests each workspace's journal keeps (0 to 100000; 0 turns it off); default 1000. */
+  journalLimit?: number | undefined;
 }
 
 export interface WorkspaceInput {
@@ -89,6 +92,8 @@ export class Emulator {
   private readonly clockDefaults: ClockOptions | undefined;
   private readonly delivery: DeliverySettings;
   readonly publicUrl: string | undefined;
+  /** Entries each workspace's request journal keeps; 0: off. */
+  readonly journalLimit: number;
   /** The scenario given at start; new workspaces play it unless they bring their own. */
   private readonly scenario: { document: ScenarioDocument; source: string } | null;
   /** Told of changes outside the HTTP requests (timers, reset, restore, in-process helpers): the state file. */
@@ -106,6 +111,9 @@ export class Emulator {
     this.clockDefaults = options.clock;
     this.delivery = deliverySettings(options.webhooks);
     this.publicUrl = options.publicUrl?.replace(/\/+$/, '') || undefined;
+    this.journalLimit = options.journalLimit ?? JOURNAL_LIMIT;
+    const journalProblem = journalLimitProblem(this.journalLimit);
+    if (journalProblem) throw new Error(`journalLimit: ${journalProblem}`);
     this.scenario = scenarioOption(options.scenario);
     this.handlers = Object.fromEntries(
       Object.entries(TIMER_HANDLERS).map(([kind, handle]) => [
@@ -256,7 +264,7 @@ export class Emulator {
   }
 
   private add(id: string, fixtures: FixturesDocument, seed: string | undefined, clock: ClockOptions | undefined, keySuffix: string): Workspace {
-    const ws = new Workspace({ id, seed, clock, keySuffix, publicUrl: this.publicUrl, collections: STORE_LAYOUT, parts: WORKSPACE_PARTS }, this.handlers, this.delivery, WORKSPACE_HOOKS);
+    const ws = new Workspace({ id, seed, clock, keySuffix, publicUrl: this.publicUrl, journalLimit: this.journalLimit, collections: STORE_LAYOUT, parts: WORKSPACE_PARTS }, this.handlers, this.delivery, WORKSPACE_HOOKS);
     populate(ws, fixtures, keySuffix);
     for (const k of ws.store.keys.values()) {
       if (this.keyIndex.has(k.key)) throw fail('fixtures_invalid', `The key ${k.key} is already used by another workspace.`, 'keys');

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { Command, Option } from 'commander';
 import { pino } from 'pino';
-import { SERVE_OPTIONS, parseDrainTimeout, parsePort, parsePublicUrl, scenarioFiles, parseStartTime, parseTimeout, type ServeOptions } from '../config.js';
+import { SERVE_OPTIONS, parseDrainTimeout, parseJournalLimit, parsePort, parsePublicUrl, scenarioFiles, parseStartTime, parseTimeout, type ServeOptions } from '../config.js';
 import { EMULATOR_VERSION } from '../control/control.service.js';
 import { Emulator } from '../emulator.js';
 import { FixturesError } from '../fixtures/fixtures.load.js';
@@ -53,6 +53,7 @@ serve.action(async (raw: Record<string, string | undefined>) => {
     if (options.resetState && !options.stateFile) throw new Error('--reset-state needs --state-file: it says what to do with that file');
     const startTime = parseStartTime(options.startTime);
     const drainMs = parseDrainTimeout(options.drainTimeoutMs);
+    const journalLimit = parseJournalLimit(options.journalLimit);
     const publicUrl = parsePublicUrl(options.publicUrl);
     const scenarios = scenarioFiles(options.scenario);
     const emulator = new Emulator({
@@ -60,6 +61,7 @@ serve.action(async (raw: Record<string, string | undefined>) => {
       ...(scenarios.length ? { scenario: scenarios } : {}),
       ...(options.seed !== undefined ? { seed: options.seed } : {}),
       publicUrl,
+      journalLimit,
       clock: { mode: options.clock, ...(startTime ? { start: startTime } : {}) },
       webhooks: {
         urlPolicy: options.webhookUrlPolicy,

@@ -1,10 +1,10 @@
 import { FAULT_METHODS } from '../core/faults.js';
-import { JOURNAL_LIMIT } from '../core/journal.js';
+import { JOURNAL_LIMIT, JOURNAL_MAX_LIMIT } from '../core/journal.js';
 import { Type, type Static } from '../core/schema.js';
 import { DateTime, Literals, Nullable } from '../resources/common.schemas.js';
 
 const Strict = { additionalProperties: false } as const;
-const Count = Type.Integer({ minimum: 0, maximum: JOURNAL_LIMIT });
+const Count = Type.Integer({ minimum: 0, maximum: JOURNAL_MAX_LIMIT });
 
 /** The fields a request is found by, in a query (GET) and in a matcher (verify) alike. */
 const filterFields = {
@@ -80,6 +80,7 @@ export const RequestList = Type.Object(
     next_cursor: Nullable(Type.String()),
     total: Type.Integer({ description: 'requests matching the filters, on every page' }),
     dropped: Type.Integer({ description: 'older requests dropped to keep the journal bounded' }),
+    limit: Type.Integer({ minimum: 0, maximum: JOURNAL_MAX_LIMIT, description: 'requests the journal keeps (--journal-limit); 0: the journal is off and records nothing' }),
   },
   { title: 'RequestList' },
 );

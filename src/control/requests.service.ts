@@ -7,7 +7,8 @@ export interface RequestsFilter extends RequestFilter {
   starting_after?: string | undefined;
 }
 
-export type RequestPage = Page<JournalEntry> & { total: number; dropped: number };
+/** `limit`: the requests the journal keeps; 0 when it is off (`--journal-limit 0`). */
+export type RequestPage = Page<JournalEntry> & { total: number; dropped: number; limit: number };
 
 /** The workspace's recorded /v1 requests, newest first, filtered and paged. */
 export function findRequests(ws: Workspace, filter: RequestsFilter = {}): RequestPage {
@@ -15,7 +16,7 @@ export function findRequests(ws: Workspace, filter: RequestsFilter = {}): Reques
   const all = ws.requests.newestFirst();
   const match = (e: JournalEntry) => matches(e, matcher);
   const page = paginate(all, (e) => e.id, { limit, starting_after: startingAfter }, { defaultLimit: 100, filter: match });
-  return { ...page, total: all.filter(match).length, dropped: ws.requests.dropped };
+  return { ...page, total: all.filter(match).length, dropped: ws.requests.dropped, limit: ws.requests.limit };
 }
 
 export function verifyRequests(ws: Workspace, input: { matcher: RequestMatcher; expected: ExpectedCount }): Verification {

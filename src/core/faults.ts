@@ -118,6 +118,11 @@ export class FaultList {
   }
 
   /** Active faults, in the order they were added (the order they are matched in). */
+  /** How many faults are waiting: 0 lets the HTTP edge skip what only a fault needs. */
+  get size(): number {
+    return this.faults.length;
+  }
+
   list(): Fault[] {
     return this.faults.map((f) => ({ ...f }));
   }

@@ -7,8 +7,16 @@ import type { PartShape } from './workspace.js';
  * matching and verification only; the HTTP edge (src/http/journal.ts) fills it in.
  */
 
-/** Entries kept per workspace; older ones are dropped and counted. */
+/** Entries kept per workspace by default (`--journal-limit`); older ones are dropped and counted. */
 export const JOURNAL_LIMIT = 1000;
+
+/** The largest `--journal-limit`: a full journal is held in memory and travels in every snapshot. */
+export const JOURNAL_MAX_LIMIT = 100_000;
+
+/** Why a journal limit cannot be used (an integer from 0, the journal off, to JOURNAL_MAX_LIMIT); undefined when it can. */
+export function journalLimitProblem(limit: number): string | undefined {
+  return Number.isInteger(limit) && limit >= 0 && limit <= JOURNAL_MAX_LIMIT ? undefined : `not a valid journal limit (0 to ${JOURNAL_MAX_LIMIT}): ${limit}`;
+}
 
 export interface JournalHeaders {
   idempotency_key: string | null;
@@ -147,45 +155,118 @@ export interface Verification {
 
 const NEAREST = 3;
 
+/**
+ * Onboarding ids an entry gets on first read: those of the answer, whose parsing record()'s
+ * caller puts off, since most recorded requests are never read. `bytes` is what the thunk holds
+ * on to (the answer's text), counted against PENDING_BYTES_MAX.
+ */
+export interface DeferredIds {
+  bytes: number;
+  ids: () => string[];
+}
+
+/** Above this much text held by deferred ids, they are all worked out at once. */
+const PENDING_BYTES_MAX = 16 * 1024 * 1024;
+
 export class RequestJournal {
   private entries: JournalEntry[] = [];
   private nextSeq = 1;
   private droppedCount = 0;
+  /** Entries still in the journal whose answer's onboarding ids are not worked out yet. */
+  private readonly pending = new Map<JournalEntry, DeferredIds>();
+  private pendingBytes = 0;
 
-  constructor(private readonly limit: number = JOURNAL_LIMIT) {}
+  /** Dropped entries the array may still hold, removed together: an eighth of the limit, at most 1024. */
+  private readonly slack: number;
 
+  /** Entries kept; 0 turns the journal off: the HTTP edge records nothing and every list is empty. */
+  constructor(readonly limit: number = JOURNAL_LIMIT) {
+    this.slack = Math.max(1, Math.min(1024, Math.ceil(limit / 8)));
+  }
+
+  /**
+   * A saved journal under this limit, whatever limit it was saved with: when it holds more
+   * entries, the oldest are dropped and counted, as live ones are.
+   */
   static restore(state: JournalState, limit: number = JOURNAL_LIMIT): RequestJournal {
     const journal = new RequestJournal(limit);
+    const over = Math.max(0, state.entries.length - limit);
     // Journals saved before `answered` existed hold answered requests only.
-    journal.entries = state.entries.map((e) => ({ ...e, answered: e.answered ?? true }));
+    journal.entries = state.entries.slice(over).map((e) => ({ ...e, answered: e.answered ?? true }));
     journal.nextSeq = state.next_seq;
-    journal.droppedCount = state.dropped;
+    journal.droppedCount = state.dropped + over;
     return journal;
+  }
+
+  /** False with a limit of 0: nothing is recorded (the HTTP edge does not even gather it). */
+  get enabled(): boolean {
+    return this.limit > 0;
   }
 
   get dropped(): number {
     return this.droppedCount;
   }
 
-  record(input: JournalInput): JournalEntry {
+  /**
+   * Records a request. `later`: more onboarding ids, worked out when the journal is first read
+   * (newestFirst(), save(), verify()) and appended to `onboarding_ids`; an entry dropped before
+   * that never costs the work. The entry returned lacks them until then. With the journal off,
+   * the entry it would have been, kept nowhere and not counted.
+   */
+  record(input: JournalInput, later?: DeferredIds): JournalEntry {
+    if (!this.enabled) return { id: `jrn_${String(this.nextSeq).padStart(6, '0')}`, object: 'request', ...input };
     const entry: JournalEntry = { id: `jrn_${String(this.nextSeq++).padStart(6, '0')}`, object: 'request', ...input };
-    this.entries.push(entry);
-    const over = this.entries.length - this.limit;
-    if (over > 0) {
-      this.entries.splice(0, over);
-      this.droppedCount += over;
+    const entries = this.entries;
+    entries.push(entry);
+    // Past the limit, the oldest kept entry is dropped: counted now, removed from the array a
+    // batch at a time (see live()), so a full journal does not move every entry on every request.
+    if (entries.length > this.limit) {
+      this.droppedCount++;
+      if (this.pending.size > 0) this.forget(entries[entries.length - 1 - this.limit]!);
+      if (entries.length >= this.limit + this.slack) entries.splice(0, entries.length - this.limit);
+    }
+    if (later) {
+      this.pending.set(entry, later);
+      this.pendingBytes += later.bytes;
+      if (this.pendingBytes > PENDING_BYTES_MAX) this.settle();
     }
     return entry;
   }
 
+  private forget(entry: JournalEntry): void {
+    const later = this.pending.get(entry);
+    if (later === undefined) return;
+    this.pending.delete(entry);
+    this.pendingBytes -= later.bytes;
+  }
+
+  /** Works out every deferred id still owed, in place, so entries read are whole. */
+  private settle(): void {
+    for (const [entry, later] of this.pending) {
+      const more = later.ids().filter((id) => !entry.onboarding_ids.includes(id));
+      if (more.length > 0) entry.onboarding_ids = [...entry.onboarding_ids, ...more];
+    }
+    this.pending.clear();
+    this.pendingBytes = 0;
+  }
+
+  /** The entries kept: the array may still hold up to `slack` dropped ones before them. */
+  private live(): JournalEntry[] {
+    const over = this.entries.length - this.limit;
+    return over > 0 ? this.entries.slice(over) : [...this.entries];
+  }
+
   /** Newest first. */
   newestFirst(): JournalEntry[] {
-    return [...this.entries].reverse();
+    this.settle();
+    return this.live().reverse();
   }
 
   clear(): void {
     this.entries = [];
     this.droppedCount = 0;
+    this.pending.clear();
+    this.pendingBytes = 0;
   }
 
   /**
@@ -193,7 +274,8 @@ export class RequestJournal {
    * snapshots, and an entry read back shows null.
    */
   save(): JournalState {
-    return { next_seq: this.nextSeq, dropped: this.droppedCount, entries: this.entries.map((e) => ({ ...e, duration_ms: null })) };
+    this.settle();
+    return { next_seq: this.nextSeq, dropped: this.droppedCount, entries: this.live().map((e) => ({ ...e, duration_ms: null })) };
   }
 
   verify(matcher: RequestMatcher, expected: ExpectedCount): Verification {

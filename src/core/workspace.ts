@@ -99,6 +99,8 @@ export interface WorkspaceRecipe {
   keySuffix: string;
   /** --public-url: the base of links made with no request to take one from (scenario steps). */
   publicUrl?: string | undefined;
+  /** --journal-limit: entries the request journal keeps; 0 turns it off; default 1000. */
+  journalLimit?: number | undefined;
   /** The store's collections, as the resources declare them (src/resources/collections.ts). */
   collections: StoreLayout;
   /** Every piece of state and how it is made, saved and read back (src/workspace-parts.ts). */

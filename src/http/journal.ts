@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import type { Request, Response } from 'express';
-import { maskKey } from '../core/journal.js';
+import { maskKey, type DeferredIds } from '../core/journal.js';
 import type { Workspace } from '../core/workspace.js';
 import { droppedAnswerOf } from './faults.js';
 
@@ -9,15 +9,58 @@ const ANSWER_READ_LIMIT = 256 * 1024;
 
 const isOnboardingId = (v: unknown): v is string => typeof v === 'string' && v.startsWith('onb_');
 
-function onboardingIds(path: string, body: unknown, answer: unknown): string[] {
-  const ids = new Set(path.split('/').filter(isOnboardingId));
-  for (const source of [body, answer]) {
-    if (source === null || typeof source !== 'object' || Array.isArray(source)) continue;
-    const { id, onboarding_id: onboardingId } = source as Record<string, unknown>;
-    if (source === answer && isOnboardingId(id)) ids.add(id);
-    if (isOnboardingId(onboardingId)) ids.add(onboardingId);
+const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** The onboarding ids of the path and of the body's onboarding_id. */
+function requestIds(path: string, body: unknown): string[] {
+  const ids: string[] = [];
+  // The path's segments starting with onb_, each once.
+  for (let at = path.indexOf('/onb_'); at !== -1; ) {
+    const end = path.indexOf('/', at + 1);
+    const id = path.slice(at + 1, end === -1 ? undefined : end);
+    if (!ids.includes(id)) ids.push(id);
+    at = end === -1 ? -1 : path.indexOf('/onb_', end);
   }
-  return [...ids];
+  const onboardingId = isRecord(body) ? body.onboarding_id : undefined;
+  if (isOnboardingId(onboardingId) && !ids.includes(onboardingId)) ids.push(onboardingId);
+  return ids;
+}
+
+/** The onboarding ids of the answer's id and onboarding_id. */
+function answerIds(answer: unknown): string[] {
+  if (!isRecord(answer)) return [];
+  const { id, onboarding_id: onboardingId } = answer;
+  const ids = isOnboardingId(id) ? [id] : [];
+  if (isOnboardingId(onboardingId) && onboardingId !== id) ids.push(onboardingId);
+  return ids;
+}
+
+/** Made out here, so the thunk holds the answer's text and nothing of the request or response. */
+const deferredIds = (text: string): DeferredIds => ({ bytes: text.length, ids: () => answerIds(parsed(text)) });
+
+const merged = (a: string[], b: string[]): string[] => (b.length === 0 ? a : [...a, ...b.filter((id) => !a.includes(id))]);
+
+/** The ISO text of the last instant asked for: requests arriving within the same millisecond share it. */
+let lastMs = Number.NaN;
+let lastIso = '';
+function isoAt(ms: number): string {
+  if (ms !== lastMs) {
+    lastIso = new Date(ms).toISOString();
+    lastMs = ms;
+  }
+  return lastIso;
+}
+
+/** Masked keys by key: only keys that named a workspace get here, a handful per workspace. */
+const maskedKeys = new Map<string, string>();
+function masked(key: string): string {
+  let m = maskedKeys.get(key);
+  if (m === undefined) {
+    if (maskedKeys.size >= 1000) maskedKeys.clear();
+    m = maskKey(key);
+    maskedKeys.set(key, m);
+  }
+  return m;
 }
 
 function parsed(text: string | undefined): unknown {
@@ -33,30 +76,44 @@ function parsed(text: string | undefined): unknown {
  * Records a /v1 request in its workspace's journal once its answer has been sent, whatever
  * answered it (the route, a replay, a fault or the error handler). Called as soon as the key
  * has named the workspace; a request whose client hangs up before the answer is not recorded,
- * one whose answer a fault dropped is (`answered: false`).
+ * one whose answer a fault dropped is (`answered: false`). With the journal off
+ * (`--journal-limit 0`) it does nothing at all: no wrapped res.end, no listeners.
  */
 export function journalRequest(req: Request, res: Response, workspace: Workspace, key: string): void {
+  if (!workspace.requests.enabled) return;
   const started = performance.now();
-  const at = workspace.clock.iso();
+  const at = isoAt(workspace.clock.nowMs());
   // The answer's text, caught on its way out: its envelope gives the error code, its id the onboarding.
   let answer: string | undefined;
-  const end = res.end.bind(res) as (...args: unknown[]) => Response;
-  res.end = ((...args: unknown[]) => {
-    const [chunk] = args;
+  const end = res.end;
+  res.end = function (this: Response, chunk?: unknown) {
     if (typeof chunk === 'string') answer = chunk;
     else if (Buffer.isBuffer(chunk) && chunk.length <= ANSWER_READ_LIMIT) answer = chunk.toString('utf8');
-    return end(...args);
-  }) as Response['end'];
+    // Passed on as they came, without copying them.
+    return (end as (...args: unknown[]) => Response).apply(this, arguments as unknown as unknown[]);
+  } as Response['end'];
   const record = (status: number, text: string | undefined, json: boolean, replayed: boolean, answered: boolean): void => {
     const body: unknown = (req as Request & { body?: unknown }).body ?? null;
-    const reply = status >= 400 || json ? parsed(text) : undefined;
-    const error = status >= 400 ? (reply as { error?: { code?: unknown } } | undefined)?.error?.code : undefined;
+    const path = req.path;
+    let ids = requestIds(path, body);
+    let error: unknown;
+    let later: DeferredIds | undefined;
+    if (status >= 400) {
+      // An error envelope is small and its code is wanted now.
+      const reply = parsed(text) as { error?: { code?: unknown } } | undefined;
+      error = reply?.error?.code;
+      ids = merged(ids, answerIds(reply));
+    } else if (json && text !== undefined && text.length <= ANSWER_READ_LIMIT) {
+      // A success answer is only read for its ids: parsed when the journal is read, if ever.
+      later = deferredIds(text);
+    }
     workspace.requests.record({
       at,
-      key: maskKey(key),
+      key: masked(key),
       method: req.method,
-      path: req.path,
-      query: { ...(req.query as Record<string, unknown>) },
+      path,
+      // Express parses the query anew on every read of req.query: not at all when there is none.
+      query: req.originalUrl.includes('?') ? { ...(req.query as Record<string, unknown>) } : {},
       headers: {
         idempotency_key: req.get('Idempotency-Key') ?? null,
         service_version: req.get('Service-Version') ?? null,
@@ -68,15 +125,19 @@ export function journalRequest(req: Request, res: Response, workspace: Workspace
       replayed,
       answered,
       duration_ms: Math.round((performance.now() - started) * 1000) / 1000,
-      onboarding_ids: onboardingIds(req.path, body, reply),
-    });
+      onboarding_ids: ids,
+    }, later);
   };
   res.on('finish', () => {
-    const json = res.getHeader('Content-Type')?.toString().startsWith('application/json') === true;
-    record(res.statusCode, answer, json, res.getHeader('Idempotent-Replayed') === 'true', true);
+    const status = res.statusCode;
+    const json = status < 400 && answer !== undefined && String(res.getHeader('Content-Type')).startsWith('application/json');
+    record(status, answer, json, res.getHeader('Idempotent-Replayed') === 'true', true);
   });
   // An answer an injected fault dropped: the request ran and committed, so it is recorded with
-  // what it would have answered. A client that hung up on its own is not.
+  // what it would have answered. A client that hung up on its own is not. Only a fault taken by
+  // this request drops its answer, and faults are taken right after this call, synchronously:
+  // with none waiting now, there is nothing to listen for.
+  if (workspace.faults.size === 0) return;
   res.on('close', () => {
     const dropped = res.writableFinished ? undefined : droppedAnswerOf(res);
     if (dropped) record(dropped.status, dropped.text, true, dropped.replayed, false);

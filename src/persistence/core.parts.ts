@@ -2,7 +2,7 @@ import { Clock, ClockError, instantOutOfRange, type ClockMode } from '../core/cl
 import type { ErrorDetail } from '../core/errors.js';
 import { FAULT_KINDS, FAULT_LIMITS, FAULT_METHODS, FaultList, type Fault } from '../core/faults.js';
 import { IdempotencyStore } from '../core/idempotency.js';
-import { JOURNAL_LIMIT, RequestJournal, type JournalState } from '../core/journal.js';
+import { JOURNAL_LIMIT, JOURNAL_MAX_LIMIT, RequestJournal, type JournalState } from '../core/journal.js';
 import { createRandom, restoreRandom, type RandomState } from '../core/random.js';
 import { Type, type TSchema } from '../core/schema.js';
 import { TimerQueue } from '../core/timers.js';
@@ -180,20 +180,25 @@ const JournalEntrySchema = Type.Object(
 );
 
 /**
- * The request journal. Optional in the document, so files written before it existed still
- * load (with an empty journal); no more entries than a live journal keeps.
+ * The request journal, as long as the workspace's limit (`--journal-limit`). Optional in the
+ * document, so files written before it existed still load (with an empty journal); no more
+ * entries than the largest limit allows, and a journal longer than this workspace's limit is
+ * trimmed to it on load (the oldest dropped and counted).
  */
 export const REQUESTS_PART: WorkspacePart<'requests'> = {
   name: 'requests',
-  create: () => new RequestJournal(),
+  create: (ws) => new RequestJournal(ws.recipe.journalLimit ?? JOURNAL_LIMIT),
   save: (journal) => journal.save(),
-  load: (saved: JournalState | undefined) => (saved === undefined ? new RequestJournal() : RequestJournal.restore(saved)),
+  load: (saved: JournalState | undefined, ws) => {
+    const limit = ws.recipe.journalLimit ?? JOURNAL_LIMIT;
+    return saved === undefined ? new RequestJournal(limit) : RequestJournal.restore(saved, limit);
+  },
   schema: Type.Optional(
     Type.Object(
       {
         next_seq: Type.Integer({ minimum: 1 }),
         dropped: Type.Integer({ minimum: 0 }),
-        entries: Type.Array(JournalEntrySchema, { maxItems: JOURNAL_LIMIT }),
+        entries: Type.Array(JournalEntrySchema, { maxItems: JOURNAL_MAX_LIMIT }),
       },
       { additionalProperties: false },
     ),

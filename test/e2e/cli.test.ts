@@ -161,6 +161,18 @@ describe('onboarding-emulator serve: webhook options', () => {
     expect(policy.out).toMatch(/Allowed choices are local, strict/);
   });
 
+  it('refuses an invalid --journal-limit with the range, and takes 0 from EMULATOR_JOURNAL_LIMIT', async () => {
+    for (const value of ['-1', '100001', 'all']) {
+      const bad = await run(['serve', '--port', '0', '--journal-limit', value]);
+      expect(bad.code, bad.out).toBe(1);
+      expect(bad.out).toContain(`not a valid journal limit (0 to 100000): ${value}`);
+    }
+    const { url } = await serve([], { EMULATOR_JOURNAL_LIMIT: '0' });
+    await fetch(`${url}/v1/organization`, { headers: { Authorization: 'Bearer hrs_test_acme_owner' } });
+    const list = (await (await fetch(`${url}/_emulator/requests`, { headers: { Authorization: 'Bearer hrs_test_acme_owner' } })).json()) as { total: number; limit: number };
+    expect(list).toMatchObject({ total: 0, limit: 0 });
+  });
+
   it('refuses a --public-url that is no http(s) base URL, naming the flag', async () => {
     for (const [value, says] of [['localhost:4010', 'must be an http:// or https:// URL'], ['https://emu.example.test/?a=1', 'no query or fragment']]) {
       const bad = await run(['serve', '--port', '0', '--public-url', value!]);

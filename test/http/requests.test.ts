@@ -1,5 +1,6 @@
-import { describe, expect, it } from 'vitest';
-import { JOURNAL_LIMIT } from '../../src/core/journal.js';
+import { describe, expect, it, vi } from 'vitest';
+import { JOURNAL_LIMIT, RequestJournal } from '../../src/core/journal.js';
+import { Emulator } from '../../src/emulator.js';
 import { createBody, expectError, FROZEN_START, harness, KEYS } from '../support/harness.js';
 
 type Entry = {
@@ -7,7 +8,7 @@ type Entry = {
   headers: Record<string, string | null>; body: unknown; status: number; error_code: string | null;
   replayed: boolean; duration_ms: number | null; onboarding_ids: string[];
 };
-type Page = { data: Entry[]; total: number; dropped: number; has_more: boolean; next_cursor: string | null };
+type Page = { data: Entry[]; total: number; dropped: number; limit: number; has_more: boolean; next_cursor: string | null };
 
 /** A few /v1 calls of every kind: a create with an Idempotency-Key and its replay, reads, a refusal by the schema and one by a bad key. */
 async function traffic(h: ReturnType<typeof harness>) {
@@ -202,8 +203,13 @@ describe('the request journal', () => {
     const { requests: _gone, ...older } = snapshot;
     await h.http().put('/_emulator/snapshot').send(older).expect(200);
     expect((await list(h)).total).toBe(0);
-    const tooMany = { ...snapshot, requests: { ...snapshot.requests, entries: Array.from({ length: JOURNAL_LIMIT + 1 }, () => snapshot.requests.entries[0]) } };
-    expect((await h.http().put('/_emulator/snapshot').send(tooMany)).status).toBe(422);
+    // A journal longer than this workspace keeps (saved with a larger --journal-limit) is trimmed to it.
+    const entries = Array.from({ length: JOURNAL_LIMIT + 2 }, (_, i) => ({ ...snapshot.requests.entries[0]!, id: `jrn_${String(i + 1).padStart(6, '0')}` }));
+    const longer = { ...snapshot, requests: { next_seq: JOURNAL_LIMIT + 3, dropped: 4, entries } };
+    expect((await h.http().put('/_emulator/snapshot').send(longer)).status).toBe(200);
+    const trimmed = await list(h, '?limit=1');
+    expect(trimmed).toMatchObject({ total: JOURNAL_LIMIT, dropped: 6, limit: JOURNAL_LIMIT });
+    expect(trimmed.data[0]!.id).toBe(`jrn_${String(JOURNAL_LIMIT + 2).padStart(6, '0')}`);
   });
 });
 
@@ -240,5 +246,85 @@ describe('a snapshot with a full journal', () => {
     // Other bodies keep their limit.
     const big = await h.as(KEYS.owner).post('/v1/onboardings').set('Content-Type', 'application/json').send(`{"x":"${'y'.repeat(1024 * 1024)}"}`);
     expect(big.status).toBe(413);
+  });
+});
+
+describe('--journal-limit (journalLimit)', () => {
+  it('says the limit in every list: 1000 by default', async () => {
+    const h = harness();
+    await traffic(h);
+    expect(await list(h)).toMatchObject({ total: 5, dropped: 0, limit: JOURNAL_LIMIT });
+  });
+
+  it('0 turns the journal off: the HTTP edge records nothing, lists are empty and a verification counts 0', async () => {
+    const h = harness({ journalLimit: 0 });
+    const record = vi.spyOn(RequestJournal.prototype, 'record');
+    try {
+      await traffic(h);
+      expect(record).not.toHaveBeenCalled();
+    } finally {
+      record.mockRestore();
+    }
+    expect(await list(h)).toEqual({ object: 'list', data: [], has_more: false, next_cursor: null, total: 0, dropped: 0, limit: 0 });
+    const created = { method: 'POST', path: '/v1/onboardings' };
+    expect(await verify(h, { matcher: created, expected: { exactly: 0 } })).toEqual({ ok: true, count: 0, expected: { exactly: 0 }, nearest: [] });
+    expect(await verify(h, { matcher: created, expected: { at_least: 1 } })).toEqual({ ok: false, count: 0, expected: { at_least: 1 }, nearest: [] });
+    expect((await h.http().delete('/_emulator/requests')).body).toEqual({ deleted: 0, dropped: 0 });
+    // Every workspace of the emulator: a new one and a reset one alike.
+    const other = (await h.http().post('/_emulator/workspaces').send({})).body as { id: string; keys: { key: string }[] };
+    await h.as(other.keys[0]!.key).get('/v1/organization').expect(200);
+    expect((await h.http().get(`/_emulator/workspaces/${other.id}/requests`)).body).toMatchObject({ total: 0, limit: 0 });
+    await h.http().post('/_emulator/reset').expect(200);
+    await h.as(KEYS.owner).get('/v1/onboardings').expect(200);
+    expect(await list(h)).toMatchObject({ total: 0, limit: 0 });
+  });
+
+  it('a small limit keeps the newest requests and counts the ones it dropped', async () => {
+    const h = harness({ journalLimit: 3 });
+    const id = await traffic(h);
+    const page = await list(h);
+    expect(page).toMatchObject({ total: 3, dropped: 2, limit: 3 });
+    expect(page.data.map((e) => [e.method, e.path, e.status])).toEqual([
+      ['POST', '/v1/onboardings', 422],
+      ['GET', '/v1/onboardings', 200],
+      ['GET', `/v1/onboardings/${id}`, 200],
+    ]);
+    expect(page.data.map((e) => e.id)).toEqual(['jrn_000005', 'jrn_000004', 'jrn_000003']);
+    await h.as(KEYS.owner).get('/v1/organization').expect(200);
+    expect(await list(h, '?limit=1')).toMatchObject({ total: 3, dropped: 3, data: [{ id: 'jrn_000006', path: '/v1/organization' }] });
+  });
+
+  it('a snapshot restores under any limit: trimmed to it, the oldest dropped and counted', async () => {
+    const full = harness();
+    await traffic(full);
+    const snapshot = (await full.http().get('/_emulator/snapshot')).body as { requests: { entries: Entry[] } };
+    expect(snapshot.requests.entries).toHaveLength(5);
+
+    const small = harness({ journalLimit: 2 });
+    await small.http().put('/_emulator/snapshot').send(snapshot).expect(200);
+    const page = await list(small);
+    expect(page).toMatchObject({ total: 2, dropped: 3, limit: 2 });
+    expect(page.data.map((e) => e.id)).toEqual(['jrn_000005', 'jrn_000004']);
+    // Saved again, it holds what it keeps; a larger limit takes it back as it is.
+    const again = (await small.http().get('/_emulator/snapshot')).body as { requests: { entries: Entry[]; dropped: number } };
+    expect(again.requests).toMatchObject({ dropped: 3, entries: [{ id: 'jrn_000004' }, { id: 'jrn_000005' }] });
+    await full.http().put('/_emulator/snapshot').send(again).expect(200);
+    expect(await list(full)).toMatchObject({ total: 2, dropped: 3, limit: JOURNAL_LIMIT });
+
+    const off = harness({ journalLimit: 0 });
+    await off.http().put('/_emulator/snapshot').send(snapshot).expect(200);
+    expect(await list(off)).toMatchObject({ data: [], total: 0, dropped: 5, limit: 0 });
+    await off.as(KEYS.owner).get('/v1/onboardings').expect(200);
+    expect(await list(off)).toMatchObject({ total: 0, dropped: 5 });
+  });
+
+  it('a verification may count past 1000 when the journal keeps more', async () => {
+    const h = harness({ journalLimit: 5000 });
+    expect(await verify(h, { matcher: {}, expected: { at_most: 5000 } })).toMatchObject({ ok: true, count: 0 });
+    expectError(await h.http().post('/_emulator/requests/verify').send({ matcher: {}, expected: { at_most: 100_001 } }), 422, 'invalid_request', 'parameter_invalid');
+  });
+
+  it.each([-1, 1.5, 100_001, Number.NaN])('refuses journalLimit %s in process, with the range', (limit) => {
+    expect(() => new Emulator({ journalLimit: limit })).toThrow(`journalLimit: not a valid journal limit (0 to 100000): ${limit}`);
   });
 });

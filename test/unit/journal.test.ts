@@ -72,3 +72,35 @@ describe('RequestJournal', () => {
     expect(journal.verify({ since: '2026-10-05T09:00:00.001Z' }, { at_least: 1 }).nearest[0]!.differs).toEqual(['since']);
   });
 });
+
+describe('RequestJournal: onboarding ids worked out later', () => {
+  it('appends them on first read, once, and never for an entry dropped before', () => {
+    const journal = new RequestJournal(2);
+    const calls: string[] = [];
+    const later = (name: string, ids: string[]) => ({ bytes: 10, ids: () => (calls.push(name), ids) });
+    journal.record(input({ path: '/a' }), later('a', ['onb_a']));
+    journal.record(input({ path: '/v1/onboardings/onb_b', onboarding_ids: ['onb_b'] }), later('b', ['onb_b', 'onb_c']));
+    journal.record(input({ path: '/c' }), later('c', []));
+    expect(calls).toEqual([]);
+    expect(journal.newestFirst().map((e) => e.onboarding_ids)).toEqual([[], ['onb_b', 'onb_c']]);
+    expect(calls).toEqual(['b', 'c']);
+    journal.newestFirst();
+    expect(journal.save().entries.map((e) => e.onboarding_ids)).toEqual([['onb_b', 'onb_c'], []]);
+    expect(calls).toEqual(['b', 'c']);
+  });
+
+  it('works them out at once when the text they hold passes 16 MB, and forgets them on a clear', () => {
+    const journal = new RequestJournal(10);
+    let calls = 0;
+    const later = { bytes: 6 * 1024 * 1024, ids: () => (calls++, ['onb_x']) };
+    journal.record(input(), later);
+    journal.record(input(), later);
+    expect(calls).toBe(0);
+    journal.record(input(), later);
+    expect(calls).toBe(3);
+    journal.record(input(), later);
+    journal.clear();
+    expect(journal.newestFirst()).toEqual([]);
+    expect(calls).toBe(3);
+  });
+});

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { SERVE_OPTIONS, type ServeOptions } from '../../src/config.js';
+import { parseJournalLimit, SERVE_OPTIONS, type ServeOptions } from '../../src/config.js';
 import type { ClockOptions } from '../../src/core/clock.js';
 import type { DeliverySettings } from '../../src/delivery/settings.js';
 import { createEmulator, type InProcessOptions } from '../../src/in-process.js';
@@ -33,6 +33,7 @@ const COUNTERPARTS: Record<keyof ServeOptions, Counterpart> = {
   signatureClock: 'webhooks.signatureClock',
   webhookTimeoutMs: 'webhooks.timeoutMs',
   rateLimit: 'rateLimit',
+  journalLimit: 'journalLimit',
   stateFile: 'stateFile',
   resetState: 'resetState',
   drainTimeoutMs: null,
@@ -102,5 +103,20 @@ describe('serve options and createEmulator() options', () => {
     expect(await em.clock.now()).toBe('2026-10-05T09:00:00.000Z');
     expect(ws.delivery).toMatchObject({ urlPolicy: 'strict', signatureClock: 'emulated', timeoutMs: 1234 });
     await em.close();
+  });
+});
+
+describe('parseJournalLimit (the --journal-limit and EMULATOR_JOURNAL_LIMIT format)', () => {
+  it.each([
+    ['0', 0],
+    ['1', 1],
+    ['1000', 1000],
+    ['100000', 100_000],
+  ])('reads %j', (text, limit) => {
+    expect(parseJournalLimit(text)).toBe(limit);
+  });
+
+  it.each(['', ' ', '-1', '1.5', '100001', 'many', '1e6', 'NaN'])('refuses %j', (text) => {
+    expect(() => parseJournalLimit(text)).toThrow(`not a valid journal limit (0 to 100000): ${text}`);
   });
 });
