@@ -70,7 +70,7 @@ describe("the emulator's table of parts", () => {
   it('lists the fields in the order every snapshot has had, so equal states keep giving the same bytes', () => {
     const ws = workspace(WORKSPACE_PARTS);
     expect(Object.keys(takeSnapshot(ws))).toEqual([
-      'format', 'version', 'workspace', 'clock', 'random', 'store', 'timers', 'idempotency', 'outbox', 'audit_log', 'faults', 'scenario', 'autopilot', 'requests',
+      'format', 'version', 'workspace', 'clock', 'random', 'store', 'timers', 'idempotency', 'outbox', 'audit_log', 'faults', 'scenario', 'autopilot', 'requests', 'delivery_faults',
     ]);
   });
 
