@@ -192,3 +192,13 @@ describe('the README example', () => {
     expect(test.split('\n').slice(1).join('\n')).toBe(block);
   });
 });
+
+describe('the TypeScript of docs/rehearsing-failures.md', () => {
+  it('is the file test/e2e/in-process.rehearsing.test.ts runs, its blocks joined in order, word for word', () => {
+    const page = readFileSync(new URL('../../docs/rehearsing-failures.md', import.meta.url), 'utf8');
+    const blocks = [...page.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]!);
+    const test = readFileSync(new URL('./in-process.rehearsing.test.ts', import.meta.url), 'utf8');
+    expect(blocks.length).toBeGreaterThan(2);
+    expect(test.split('\n').slice(1).join('\n')).toBe(blocks.join(''));
+  });
+});

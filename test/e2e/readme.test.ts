@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
  * status against its `# => NNN` line, so none of them can drift. An example is a ```sh block;
  * other blocks (```bash, plain ```) are not run.
  */
-const EXAMPLE_PAGES = ['README.md', 'docs/api.md', 'docs/control-api.md'];
+const EXAMPLE_PAGES = ['README.md', 'docs/api.md', 'docs/control-api.md', 'docs/rehearsing-failures.md'];
 
 interface Example {
   command: string;
