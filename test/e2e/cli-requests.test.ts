@@ -99,6 +99,17 @@ describe('onboarding-emulator requests', () => {
     expect(filtered.total).toBe(1);
   });
 
+  it('finds and verifies by Idempotency-Key: --idempotency-key, --without-idempotency-key, --replayed', async () => {
+    const key = await workspaceKey();
+    await threeRequests(key);
+    const keyless = await cli(['requests', 'verify', '--method', 'POST', '--without-idempotency-key', '--exactly', '0', '--url', url, '--key', key]);
+    expect(keyless.code).toBe(1);
+    expect(keyless.stdout).toMatch(/POST\s+\/v1\/onboardings\s+422/);
+    expect((await cli(['requests', 'verify', '--method', 'POST', '--without-idempotency-key', '--exactly', '1', '--url', url, '--key', key])).code).toBe(0);
+    expect((await cli(['requests', '--idempotency-key', 'none-sent', '--url', url, '--key', key])).stdout).toBe('no requests\n');
+    expect((await cli(['requests', '--replayed', '--url', url, '--key', key])).stdout).toBe('no requests\n');
+  });
+
   it('--follow prints each request made after it started exactly once, in arrival order, and exits 0 on SIGINT', async () => {
     const key = await workspaceKey();
     expect(await api(key, 'GET', '/v1/onboardings?limit=1')).toBe(200);

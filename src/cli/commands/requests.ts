@@ -16,6 +16,9 @@ interface FilterOptions {
   withKey?: string;
   since?: string;
   onboarding?: string;
+  idempotencyKey?: string;
+  withoutIdempotencyKey?: boolean;
+  replayed?: boolean;
   workspace?: string;
 }
 
@@ -28,6 +31,9 @@ function addFilterOptions(cmd: Command): Command {
     .option('--with-key <key>', 'only requests sent with this API key (full, or masked as the journal shows it)')
     .option('--since <iso>', 'only requests at or after this instant of the workspace clock')
     .option('--onboarding <id>', 'only requests naming this onboarding (path, body or answer)')
+    .option('--idempotency-key <key>', 'only requests sent with this Idempotency-Key')
+    .option('--without-idempotency-key', 'only requests sent without an Idempotency-Key (the ones a blind retry could repeat)')
+    .option('--replayed', 'only requests answered with the replay of an earlier answer')
     .option('--workspace <id>', 'the workspace to read (default: the one --key belongs to, else default)');
 }
 
@@ -46,6 +52,9 @@ function filterOf(opts: FilterOptions): RequestMatcher {
     ...(opts.withKey ? { key: opts.withKey } : {}),
     ...(opts.since ? { since: opts.since } : {}),
     ...(opts.onboarding ? { onboarding_id: opts.onboarding } : {}),
+    ...(opts.idempotencyKey ? { idempotency_key: opts.idempotencyKey } : {}),
+    ...(opts.withoutIdempotencyKey ? { has_idempotency_key: false } : {}),
+    ...(opts.replayed ? { replayed: true } : {}),
   };
 }
 
