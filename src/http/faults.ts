@@ -49,7 +49,10 @@ export function takeFault(workspace: Workspace, req: Request, res: Response): Fa
 }
 
 /** For the error handler: this request's answer, an error answer too, is to be dropped. */
-/** What a dropped answer would have said: the request journal records it. */
+/**
+ * What an answer that never reached the client whole would have said: one a fault dropped, or a
+ * slow one the client hung up on. The request ran; the request journal records it unanswered.
+ */
 export interface DroppedAnswer {
   status: number;
   /** The JSON text that was not sent (its error code and onboarding id are read from it). */
@@ -80,9 +83,11 @@ export async function dropAnswer(res: Response, would: DroppedAnswer): Promise<v
  * SLOW_RESPONSE_CHUNKS pieces with `betweenBytesMs` between them. It waits for the commit
  * before the first byte, since the status line cannot be taken back once sent; if the commit
  * fails, the answer is written at once and the held answer turns it into the 500 it must be.
- * A client that hangs up meanwhile ends the writing.
+ * A client that hangs up meanwhile ends the writing, and the journal records the request as
+ * not answered.
  */
-export async function writeSlowly(res: Response, status: number, text: string, headers: Record<string, string> | undefined, slow: { firstByteMs: number; betweenBytesMs: number }): Promise<void> {
+export async function writeSlowly(res: Response, status: number, text: string, headers: Record<string, string> | undefined, slow: { firstByteMs: number; betweenBytesMs: number }, replayed: boolean): Promise<void> {
+  droppedAnswers.set(res, { status, text, replayed });
   const write = () => writeJsonText(res, status, text, headers);
   try {
     await committed(res);

@@ -76,7 +76,8 @@ function parsed(text: string | undefined): unknown {
  * Records a /v1 request in its workspace's journal once its answer has been sent, whatever
  * answered it (the route, a replay, a fault or the error handler). Called as soon as the key
  * has named the workspace; a request whose client hangs up before the answer is not recorded,
- * one whose answer a fault dropped is (`answered: false`). With the journal off
+ * one whose answer a fault dropped, or whose slow answer the client hung up on, is
+ * (`answered: false`). With the journal off
  * (`--journal-limit 0`) it does nothing at all: no wrapped res.end, no listeners.
  */
 export function journalRequest(req: Request, res: Response, workspace: Workspace, key: string): void {
@@ -133,8 +134,9 @@ export function journalRequest(req: Request, res: Response, workspace: Workspace
     const json = status < 400 && answer !== undefined && String(res.getHeader('Content-Type')).startsWith('application/json');
     record(status, answer, json, res.getHeader('Idempotent-Replayed') === 'true', true);
   });
-  // An answer an injected fault dropped: the request ran and committed, so it is recorded with
-  // what it would have answered. A client that hung up on its own is not. Only a fault taken by
+  // An answer an injected fault dropped, or a slow one the client hung up on: the request ran
+  // and committed, so it is recorded with what it would have answered. A client that hung up
+  // on an ordinary request is not. Only a fault taken by
   // this request drops its answer, and faults are taken right after this call, synchronously:
   // with none waiting now, there is nothing to listen for.
   if (workspace.faults.size === 0) return;

@@ -133,7 +133,7 @@ export function mountApiRoute(router: Router, emulator: Emulator, route: ApiRout
       if (replay) {
         if (fault.dropResponse) return void (await dropAnswer(res, { status: replay.status, text: replay.body, replayed: true }));
         const headers = { ...replay.headers, 'Idempotent-Replayed': 'true' };
-        if (fault.slow) return void (await writeSlowly(res, replay.status, replay.body, headers, fault.slow));
+        if (fault.slow) return void (await writeSlowly(res, replay.status, replay.body, headers, fault.slow, true));
         writeJsonText(res, replay.status, replay.body, headers);
         return;
       }
@@ -151,7 +151,7 @@ export function mountApiRoute(router: Router, emulator: Emulator, route: ApiRout
         const text = replyText(reply);
         idem?.finish(reply.status, text, { 'Service-Version': caller.apiVersion });
         afterRequest(workspace);
-        await writeSlowly(res, reply.status, text, reply.headers, fault.slow);
+        await writeSlowly(res, reply.status, text, reply.headers, fault.slow, false);
         return;
       }
       const text = writeReply(res, reply);

@@ -264,6 +264,24 @@ describe('slow_response', () => {
     expect(((await res.json()) as { error: { code: string } }).error.code).toBe('state_not_written');
   });
 
+  it('a client that gives up on a slow answer: the request ran, the journal records it not answered, and the retry with the key replays it', async () => {
+    const base = await start();
+    await addFault(base, { kind: 'slow_response', method: 'POST', first_byte_ms: 1000 });
+    const headers = { Authorization: `Bearer ${KEYS.owner}`, 'Content-Type': 'application/json', 'Idempotency-Key': 'slow-gave-up' };
+    const body = JSON.stringify(createBody({ reference: 'gave-up' }));
+    await expect(fetch(`${base}/v1/onboardings`, { method: 'POST', headers, body, signal: AbortSignal.timeout(150) })).rejects.toThrow();
+    expect(onboardingsWith('gave-up')).toHaveLength(1);
+    const retry = await fetch(`${base}/v1/onboardings`, { method: 'POST', headers, body });
+    expect(retry.status).toBe(201);
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    // The hang-up is seen when the socket closes: wait for the first entry, bounded.
+    const journal = emulator.defaultWorkspace.requests;
+    for (let i = 0; i < 50 && journal.newestFirst().length < 2; i++) await sleep(20);
+    const entries = journal.newestFirst().map((e) => [e.status, e.answered, e.replayed]);
+    expect(entries).toEqual(expect.arrayContaining([[201, false, false], [201, true, true]]));
+    expect(entries).toHaveLength(2);
+  });
+
   it('a write is kept before its slow answer begins; the retry with the key replays it', async () => {
     const base = await start();
     await addFault(base, { kind: 'slow_response', method: 'POST', first_byte_ms: 200 });
