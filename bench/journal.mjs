@@ -12,16 +12,13 @@
 // time (on, off, off, on, ...), so drift in the machine's other load falls on both alike.
 // Figures go to stdout and, under the key `journal`, to bench/results.json. A missed target is
 // reported, not an error.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { canPin, cpuIdlePercent, freePort, median, pinLoadGenerator, positiveNumber, ROOT, round, spawnServer, stopAll, stopServer, table, waitHealthy } from './lib.mjs';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CLI = path.join(ROOT, 'dist/cli/main.js');
 const RESULTS = path.join(ROOT, 'bench/results.json');
 
@@ -45,49 +42,14 @@ const BODY = JSON.stringify({
 });
 const CASES = { on: ['--journal-limit', '1000'], off: ['--journal-limit', '0'] };
 
-// ---- CPU pinning: servers on CPU 0, this process (the load generator) on CPU 1 ----
-const CPUS = os.cpus().length;
-const canPin =
-  CPUS >= 2 &&
-  spawnSync('taskset', ['-c', '0', 'true']).status === 0 &&
-  spawnSync('taskset', ['-c', '1', 'true']).status === 0;
-if (canPin && process.env.BENCH_PINNED !== '1') {
-  const child = spawnSync('taskset', ['-c', '1', process.execPath, ...process.execArgv, ...process.argv.slice(1)], {
-    stdio: 'inherit',
-    env: { ...process.env, BENCH_PINNED: '1' },
-  });
-  process.exit(child.status ?? 1);
-}
+pinLoadGenerator();
 
-const children = new Set();
-process.on('exit', () => {
-  for (const child of children) child.kill('SIGKILL');
-});
-for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => process.exit(130));
 // Bounded: a hang ends the run with a message instead of blocking `npm run bench`.
 const budgetS = 120 + 4 * (WARMUP_S + SLICES * (SLICE_S + 1));
 setTimeout(() => {
   console.error(`bench/journal.mjs: gave up after ${budgetS} s`);
   process.exit(1);
 }, budgetS * 1000).unref();
-
-function positiveNumber(name, fallback, zeroOk = false) {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isFinite(n) || n < 0 || (n === 0 && !zeroOk)) throw new Error(`${name} must be a positive number`);
-  return n;
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer().once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 /** One request without keep-alive; resolves { status, json }. */
 function call(port, method, urlPath, body) {
@@ -116,35 +78,9 @@ function call(port, method, urlPath, body) {
 
 async function startServer(extra) {
   const port = await freePort();
-  const args = [CLI, 'serve', '--port', String(port), '--log-level', 'warn', ...extra];
-  const [cmd, argv] = canPin ? ['taskset', ['-c', '0', process.execPath, ...args]] : [process.execPath, args];
-  const child = spawn(cmd, argv, { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  child.stderr.on('data', (d) => (stderr = (stderr + d).slice(-4_000)));
-  child.exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
-  children.add(child);
-  child.exited.then(() => children.delete(child));
-  const deadline = performance.now() + 10_000;
-  let exited = null;
-  child.exited.then((e) => (exited = e));
-  while (performance.now() < deadline) {
-    if (exited) throw new Error(`server exited (${exited.code ?? exited.signal}) before it was healthy: ${stderr.trim()}`);
-    try {
-      if ((await call(port, 'GET', '/_emulator/health')).status === 200) return { child, port };
-    } catch {
-      /* not listening yet */
-    }
-    await new Promise((r) => setTimeout(r, 5));
-  }
-  throw new Error(`no 200 from /_emulator/health within 10 s: ${stderr.trim()}`);
-}
-
-async function stopServer(child) {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 3_000);
-  await child.exited;
-  clearTimeout(timer);
+  const child = spawnServer([CLI, 'serve', '--port', String(port), '--log-level', 'warn', ...extra]);
+  await waitHealthy(child, async () => (await call(port, 'GET', '/_emulator/health')).status === 200, '/_emulator/health', 5);
+  return { child, port };
 }
 
 let idempotencySeq = 0;
@@ -246,39 +182,6 @@ function cpuSeconds(pid) {
   }
 }
 
-function median(values) {
-  const s = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
-}
-
-/** Whole-machine CPU idle share over one second, from /proc/stat; null where that is missing. */
-async function cpuIdlePercent() {
-  const sample = () => {
-    try {
-      const f = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
-      return { idle: f[3] + f[4], total: f.reduce((a, b) => a + b, 0) };
-    } catch {
-      return null;
-    }
-  };
-  const a = sample();
-  if (!a) return null;
-  await new Promise((r) => setTimeout(r, 1_000));
-  const b = sample();
-  return round((100 * (b.idle - a.idle)) / (b.total - a.total));
-}
-
-function round(n, digits = 1) {
-  const f = 10 ** digits;
-  return Math.round(n * f) / f;
-}
-
-function table(rows) {
-  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => String(r[i]).length)));
-  return rows.map((r) => r.map((c, i) => (i === 0 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).join('   ')).join('\n');
-}
-
 async function main() {
   if (!existsSync(CLI)) throw new Error('dist/cli/main.js is missing: run `npm run build` first (npm run bench does)');
   console.log(`\nrequest journal on (--journal-limit 1000) vs off (--journal-limit 0), --log-level warn`);
@@ -319,6 +222,6 @@ try {
   console.error(`\nbench/journal.mjs failed: ${err instanceof Error ? err.message : err}`);
   process.exitCode = 1;
 } finally {
-  for (const child of children) await stopServer(child);
+  await stopAll();
 }
 process.exit(process.exitCode ?? 0);

@@ -6,16 +6,13 @@
 //
 // Each server is a child process pinned to CPU 0 with taskset; this process (and so autocannon)
 // re-executes itself pinned to CPU 1. Figures go to stdout and to bench/results.json.
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { canPin, cpuIdlePercent, freePort, median, pinLoadGenerator, positiveNumber, ROOT, round, spawnServer as spawnPinned, stopAll, stopServer, table, waitHealthy as waitUntil } from './lib.mjs';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CLI = path.join(ROOT, 'dist/cli/main.js');
 const BASELINE = path.join(ROOT, 'bench/baseline.mjs');
 const RESULTS = path.join(ROOT, 'bench/results.json');
@@ -27,49 +24,12 @@ const CONNECTIONS = 50;
 const DURATION_S = positiveNumber('BENCH_DURATION', 10);
 const WARMUP_S = positiveNumber('BENCH_WARMUP', 2, true);
 const STARTUP_RUNS = 5;
+const CPUS = os.cpus().length;
 const TARGETS = { rpsRatioMin: 0.7, p99RatioMax: 1.5, startupMsMax: 400, startupRatioMax: 1.2 };
 
-// ---- CPU pinning: servers on CPU 0, this process (the load generator) on CPU 1 ----
-// (os.cpus(), not availableParallelism(): the latter shrinks to 1 once this process is pinned.)
-const CPUS = os.cpus().length;
-const canPin =
-  CPUS >= 2 &&
-  spawnSync('taskset', ['-c', '0', 'true']).status === 0 &&
-  spawnSync('taskset', ['-c', '1', 'true']).status === 0;
-if (canPin && process.env.BENCH_PINNED !== '1') {
-  const child = spawnSync('taskset', ['-c', '1', process.execPath, ...process.execArgv, ...process.argv.slice(1)], {
-    stdio: 'inherit',
-    env: { ...process.env, BENCH_PINNED: '1' },
-  });
-  process.exit(child.status ?? 1);
-}
-
-// ---- child process bookkeeping: every server is killed on exit, also on error or Ctrl-C ----
-const children = new Set();
+pinLoadGenerator();
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'onboarding-bench-'));
-process.on('exit', () => {
-  for (const child of children) child.kill('SIGKILL');
-  rmSync(tmp, { recursive: true, force: true });
-});
-for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => process.exit(130));
-
-function positiveNumber(name, fallback, zeroOk = false) {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isFinite(n) || n < 0 || (n === 0 && !zeroOk)) throw new Error(`${name} must be a positive number of seconds`);
-  return n;
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer().once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
+process.on('exit', () => rmSync(tmp, { recursive: true, force: true }));
 
 /** One GET without keep-alive; resolves { status, body } or rejects on a socket error. */
 function get(port, urlPath, headers = {}) {
@@ -87,45 +47,11 @@ function get(port, urlPath, headers = {}) {
 
 /** Spawns a server pinned to CPU 0 with stdout to /dev/null; keeps the tail of stderr for errors. */
 function spawnServer(kind, port, extra = []) {
-  const args =
-    kind === 'baseline'
-      ? [BASELINE, '--port', String(port), ...extra]
-      : [CLI, 'serve', '--port', String(port), ...extra];
-  const [cmd, argv] = canPin ? ['taskset', ['-c', '0', process.execPath, ...args]] : [process.execPath, args];
-  const child = spawn(cmd, argv, { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  child.stderr.on('data', (d) => (stderr = (stderr + d).slice(-4_000)));
-  child.exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
-  child.stderrTail = () => stderr.trim();
-  children.add(child);
-  child.exited.then(() => children.delete(child));
-  return child;
+  return spawnPinned(kind === 'baseline' ? [BASELINE, '--port', String(port), ...extra] : [CLI, 'serve', '--port', String(port), ...extra]);
 }
 
 /** Polls health every 2 ms until the first 200; bounded at 10 s. */
-async function waitHealthy(child, port) {
-  const deadline = performance.now() + 10_000;
-  let exited = null;
-  child.exited.then((e) => (exited = e));
-  while (performance.now() < deadline) {
-    if (exited) throw new Error(`server exited (${exited.code ?? exited.signal}) before it was healthy: ${child.stderrTail()}`);
-    try {
-      if ((await get(port, HEALTH_PATH)).status === 200) return;
-    } catch {
-      /* not listening yet */
-    }
-    await new Promise((r) => setTimeout(r, 2));
-  }
-  throw new Error(`no 200 from ${HEALTH_PATH} within 10 s: ${child.stderrTail()}`);
-}
-
-async function stopServer(child) {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 3_000);
-  await child.exited;
-  clearTimeout(timer);
-}
+const waitHealthy = (child, port) => waitUntil(child, async () => (await get(port, HEALTH_PATH)).status === 200, HEALTH_PATH);
 
 async function startServer(kind, extra) {
   const port = await freePort();
@@ -205,39 +131,6 @@ async function startupAttempt(kind, extra) {
   } finally {
     await stopServer(child);
   }
-}
-
-/** Whole-machine CPU idle share over one second, from /proc/stat; null where that is missing. */
-async function cpuIdlePercent() {
-  const sample = () => {
-    try {
-      const f = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
-      return { idle: f[3] + f[4], total: f.reduce((a, b) => a + b, 0) };
-    } catch {
-      return null;
-    }
-  };
-  const a = sample();
-  if (!a) return null;
-  await new Promise((r) => setTimeout(r, 1_000));
-  const b = sample();
-  return round((100 * (b.idle - a.idle)) / (b.total - a.total));
-}
-
-function round(n, digits = 1) {
-  const f = 10 ** digits;
-  return Math.round(n * f) / f;
-}
-
-function median(values) {
-  const s = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
-}
-
-function table(rows) {
-  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => String(r[i]).length)));
-  return rows.map((r) => r.map((c, i) => (i === 0 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).join('   ')).join('\n');
 }
 
 const verdict = (ok) => (ok ? 'met' : 'MISSED');
@@ -334,5 +227,5 @@ try {
   console.error(`\nbenchmark failed: ${err instanceof Error ? err.message : err}`);
   process.exitCode = 1;
 } finally {
-  for (const child of children) await stopServer(child);
+  await stopAll();
 }
