@@ -14,6 +14,7 @@ import { AdvanceBody, CreateFaultBody, CreateWorkspaceBody, SetClockBody } from 
 import { OutboxQuery } from './control/onboarding-actions.schemas.js';
 import { RequestsQuery, VerifyRequestsBody } from './control/requests.schemas.js';
 import * as requests from './control/requests.service.js';
+import { stateMachineView } from './resources/onboardings/onboardings.machine.view.js';
 import * as control from './control/control.service.js';
 import { restoreWorkspace, snapshotWorkspace } from './control/snapshot.service.js';
 import { checkedScenario, describeScenario, loadScenario, scenarioRefusal, validateScenario } from './control/scenario.service.js';
@@ -181,6 +182,7 @@ function helpers(emulator: Emulator, workspaceId: string): ControlHelpers {
       verify: (matcher, expected) => on((ws) => requests.verifyRequests(ws, check(valid.verify, { matcher, expected }))),
       clear: () => on(requests.clearRequests),
     },
+    stateMachine: () => Promise.resolve().then(stateMachineView),
   };
 }
 

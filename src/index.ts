@@ -15,6 +15,7 @@ export type { FixturesDocument } from './fixtures/fixtures.schemas.js';
 export { parseScenario, readScenarioFile, readyScenarioNames, ScenarioError, ScenarioFileError, type ScenarioMistake } from './scenarios/scenario.load.js';
 export { ApiError, ERROR_CODES, type ErrorCode } from './core/errors.js';
 export { verifySignature, type VerifyOptions } from './delivery/signature.js';
+export type { StateMachineView, TriggerView, StateView, Guard as StateMachineGuard } from './resources/onboardings/onboardings.machine.view.js';
 
 /** In-process use from a Node test suite: see src/in-process.ts and the README. */
 export { createEmulator } from './in-process.js';

@@ -141,6 +141,8 @@ export function httpControl(options: ClientOptions, workspace?: string): Control
       verify: (matcher, expected) => call('POST', at('/requests/verify'), { matcher, expected }),
       clear: () => call('DELETE', at('/requests')),
     },
+    // One table for every workspace: no per-workspace path.
+    stateMachine: () => call('GET', '/_emulator/state-machine'),
   };
 }
 

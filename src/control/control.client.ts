@@ -3,6 +3,7 @@ import type { DeliveryFault, DeliveryFaultInput } from '../delivery/chaos.js';
 import type { ErrorDetail } from '../core/errors.js';
 import type { WorkspaceInput } from '../emulator.js';
 import type { WorkspaceSnapshot } from '../persistence/snapshot.js';
+import type { StateMachineView } from '../resources/onboardings/onboardings.machine.view.js';
 import type { OutboxMail } from '../resources/onboardings/onboardings.outbox.js';
 import type { ScenarioDocument } from '../scenarios/scenario.schemas.js';
 import type { ScenarioWarning } from '../scenarios/scenario.warnings.js';
@@ -109,4 +110,9 @@ export interface ControlClient {
     /** Empties the journal and its dropped count; says what it held. */
     clear(): Promise<{ deleted: number; dropped: number }>;
   };
+  /**
+   * The onboarding life cycle as its transition table, with a Mermaid diagram (GET
+   * /_emulator/state-machine; docs/state-machine.md). The same for every workspace.
+   */
+  stateMachine(): Promise<StateMachineView>;
 }

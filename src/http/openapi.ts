@@ -175,10 +175,12 @@ function requestBody(schema: TSchema, schemas: SchemaPublisher, types: readonly 
   return { required, content: Object.fromEntries(media.map((m) => [m, { schema: schemas.ref(schema) }])) };
 }
 
-/** JSON by its schema; a file as a string of its media type (OpenAPI 3.1 binary content). */
+/** JSON by its schema; a file or text as a string of its media type (OpenAPI 3.1 binary content); a row may offer both. */
 function content(r: AnyRoute['responses'][number], schemas: SchemaPublisher) {
-  if (r.media) return { content: Object.fromEntries(r.media.map((m) => [m, { schema: { type: 'string', contentMediaType: m } }])) };
-  return r.schema ? { content: { 'application/json': { schema: schemas.ref(r.schema) } } } : {};
+  const json = r.schema ? { 'application/json': { schema: schemas.ref(r.schema) } } : {};
+  const files = Object.fromEntries((r.media ?? []).map((m) => [m, { schema: { type: 'string', contentMediaType: m } }]));
+  const all = { ...json, ...files };
+  return Object.keys(all).length > 0 ? { content: all } : {};
 }
 
 function operation(route: AnyRoute, path: string, schemas: SchemaPublisher) {
@@ -266,6 +268,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Scenarios: 'Scenario documents that play onboardings by themselves.',
   Requests: 'The journal of a workspace\'s /v1 requests: find them, check how many matched, clear it.',
   'Delivery faults': 'Faults on the workspace\'s webhook messages: duplicated, reordered, late, unacknowledged or badly signed, on purpose.',
+  'State machine': 'The onboarding life cycle as data: every status and trigger, its events, refusals and guards, and a Mermaid diagram of it.',
   Pages: 'Pages a person opens in a browser: the hosted flow, the embedded review and the inspector.',
 };
 

@@ -4,6 +4,7 @@ import { inspectRoutes } from '../control/inspect.routes.js';
 import { requestRoutes } from '../control/requests.routes.js';
 import { onboardingActionRoutes } from '../control/onboarding-actions.routes.js';
 import { scenarioRoutes } from '../control/scenario.routes.js';
+import { stateMachineRoutes } from '../control/state-machine.routes.js';
 import type { Emulator } from '../emulator.js';
 import { approvalRoutes } from '../resources/approvals/approvals.routes.js';
 import { contractRoutes } from '../resources/contracts/contracts.routes.js';
@@ -23,7 +24,7 @@ export const apiRoutes: ApiRoute[] = [
   ...organizationRoutes, ...onboardingRoutes, ...approvalRoutes, ...contractRoutes, ...employeeRoutes, ...eventRoutes, ...sandboxRoutes,
   ...documentRoutes, ...integrationRoutes, ...reviewRoutes, ...webhookRoutes,
 ];
-export const allControlRoutes: ControlRoute<Emulator>[] = [...controlRoutes, ...onboardingActionRoutes, ...scenarioRoutes, ...inspectRoutes, ...requestRoutes, ...deliveryFaultRoutes];
+export const allControlRoutes: ControlRoute<Emulator>[] = [...controlRoutes, ...onboardingActionRoutes, ...scenarioRoutes, ...inspectRoutes, ...requestRoutes, ...deliveryFaultRoutes, ...stateMachineRoutes];
 
 /** Concrete paths served for a route (per-workspace control routes are served twice). */
 export function servedPaths(route: ApiRoute | ControlRoute<Emulator>): string[] {
