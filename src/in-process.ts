@@ -14,6 +14,8 @@ import { AdvanceBody, CreateFaultBody, CreateWorkspaceBody, SetClockBody } from 
 import { OutboxQuery } from './control/onboarding-actions.schemas.js';
 import { RequestsQuery, VerifyRequestsBody } from './control/requests.schemas.js';
 import * as requests from './control/requests.service.js';
+import { ReceiverCheckBody } from './control/receiver-check.schemas.js';
+import { receiverCheck } from './control/receiver-check.service.js';
 import * as control from './control/control.service.js';
 import { restoreWorkspace, snapshotWorkspace } from './control/snapshot.service.js';
 import { checkedScenario, describeScenario, loadScenario, scenarioRefusal, validateScenario } from './control/scenario.service.js';
@@ -38,6 +40,7 @@ const valid = {
   outbox: compile<control.OutboxFilter>(OutboxQuery),
   requests: compile<requests.RequestsFilter>(RequestsQuery),
   verify: compile<VerifyRequestsBody>(VerifyRequestsBody),
+  receiverCheck: compile<ReceiverCheckBody>(ReceiverCheckBody),
 };
 
 export type {
@@ -181,6 +184,8 @@ function helpers(emulator: Emulator, workspaceId: string): ControlHelpers {
       verify: (matcher, expected) => on((ws) => requests.verifyRequests(ws, check(valid.verify, { matcher, expected }))),
       clear: () => on(requests.clearRequests),
     },
+    // The workspace only lends its delivery settings: no change to announce.
+    receiverCheck: (input) => Promise.resolve().then(() => receiverCheck(emulator.workspace(workspaceId), check(valid.receiverCheck, input))),
   };
 }
 

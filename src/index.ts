@@ -15,6 +15,9 @@ export type { FixturesDocument } from './fixtures/fixtures.schemas.js';
 export { parseScenario, readScenarioFile, readyScenarioNames, ScenarioError, ScenarioFileError, type ScenarioMistake } from './scenarios/scenario.load.js';
 export { ApiError, ERROR_CODES, type ErrorCode } from './core/errors.js';
 export { verifySignature, type VerifyOptions } from './delivery/signature.js';
+export {
+  runReceiverCheck, type ReceiverCheckInput, type ReceiverCheckSettings, type ReceiverCheckReport, type CheckResult, type CheckGrade,
+} from './delivery/receiver-check.js';
 
 /** In-process use from a Node test suite: see src/in-process.ts and the README. */
 export { createEmulator } from './in-process.js';

@@ -266,6 +266,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Scenarios: 'Scenario documents that play onboardings by themselves.',
   Requests: 'The journal of a workspace\'s /v1 requests: find them, check how many matched, clear it.',
   'Delivery faults': 'Faults on the workspace\'s webhook messages: duplicated, reordered, late, unacknowledged or badly signed, on purpose.',
+  'Receiver checks': 'A conformance run against a webhook receiver: real signed messages, each answer graded against what the spec asks of a receiver.',
   Pages: 'Pages a person opens in a browser: the hosted flow, the embedded review and the inspector.',
 };
 
