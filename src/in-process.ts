@@ -15,6 +15,8 @@ import { OutboxQuery } from './control/onboarding-actions.schemas.js';
 import { RequestsQuery, VerifyRequestsBody } from './control/requests.schemas.js';
 import * as requests from './control/requests.service.js';
 import { stateMachineView } from './resources/onboardings/onboardings.machine.view.js';
+import { ReceiverCheckBody } from './control/receiver-check.schemas.js';
+import { receiverCheck } from './control/receiver-check.service.js';
 import * as control from './control/control.service.js';
 import { restoreWorkspace, snapshotWorkspace } from './control/snapshot.service.js';
 import { checkedScenario, describeScenario, loadScenario, scenarioRefusal, validateScenario } from './control/scenario.service.js';
@@ -39,6 +41,7 @@ const valid = {
   outbox: compile<control.OutboxFilter>(OutboxQuery),
   requests: compile<requests.RequestsFilter>(RequestsQuery),
   verify: compile<VerifyRequestsBody>(VerifyRequestsBody),
+  receiverCheck: compile<ReceiverCheckBody>(ReceiverCheckBody),
 };
 
 export type {
@@ -183,6 +186,8 @@ function helpers(emulator: Emulator, workspaceId: string): ControlHelpers {
       clear: () => on(requests.clearRequests),
     },
     stateMachine: () => Promise.resolve().then(stateMachineView),
+    // The workspace only lends its delivery settings: no change to announce.
+    receiverCheck: (input) => Promise.resolve().then(() => receiverCheck(emulator.workspace(workspaceId), check(valid.receiverCheck, input))),
   };
 }
 

@@ -16,6 +16,9 @@ export { parseScenario, readScenarioFile, readyScenarioNames, ScenarioError, Sce
 export { ApiError, ERROR_CODES, type ErrorCode } from './core/errors.js';
 export { verifySignature, type VerifyOptions } from './delivery/signature.js';
 export type { StateMachineView, TriggerView, StateView, Guard as StateMachineGuard } from './resources/onboardings/onboardings.machine.view.js';
+export {
+  runReceiverCheck, type ReceiverCheckInput, type ReceiverCheckSettings, type ReceiverCheckReport, type CheckResult, type CheckGrade,
+} from './delivery/receiver-check.js';
 
 /** In-process use from a Node test suite: see src/in-process.ts and the README. */
 export { createEmulator } from './in-process.js';

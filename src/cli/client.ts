@@ -143,6 +143,8 @@ export function httpControl(options: ClientOptions, workspace?: string): Control
     },
     // One table for every workspace: no per-workspace path.
     stateMachine: () => call('GET', '/_emulator/state-machine'),
+    // Not per workspace: the check uses the emulator's delivery settings, not a workspace's state.
+    receiverCheck: (input) => call('POST', '/_emulator/receiver-checks', input),
   };
 }
 
@@ -165,7 +167,7 @@ export function commandGroup(parent: Command, name: string, description: string)
 }
 
 /** Commander's own errors (unknown option, missing argument) are usage problems: exit 2; help exits 0. */
-function usageExit(err: CommanderError): never {
+export function usageExit(err: CommanderError): never {
   process.exit(err.exitCode === 0 ? 0 : 2);
 }
 

@@ -16,6 +16,7 @@ import { registerControl } from './commands/control.js';
 import { registerEvents } from './commands/events.js';
 import { registerOnboardings } from './commands/onboardings.js';
 import { registerOutbox } from './commands/outbox.js';
+import { registerReceiverCheck } from './commands/receiver-check.js';
 import { registerRequests } from './commands/requests.js';
 import { registerScenario } from './commands/scenario.js';
 import { registerSnapshot } from './commands/snapshot.js';
@@ -126,5 +127,7 @@ registerWorkspace(program);
 registerSnapshot(program);
 registerScenario(program);
 registerControl(program);
+// Runs in this process against a receiver; needs no emulator.
+registerReceiverCheck(program);
 
 await program.parseAsync(process.argv);

@@ -12,6 +12,8 @@ import type { ExpectedCount, RequestMatcher } from '../core/journal.js';
 import type * as requests from './requests.service.js';
 import type { describeScenario } from './scenario.service.js';
 import type { restoreWorkspace } from './snapshot.service.js';
+import type { ReceiverCheckReport } from '../delivery/receiver-check.js';
+import type { ReceiverCheckBody } from './receiver-check.schemas.js';
 
 /**
  * The control interface (/_emulator) as a client sees it, transport-free: createEmulator()'s
@@ -115,4 +117,9 @@ export interface ControlClient {
    * /_emulator/state-machine; docs/state-machine.md). The same for every workspace.
    */
   stateMachine(): Promise<StateMachineView>;
+  /**
+   * Grades a webhook receiver (POST /_emulator/receiver-checks, docs/receiver-check.md): real
+   * signed messages sent to `url`, each answer judged; under the emulator's webhook URL policy.
+   */
+  receiverCheck(input: ReceiverCheckBody): Promise<ReceiverCheckReport>;
 }

@@ -269,6 +269,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Requests: 'The journal of a workspace\'s /v1 requests: find them, check how many matched, clear it.',
   'Delivery faults': 'Faults on the workspace\'s webhook messages: duplicated, reordered, late, unacknowledged or badly signed, on purpose.',
   'State machine': 'The onboarding life cycle as data: every status and trigger, its events, refusals and guards, and a Mermaid diagram of it.',
+  'Receiver checks': 'A conformance run against a webhook receiver: real signed messages, each answer graded against what the spec asks of a receiver.',
   Pages: 'Pages a person opens in a browser: the hosted flow, the embedded review and the inspector.',
 };
 

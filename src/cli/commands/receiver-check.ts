@@ -1,0 +1,106 @@
+import { writeFileSync } from 'node:fs';
+import type { Command } from 'commander';
+import { ApiError as RefusedError } from '../../core/errors.js';
+import { junitXml, type JunitCase } from '../../core/junit.js';
+import { DEFAULT_BURST, MAX_BURST, MAX_TIMEOUT_MS, runReceiverCheck, type CheckResult, type ReceiverCheckReport } from '../../delivery/receiver-check.js';
+import { action, printJson, printTable, usageExit, UsageError } from '../client.js';
+
+interface ReceiverCheckOptions {
+  url: string;
+  secret: string;
+  previousSecret?: string;
+  timeoutMs?: string;
+  burst?: string;
+  json?: boolean;
+  junit?: string;
+}
+
+/** A whole number in range, or a usage error naming the flag. */
+function wholeNumber(flag: string, raw: string | undefined, max: number): number | undefined {
+  if (raw === undefined) return undefined;
+  const n = /^\d+$/.test(raw.trim()) ? Number(raw.trim()) : NaN;
+  if (!Number.isSafeInteger(n) || n < 1 || n > max) throw new UsageError(`${flag} must be a whole number from 1 to ${max}; got ${JSON.stringify(raw)}`);
+  return n;
+}
+
+/** One testcase per check; a warning passes (it fails no run), its reason kept in the case's name. */
+export function junitCases(report: ReceiverCheckReport): JunitCase[] {
+  return report.checks.map((c) => ({
+    name: `${c.id} ${c.name}${c.grade === 'warning' ? ' (warning)' : ''}`,
+    classname: 'receiver-check',
+    outcome: c.grade === 'failed' ? 'failed' : c.grade === 'skipped' ? 'skipped' : 'passed',
+    ...(c.grade === 'failed' || c.grade === 'skipped' ? { message: c.reason } : {}),
+    ...(c.grade === 'failed' ? { detail: `${c.title}\nstatus: ${c.status ?? 'no answer'}\nms: ${c.ms ?? '-'}` } : {}),
+    ...(c.ms !== null ? { time: c.ms / 1000 } : {}),
+  }));
+}
+
+function summary(report: ReceiverCheckReport): string {
+  const count = (grade: CheckResult['grade']) => report.checks.filter((c) => c.grade === grade).length;
+  const parts = [`${count('passed')} passed`, `${count('failed')} failed`, `${count('warning')} warnings`, `${count('skipped')} skipped`];
+  const failedRequired = report.checks.filter((c) => c.required && c.grade === 'failed').map((c) => c.id);
+  const verdict = report.ok ? 'ok' : `FAILED (required: ${failedRequired.join(', ')})`;
+  return `receiver check ${verdict}: ${parts.join(', ')} in ${report.duration_ms} ms`;
+}
+
+/**
+ * `receiver-check`: the receiver check run by the CLI itself, no emulator needed. Any address
+ * the URL parser reads as http(s) is checked (the local policy): the receiver usually runs
+ * beside the CI job. Exit 1 when a required check failed, 2 on a usage mistake.
+ */
+export function registerReceiverCheck(program: Command): void {
+  program
+    .command('receiver-check')
+    .description('Grade a webhook receiver: send it real signed messages and judge each answer (no emulator needed)')
+    .requiredOption('--url <url>', 'the receiver\'s address, e.g. http://127.0.0.1:3000/webhooks')
+    .requiredOption('--secret <secret>', 'the secret the receiver verifies with (whsec_...)')
+    .option('--previous-secret <secret>', 'the receiver\'s previous secret, when it has one (the rotation check co-signs with it)')
+    .option('--timeout-ms <ms>', `how long each answer may take (1 to ${MAX_TIMEOUT_MS}; default ${MAX_TIMEOUT_MS}, the spec's wait)`)
+    .option('--burst <n>', `messages sent at once in the burst check (1 to ${MAX_BURST}; default ${DEFAULT_BURST})`)
+    .option('--json', 'print the report as JSON instead of a table')
+    .option('--junit <file>', 'also write the report as JUnit XML, one testcase per check')
+    .addHelpText('after', [
+      '',
+      'Exit status: 0 when every required check passed, 1 when one failed, 2 on a usage mistake.',
+      '',
+      'Example:',
+      '  onboarding-emulator receiver-check --url http://127.0.0.1:3000/webhooks --secret "$WEBHOOK_SECRET" --junit receiver-check.xml',
+    ].join('\n'))
+    .exitOverride(usageExit)
+    .action(action(async (o: ReceiverCheckOptions) => {
+      const timeoutMs = wholeNumber('--timeout-ms', o.timeoutMs, MAX_TIMEOUT_MS);
+      const burst = wholeNumber('--burst', o.burst, MAX_BURST);
+      let report: ReceiverCheckReport;
+      try {
+        report = await runReceiverCheck({
+          url: o.url,
+          secret: o.secret,
+          ...(o.previousSecret !== undefined ? { previousSecret: o.previousSecret } : {}),
+          ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+          ...(burst !== undefined ? { burst } : {}),
+        });
+      } catch (err) {
+        // The run refuses its input (an address it would not send to) before sending anything.
+        if (err instanceof RefusedError) throw new UsageError(err.message);
+        throw err;
+      }
+      if (o.junit) {
+        try {
+          writeFileSync(o.junit, junitXml([{ name: 'receiver-check', timestamp: report.started_at, cases: junitCases(report) }]));
+        } catch (err) {
+          throw new UsageError(`cannot write ${o.junit}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+        }
+      }
+      if (o.json) {
+        printJson(report);
+      } else {
+        process.stdout.write(`receiver ${report.url}\n\n`);
+        printTable(
+          ['check', 'required', 'grade', 'status', 'ms', 'reason'],
+          report.checks.map((c) => [`${c.id} ${c.name}`, c.required ? 'yes' : 'no', c.grade, c.status, c.ms, c.reason]),
+        );
+        process.stdout.write(`\n${summary(report)}\n`);
+      }
+      if (!report.ok) process.exitCode = 1;
+    }));
+}

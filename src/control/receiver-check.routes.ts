@@ -1,0 +1,19 @@
+import type { Emulator } from '../emulator.js';
+import { ErrorSchema } from '../resources/common.schemas.js';
+import { defineControlRoute, ok, type ControlRoute } from '../resources/route.js';
+import { ReceiverCheckBody, ReceiverCheckReportSchema } from './receiver-check.schemas.js';
+import { receiverCheck } from './receiver-check.service.js';
+
+const errors = { description: 'Error', schema: ErrorSchema };
+
+export const receiverCheckRoutes: ControlRoute<Emulator>[] = [
+  defineControlRoute({
+    kind: 'control', perWorkspace: false, tag: 'Receiver checks', method: 'POST', path: '/_emulator/receiver-checks',
+    operationId: 'runReceiverCheck',
+    summary: "Grade a webhook receiver: send it real signed messages (valid, repeated, badly signed, unsigned, stale, altered, during a rotation, out of order, of an unknown type, of an older name, a burst) and judge each answer",
+    description: 'Answers once every check has run: up to a timeout per message for a receiver that hangs. ok is false when a required check failed. The URL must pass the emulator\'s webhook URL policy (422 parameter_invalid otherwise). See docs/receiver-check.md.',
+    body: ReceiverCheckBody,
+    responses: { 200: { description: 'The report', schema: ReceiverCheckReportSchema }, 422: errors },
+    handle: async (ctx) => ok(await receiverCheck(ctx.workspace, ctx.body)),
+  }),
+];
