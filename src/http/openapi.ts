@@ -177,8 +177,10 @@ function requestBody(schema: TSchema, schemas: SchemaPublisher, types: readonly 
 
 /** JSON by its schema; a file as a string of its media type (OpenAPI 3.1 binary content). */
 function content(r: AnyRoute['responses'][number], schemas: SchemaPublisher) {
-  if (r.media) return { content: Object.fromEntries(r.media.map((m) => [m, { schema: { type: 'string', contentMediaType: m } }])) };
-  return r.schema ? { content: { 'application/json': { schema: schemas.ref(r.schema) } } } : {};
+  const files = Object.fromEntries((r.media ?? []).map((m) => [m, { schema: { type: 'string', contentMediaType: m } }]));
+  // A row with both answers JSON by its schema, or a file when asked (the scenario report's JUnit XML).
+  if (r.media && !r.schema) return { content: files };
+  return r.schema ? { content: { 'application/json': { schema: schemas.ref(r.schema) }, ...files } } : {};
 }
 
 function operation(route: AnyRoute, path: string, schemas: SchemaPublisher) {
