@@ -1,6 +1,7 @@
 import { XMLParser } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
 import { harness, KEYS } from '../support/harness.js';
+import { answer, useReceivers } from '../support/receiver.js';
 import { createOnboarding } from '../support/sandbox-steps.js';
 
 /** A scenario's expect: entries, reported by GET /_emulator/scenario/report as the workspace clock moves. */
@@ -37,6 +38,8 @@ const keyed = (h: H, key: string) => h.as(KEYS.owner).post('/v1/onboardings', {
   reference: 'keyed', employee: { first_name: 'Sam', last_name: 'Smit', email: 'sam@example.test' },
   employment: { position: 'Clerk', start_date: '2026-12-01', location_id: 'loc_acme_amsterdam', template_id: 'tpl_acme_standard', hours_per_week: 20, hourly_wage_cents: 1500 },
 }).set('Idempotency-Key', key);
+
+const receivers = useReceivers();
 
 describe('GET /_emulator/scenario/report', () => {
   it('is pending before the deadlines, then passed or failed with the reasons', async () => {
@@ -157,6 +160,37 @@ describe('GET /_emulator/scenario/report', () => {
       'expect[5]: has delivered and never; an expectation is one of them',
       'expect[6]: says nothing to expect',
     ]));
+  });
+
+  it('delivered: an event whose message was taken in time passes; one the receiver keeps refusing fails once the delay is over', async () => {
+    const h = harness();
+    const good = await receivers.start(answer(204));
+    const bad = await receivers.start(answer(500, 'down'));
+    // Loaded a minute in: the fixtures' events, made at the start, are not the scenario's.
+    await advance(h, '1m');
+    await h.http().put('/_emulator/scenario').send({
+      name: 'deliveries', rules: [],
+      expect: [{ name: 'created is delivered', delivered: { event: 'onboarding.created', within: '10m' } }],
+    }).expect(200);
+    const hook = await h.as(KEYS.owner).post('/v1/webhooks', { url: good.url(), events: ['onboarding.created'] });
+    expect(hook.status, JSON.stringify(hook.body)).toBe(201);
+    await keyed(h, 'delivered-1').expect(201);
+    await h.emulator.defaultWorkspace.scheduler.advanceBy(0);
+    const first = byName(await report(h), 'created is delivered');
+    expect(first.status, first.reason).toBe('passed');
+    expect(first.details[0]!.reason).toBe('delivered at 2026-10-05T09:01:00.000Z, 0s after the event');
+
+    await h.http().delete(`/v1/webhooks/${hook.body.id}`).set('Authorization', `Bearer ${KEYS.owner}`).expect(200);
+    await h.as(KEYS.owner).post('/v1/webhooks', { url: bad.url(), events: ['onboarding.created'] }).expect(201);
+    await keyed(h, 'delivered-2').expect(201);
+    await h.emulator.defaultWorkspace.scheduler.advanceBy(0);
+    const waiting = byName(await report(h), 'created is delivered');
+    expect(waiting.status).toBe('pending');
+    expect(waiting.reason).toMatch(/^1 of 2 event\(s\) pending: evt_\w+: due by 2026-10-05T09:11:00.000Z \(10m left\): whd_\w+ failed after 1 attempt\(s\), last answer 500$/);
+    await advance(h, '11m');
+    const late = byName(await report(h), 'created is delivered');
+    expect(late.status).toBe('failed');
+    expect(late.reason).toMatch(/^1 of 2 event\(s\) failed: evt_\w+: not delivered by 2026-10-05T09:11:00.000Z: whd_\w+ failed after 3 attempt\(s\), last answer 500$/);
   });
 
   it('reports nothing without a scenario', async () => {
