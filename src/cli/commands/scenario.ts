@@ -98,7 +98,7 @@ function printReport(report: ScenarioReport): void {
 }
 
 export function registerScenario(program: Command): void {
-  const scenario = commandGroup(program, 'scenario', 'Check scenario files offline, or load, show and clear the scenario of a running emulator (/_emulator/scenario)');
+  const scenario = commandGroup(program, 'scenario', 'Check scenario files offline, or load, show, report on and clear the scenario of a running emulator (/_emulator/scenario)');
 
   // Offline: no --url or --key, nothing is sent.
   commandGroup(scenario, 'validate', 'Check scenario files (JSON or YAML) offline, with the checks the emulator applies; nothing is loaded')
