@@ -12,7 +12,8 @@ import { EXPECTATION_KINDS, type ExpectationKind, type ExpectRequest, type Scena
  * A scenario's `expect:` entries (docs/scenarios.md "Expectations"): what should happen, each
  * worked out again on every read from the store, the request journal and the workspace clock,
  * so "checked as the clock moves" needs no timer of its own. Only what happened since the
- * scenario was loaded counts: onboardings created, events made and requests recorded from then on.
+ * scenario was loaded (or its workspace reset) counts: onboardings created, events made and
+ * requests recorded from then on, not the fixtures' data already there.
  */
 
 export type ExpectationStatus = 'passed' | 'failed' | 'pending';
@@ -149,7 +150,10 @@ function reachedAt(ws: Workspace, r: OnboardingRecord, status: OnboardingStatus)
 interface Context {
   ws: Workspace;
   now: number;
+  /** Journal entries at or after this instant count. */
   since: number;
+  /** Onboardings and events made since the loading. */
+  isNew: (record: { seq: number; created_at: string }) => boolean;
   events: EventRecord[];
   journal: JournalEntry[];
 }
@@ -157,7 +161,7 @@ interface Context {
 function onboardingItems(c: Context, spec: NonNullable<ScenarioExpectation['onboarding']>): ExpectationItem[] {
   const within = parseDuration(spec.within) ?? 0;
   const chosen = c.ws.store.onboardings.values()
-    .filter((r) => r.environment === 'test' && Date.parse(r.created_at) >= c.since && (!spec.match || matches(spec.match, r)))
+    .filter((r) => r.environment === 'test' && c.isNew(r) && (!spec.match || matches(spec.match, r)))
     .sort((a, b) => a.seq - b.seq);
   return chosen.map((r): ExpectationItem => {
     const due = Date.parse(r.created_at) + within;
@@ -243,12 +247,15 @@ export function evaluateExpectations(ws: Workspace): ExpectationReport {
   const scenario = ws.scenario;
   const now = ws.clock.nowMs();
   const since = scenario ? Date.parse(scenario.loaded_at) : now;
+  const fromSeq = scenario?.from_seq;
+  const isNew = (r: { seq: number; created_at: string }) => (fromSeq === undefined ? Date.parse(r.created_at) >= since : r.seq >= fromSeq);
   const expectations = scenario?.document.expect ?? [];
   const c: Context = {
     ws,
     now,
     since,
-    events: expectations.length ? ws.store.events.values().filter((e) => Date.parse(e.created_at) >= since).sort((a, b) => a.seq - b.seq) : [],
+    isNew,
+    events: expectations.length ? ws.store.events.values().filter(isNew).sort((a, b) => a.seq - b.seq) : [],
     journal: expectations.length ? ws.requests.newestFirst().reverse().filter((j) => Date.parse(j.at) >= since) : [],
   };
   const results = expectations.map((e) => evaluate(c, e));

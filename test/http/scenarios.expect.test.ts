@@ -193,6 +193,20 @@ describe('GET /_emulator/scenario/report', () => {
     expect(late.reason).toMatch(/^1 of 2 event\(s\) failed: evt_\w+: not delivered by 2026-10-05T09:11:00.000Z: whd_\w+ failed after 3 attempt\(s\), last answer 500$/);
   });
 
+  it("counts from the loading, not the fixtures' onboardings already there; a reset counts as loading it again", async () => {
+    const h = harness();
+    await h.http().put('/_emulator/scenario').send(happy).expect(200);
+    await createOnboarding(h);
+    await advance(h, '2h');
+    expect(await report(h)).toMatchObject({ failed: 1 }); // the keyless create
+    const all = byName(await report(h), 'no keyless create');
+    expect(all.details).toHaveLength(1);
+    await h.http().post('/_emulator/reset').send({}).expect(200);
+    const fresh = await report(h);
+    expect(fresh).toMatchObject({ now: '2026-10-05T09:00:00.000Z', passed: 1, failed: 0, pending: 3 });
+    expect((await h.http().get('/_emulator/scenario')).body.loaded_at).toBe('2026-10-05T09:00:00.000Z');
+  });
+
   it('reports nothing without a scenario', async () => {
     const h = harness();
     expect(await report(h)).toEqual({ scenario: null, now: '2026-10-05T09:00:00.000Z', passed: 0, failed: 0, pending: 0, expectations: [] });
