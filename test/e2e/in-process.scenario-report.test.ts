@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createEmulator, type InProcessEmulator } from '../../src/index.js';
+import { createEmulator, type InProcessEmulator, type ScenarioDocument } from '../../src/index.js';
 
 /** scenario.report() of createEmulator(): the same report as GET /_emulator/scenario/report, on the emulator and on workspace handles. */
 const START = '2026-10-05T09:00:00.000Z';
@@ -10,7 +10,7 @@ afterEach(async () => {
   for (const em of started.splice(0)) await em.close();
 });
 
-const scenario = {
+const scenario: ScenarioDocument = {
   name: 'reported',
   rules: [{ match: { all: true }, employee: { opens: '1h', submits: '30m' } }],
   expect: [
