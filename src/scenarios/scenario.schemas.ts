@@ -155,7 +155,7 @@ export const ScenarioDeliveryFault = Type.Object(
 export const ExpectRequest = Type.Object(
   {
     method: Type.Optional(Choice(FAULT_METHODS, 'the HTTP method')),
-    path: Type.Optional(Type.String({ minLength: 2, maxLength: 300, pattern: '^/', description: 'an exact path, or a prefix ending in * (/v1/onboardings*); in after, {onboarding_id} stands for the onboarding of the event' })),
+    path: Type.Optional(Type.String({ minLength: 1, maxLength: 300, pattern: '^/', description: 'an exact path, or a prefix ending in * (/v1/onboardings*); in after, {onboarding_id} stands for the onboarding of the event' })),
     status: Type.Optional(Type.Integer({ minimum: 100, maximum: 599, description: 'the answer\'s HTTP status' })),
     error_code: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: "the error envelope's code" })),
     idempotency_key: Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: 'the Idempotency-Key sent, exactly' })),

@@ -207,6 +207,16 @@ describe('GET /_emulator/scenario/report', () => {
     expect((await h.http().get('/_emulator/scenario')).body.loaded_at).toBe('2026-10-05T09:00:00.000Z');
   });
 
+  it('an onboarding that ended in another status fails at once, before its deadline', async () => {
+    const h = harness();
+    await h.http().put('/_emulator/scenario').send(happy).expect(200);
+    const id = (await keyed(h, 'cancelled-1')).body.id as string;
+    const cancel = await h.as(KEYS.owner).post(`/v1/onboardings/${id}/cancel`, {});
+    expect(cancel.status, JSON.stringify(cancel.body)).toBe(200);
+    const day = byName(await report(h), 'completed within a day');
+    expect(day).toMatchObject({ status: 'failed', reason: `1 of 1 onboarding(s) failed: ${id}: it is cancelled and can no longer reach completed` });
+  });
+
   it('reports nothing without a scenario', async () => {
     const h = harness();
     expect(await report(h)).toEqual({ scenario: null, now: '2026-10-05T09:00:00.000Z', passed: 0, failed: 0, pending: 0, expectations: [] });
