@@ -179,6 +179,8 @@ export class Emulator {
     ws.clear();
     populate(ws, entry.fixtures, ws.recipe.keySuffix);
     installScenarioFaults(ws);
+    // The scenario kept counts as loaded again now: its expectations look at what happens from here.
+    if (ws.scenario) ws.scenario = { ...ws.scenario, loaded_at: ws.now(), from_seq: ws.store.sequence.next };
     this.index(ws);
     this.changed(ws);
   }

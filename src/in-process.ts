@@ -6,7 +6,7 @@ import * as deliveryFaults from './control/delivery-faults.service.js';
 import type { Workspace } from './core/workspace.js';
 import { check, compile } from './core/validation.js';
 import { ApiError } from './core/errors.js';
-import type { ControlClient, CreatedWorkspace, ResetWorkspace, ScenarioState, ScenarioValidation } from './control/control.client.js';
+import type { ControlClient, CreatedWorkspace, ResetWorkspace, ScenarioReport, ScenarioState, ScenarioValidation } from './control/control.client.js';
 import { DEFAULT_WORKSPACE, Emulator, type EmulatorOptions, type WorkspaceInput } from './emulator.js';
 import { createApp, type App, type AppOptions } from './http/app.js';
 import { listen, type RunningServer } from './http/server.js';
@@ -19,7 +19,7 @@ import { ReceiverCheckBody } from './control/receiver-check.schemas.js';
 import { receiverCheck } from './control/receiver-check.service.js';
 import * as control from './control/control.service.js';
 import { restoreWorkspace, snapshotWorkspace } from './control/snapshot.service.js';
-import { checkedScenario, describeScenario, loadScenario, scenarioRefusal, validateScenario } from './control/scenario.service.js';
+import { checkedScenario, describeScenario, loadScenario, scenarioRefusal, scenarioReport, validateScenario } from './control/scenario.service.js';
 import { mergeScenarios, readScenarioFile, ScenarioError, ScenarioFileError } from './scenarios/scenario.load.js';
 import type { ScenarioDocument } from './scenarios/scenario.schemas.js';
 import { openStateFile } from './persistence/state-file.js';
@@ -45,14 +45,14 @@ const valid = {
 };
 
 export type {
-  ClockState, ClockMove, KeyInfo, CreatedWorkspace, WorkspaceInfo, ResetWorkspace, RestoredWorkspace, ScenarioState, ScenarioValidation, ControlClient,
+  ClockState, ClockMove, KeyInfo, CreatedWorkspace, WorkspaceInfo, ResetWorkspace, RestoredWorkspace, ScenarioState, ScenarioValidation, ScenarioReport, ControlClient,
 } from './control/control.client.js';
 export type { WorkspaceSnapshot } from './persistence/snapshot.js';
 export type { Fault, FaultInput } from './core/faults.js';
 export type { DeliveryFault, DeliveryFaultInput, InjectedAttempt, InjectedFault } from './delivery/chaos.js';
 export type { OutboxMail } from './resources/onboardings/onboardings.outbox.js';
 export type { OutboxFilter } from './control/control.service.js';
-export type { ScenarioDocument, ScenarioRule, ScenarioMatch } from './scenarios/scenario.schemas.js';
+export type { ScenarioDocument, ScenarioRule, ScenarioMatch, ScenarioExpectation } from './scenarios/scenario.schemas.js';
 export type { ScenarioWarning } from './scenarios/scenario.warnings.js';
 
 /**
@@ -87,6 +87,8 @@ export interface ControlHelpers extends ControlClient {
     clear(): Promise<ScenarioState>;
     /** Checks a document (or one file or ready scenario, given its path or name) without loading it; never throws for mistakes. */
     validate(input: unknown): Promise<ScenarioValidation>;
+    /** Its expectations (expect:), each passed, failed or pending against the workspace clock now. */
+    report(): Promise<ScenarioReport>;
   };
 }
 
@@ -167,6 +169,7 @@ function helpers(emulator: Emulator, workspaceId: string): ControlHelpers {
       get: () => on(describeScenario),
       clear: () => on((ws) => loadScenario(ws, null, 'api')),
       validate: (input) => Promise.resolve().then(() => scenarioValidation(input)),
+      report: () => on(scenarioReport),
     },
     faults: {
       add: (input) => on((ws) => control.addFault(ws, check(valid.fault, input))),

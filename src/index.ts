@@ -25,7 +25,7 @@ export { createEmulator } from './in-process.js';
 export type {
   InProcessEmulator, ControlHelpers, ClockState, ClockMove, KeyInfo, CreatedWorkspace, WorkspaceInfo, ResetWorkspace,
   Fault, FaultInput, OutboxMail, OutboxFilter, InProcessOptions, WorkspaceSnapshot, RestoredWorkspace,
-  ScenarioDocument, ScenarioRule, ScenarioMatch, ScenarioState, ScenarioValidation, ScenarioWarning, ScenarioInput, ControlClient,
+  ScenarioDocument, ScenarioRule, ScenarioMatch, ScenarioExpectation, ScenarioState, ScenarioValidation, ScenarioReport, ScenarioWarning, ScenarioInput, ControlClient,
 } from './in-process.js';
 export { StateFileError } from './persistence/state-file.js';
 

@@ -119,6 +119,7 @@ export function httpControl(options: ClientOptions, workspace?: string): Control
       get: () => call('GET', at('/scenario')),
       clear: () => call('DELETE', at('/scenario')),
       validate: (document) => call('POST', '/_emulator/scenarios/validate', document),
+      report: () => call('GET', at('/scenario/report')),
     },
     faults: {
       add: (input) => call('POST', at('/faults'), input),

@@ -10,7 +10,7 @@ import type { ScenarioWarning } from '../scenarios/scenario.warnings.js';
 import type * as control from './control.service.js';
 import type { ExpectedCount, RequestMatcher } from '../core/journal.js';
 import type * as requests from './requests.service.js';
-import type { describeScenario } from './scenario.service.js';
+import type { describeScenario, scenarioReport } from './scenario.service.js';
 import type { restoreWorkspace } from './snapshot.service.js';
 import type { ReceiverCheckReport } from '../delivery/receiver-check.js';
 import type { ReceiverCheckBody } from './receiver-check.schemas.js';
@@ -36,6 +36,8 @@ export type ResetWorkspace = ReturnType<typeof control.resetWorkspace>;
 export type RestoredWorkspace = Awaited<ReturnType<typeof restoreWorkspace>>;
 /** What GET, PUT and DELETE /_emulator/scenario answer: the loaded scenario and the next planned step of each driven onboarding. */
 export type ScenarioState = ReturnType<typeof describeScenario>;
+/** What GET /_emulator/scenario/report answers: each expectation of the scenario passed, failed or pending, and why. */
+export type ScenarioReport = ReturnType<typeof scenarioReport>;
 /**
  * What POST /_emulator/scenarios/validate answers: every mistake with its path and, where it
  * helps, a hint; for a valid document, the parts that can do nothing as written.
@@ -86,6 +88,8 @@ export interface ControlClient {
     clear(): Promise<ScenarioState>;
     /** Checks a document without loading it; never throws for mistakes. */
     validate(document: unknown): Promise<ScenarioValidation>;
+    /** Its expectations (expect:), each passed, failed or pending against the workspace clock now (GET /_emulator/scenario/report). */
+    report(): Promise<ScenarioReport>;
   };
   faults: {
     add(input: FaultInput): Promise<Fault>;

@@ -1,9 +1,10 @@
 import type { Emulator } from '../emulator.js';
 import { ErrorSchema } from '../resources/common.schemas.js';
-import { defineControlRoute, ok, type ControlRoute } from '../resources/route.js';
+import { defineControlRoute, ok, RawFile, type ControlRoute } from '../resources/route.js';
 import { ScenarioSchema } from '../scenarios/scenario.schemas.js';
-import { AnyDocument, ScenarioState, ScenarioValidation } from './scenario.schemas.js';
-import { checkedScenario, describeScenario, loadScenario, scenarioJsonSchema, validateScenario } from './scenario.service.js';
+import { expectationsJunit } from '../scenarios/scenario.expect.js';
+import { AnyDocument, ScenarioReport, ScenarioReportQuery, ScenarioState, ScenarioValidation } from './scenario.schemas.js';
+import { checkedScenario, describeScenario, loadScenario, scenarioJsonSchema, scenarioReport, validateScenario } from './scenario.service.js';
 
 const errors = { description: 'Error', schema: ErrorSchema };
 const tag = 'Scenarios';
@@ -26,6 +27,16 @@ export const scenarioRoutes: ControlRoute<Emulator>[] = [
     operationId: 'getScenario', summary: 'The loaded scenario, the steps it has planned, and the magic e-mail addresses',
     responses: { 200: { description: 'Scenario state', schema: ScenarioState } },
     handle: (ctx) => ok(describeScenario(ctx.workspace)),
+  }),
+  defineControlRoute({
+    kind: 'control', perWorkspace: true, tag, method: 'GET', path: '/_emulator/scenario/report',
+    operationId: 'scenarioReport', summary: "The scenario's expectations (expect:), each passed, failed or pending against the workspace clock now, and why; ?format=junit answers JUnit XML",
+    query: ScenarioReportQuery,
+    responses: { 200: { description: 'The report (JSON), or JUnit XML with format=junit', schema: ScenarioReport, media: ['application/xml'] } },
+    handle: (ctx) => {
+      const report = scenarioReport(ctx.workspace);
+      return ok(ctx.query.format === 'junit' ? new RawFile(new TextEncoder().encode(expectationsJunit(report)), 'application/xml; charset=utf-8') : report);
+    },
   }),
   defineControlRoute({
     kind: 'control', perWorkspace: true, tag, method: 'DELETE', path: '/_emulator/scenario',

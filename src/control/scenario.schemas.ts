@@ -31,3 +31,34 @@ export const ScenarioValidation = Type.Object(
 
 /** Accepts any object: the scenario checks report every mistake, not just the first. */
 export const AnyDocument = Type.Object({}, { description: 'a scenario document (docs/scenarios.md)' });
+
+const Outcome = Type.Union([Type.Literal('passed'), Type.Literal('failed'), Type.Literal('pending')]);
+
+export const ScenarioReport = Type.Object(
+  {
+    scenario: Nullable(Type.String({ description: "the scenario's name" })),
+    now: DateTime,
+    passed: Type.Integer(),
+    failed: Type.Integer(),
+    pending: Type.Integer(),
+    expectations: Type.Array(Type.Object({
+      name: Type.String(),
+      kind: Type.Union([Type.Literal('onboarding'), Type.Literal('delivered'), Type.Literal('after'), Type.Literal('never')]),
+      status: Outcome,
+      reason: Type.String({ description: 'why: which onboardings, events or requests, when due, what was seen' }),
+      details: Type.Array(Type.Object({
+        subject: Type.String({ description: 'the onboarding, event or request id' }),
+        status: Outcome,
+        due_at: Nullable(DateTime),
+        seen_at: Nullable(DateTime),
+        reason: Type.String(),
+      })),
+    })),
+  },
+  { title: 'ScenarioReport', description: "the scenario's expect entries, worked out against the workspace clock at the time of asking" },
+);
+
+export const ScenarioReportQuery = Type.Object(
+  { format: Type.Optional(Type.Union([Type.Literal('json'), Type.Literal('junit')], { description: 'junit: JUnit XML, a pending expectation skipped' })) },
+  { additionalProperties: false },
+);

@@ -2,6 +2,7 @@ import { ApiError } from '../core/errors.js';
 import { plainSchema } from '../core/schema.js';
 import type { Workspace } from '../core/workspace.js';
 import { setScenario } from '../scenarios/scenario.autopilot.js';
+import { evaluateExpectations, type ExpectationReport } from '../scenarios/scenario.expect.js';
 import { MAGIC_ADDRESSES } from '../scenarios/scenario.magic.js';
 import { checkScenario, ScenarioError } from '../scenarios/scenario.load.js';
 import { ScenarioSchema, type ScenarioDocument } from '../scenarios/scenario.schemas.js';
@@ -78,4 +79,9 @@ export function scenarioJsonSchema(): Record<string, unknown> {
     $schema: 'https://json-schema.org/draft/2020-12/schema',
     ...plainSchema(ScenarioSchema),
   };
+}
+
+/** The scenario's expectations, each passed, failed or pending against the workspace clock now. */
+export function scenarioReport(ws: Workspace): ExpectationReport {
+  return evaluateExpectations(ws);
 }

@@ -151,7 +151,7 @@ export function plan(ws: Workspace, r: OnboardingRecord): void {
 
 /** Replaces the workspace's scenario (null removes it) and plans every onboarding again from now. */
 export function setScenario(ws: Workspace, document: ScenarioDocument | null, source: string): void {
-  ws.scenario = document ? { document, source, loaded_at: ws.now() } : null;
+  ws.scenario = document ? { document, source, loaded_at: ws.now(), from_seq: ws.store.sequence.next } : null;
   installScenarioFaults(ws);
   replanAll(ws);
 }

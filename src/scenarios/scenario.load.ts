@@ -5,6 +5,7 @@ import { parseJson, parseJsonOrYaml, parseYaml, type DocumentRead } from '../cor
 import { CLOCK_LIMITS } from '../core/clock.js';
 import { parseDuration } from '../core/durations.js';
 import { compile, join, type Mistake } from '../core/validation.js';
+import { expectMistakes } from './scenario.expect.js';
 import { faultMistakes } from './scenario.faults.js';
 import { Delay, DelayOrNever, ScenarioSchema, type ScenarioDocument } from './scenario.schemas.js';
 
@@ -45,6 +46,7 @@ export function checkScenario(data: unknown, source = 'scenario'): ScenarioDocum
   // Delays are read even when the shape is wrong, so one pass reports every mistake.
   mistakes.push(...delays(at, mistakes));
   mistakes.push(...faultMistakes(data, mistakes));
+  mistakes.push(...expectMistakes(data, mistakes));
   if (mistakes.length || !shape.ok) throw new ScenarioError(mistakes, source);
   return shape.value;
 }
@@ -257,5 +259,6 @@ export function mergeScenarios(docs: ScenarioDocument[]): ScenarioDocument {
     name: docs.map((d) => d.name ?? 'unnamed').join(' + '),
     rules: docs.flatMap((d) => d.rules),
     ...(docs.some((d) => d.delivery_faults?.length) ? { delivery_faults: docs.flatMap((d) => d.delivery_faults ?? []) } : {}),
+    ...(docs.some((d) => d.expect?.length) ? { expect: docs.flatMap((d) => d.expect ?? []) } : {}),
   };
 }

@@ -7,6 +7,12 @@ export interface LoadedScenario {
   /** The file name, "api" (PUT /_emulator/scenario) or "workspace" (given at creation). */
   source: string;
   loaded_at: string;
+  /**
+   * The store's sequence when it was loaded (or its workspace reset): its expectations look at
+   * onboardings and events made from then on, not those already there (the fixtures'). Absent
+   * in snapshots taken before it was kept: then those created at or after loaded_at.
+   */
+  from_seq?: number;
 }
 
 /**

@@ -1,7 +1,10 @@
+import { FAULT_METHODS } from '../core/faults.js';
 import { Type, type Static } from '../core/schema.js';
 import { DELIVERY_FAULT_LIMITS } from '../delivery/chaos.js';
 import { DeliveryFaultKindSchema, UrlPattern } from '../delivery/chaos.schemas.js';
 import { Literals } from '../resources/common.schemas.js';
+import { EVENT_TYPES } from '../resources/events/events.model.js';
+import { ONBOARDING_STATUSES } from '../resources/onboardings/onboardings.model.js';
 import { TermsBody } from '../resources/onboardings/onboardings.schemas.js';
 import { ROLES } from '../resources/organizations/organizations.model.js';
 
@@ -148,6 +151,49 @@ export const ScenarioDeliveryFault = Type.Object(
   },
 );
 
+/** The request fields of the journal's matcher (GET /_emulator/requests) an expectation finds requests by. */
+export const ExpectRequest = Type.Object(
+  {
+    method: Type.Optional(Choice(FAULT_METHODS, 'the HTTP method')),
+    path: Type.Optional(Type.String({ minLength: 1, maxLength: 300, pattern: '^/', description: 'an exact path, or a prefix ending in * (/v1/onboardings*); in after, {onboarding_id} stands for the onboarding of the event' })),
+    status: Type.Optional(Type.Integer({ minimum: 100, maximum: 599, description: 'the answer\'s HTTP status' })),
+    error_code: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: "the error envelope's code" })),
+    idempotency_key: Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: 'the Idempotency-Key sent, exactly' })),
+    has_idempotency_key: Type.Optional(Type.Boolean({ description: 'whether an Idempotency-Key was sent at all' })),
+    replayed: Type.Optional(Type.Boolean({ description: 'whether the answer was the replay of an earlier one' })),
+  },
+  { ...Strict, minProperties: 1, description: 'every field given must hold for a recorded request: method, path, status, error_code, idempotency_key, has_idempotency_key, replayed' },
+);
+
+const EventType = Choice(EVENT_TYPES, 'an event type of the API');
+
+export const ScenarioExpectation = Type.Object(
+  {
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'how the report names it; default a summary of the expectation' })),
+    onboarding: Type.Optional(Type.Object(
+      {
+        match: Type.Optional(Match),
+        reaches: Choice(ONBOARDING_STATUSES, 'the status every matching onboarding must reach'),
+        within: Delay,
+      },
+      { ...Strict, description: 'every onboarding match selects (left out: every test onboarding) reaches the status within the delay, counted from its creation' },
+    )),
+    delivered: Type.Optional(Type.Object(
+      { event: EventType, within: Delay },
+      { ...Strict, description: 'every event of this type has a webhook delivery that succeeded within the delay, counted from the event' },
+    )),
+    after: Type.Optional(Type.Object(
+      { event: EventType, request: ExpectRequest, within: Delay },
+      { ...Strict, description: 'after every event of this type, the integration makes a matching request within the delay' },
+    )),
+    never: Type.Optional(ExpectRequest),
+  },
+  { ...Strict, title: 'ScenarioExpectation', description: 'name, and exactly one of onboarding, delivered, after and never' },
+);
+
+export const EXPECTATION_KINDS = ['onboarding', 'delivered', 'after', 'never'] as const;
+export type ExpectationKind = (typeof EXPECTATION_KINDS)[number];
+
 export const ScenarioSchema = Type.Object(
   {
     version: Type.Optional(Type.Literal(1)),
@@ -155,6 +201,7 @@ export const ScenarioSchema = Type.Object(
     description: Type.Optional(Type.String({ maxLength: 2000 })),
     rules: Type.Array(ScenarioRule, { maxItems: 200, description: 'the first rule that matches an onboarding drives it' }),
     delivery_faults: Type.Optional(Type.Array(ScenarioDeliveryFault, { maxItems: 50, description: 'faults on webhook messages, added when the scenario is loaded (and after a reset), replacing those of the scenario before' })),
+    expect: Type.Optional(Type.Array(ScenarioExpectation, { maxItems: 100, description: 'what should happen, checked against the workspace clock: GET /_emulator/scenario/report' })),
   },
   { ...Strict, title: 'Scenario', description: 'docs/scenarios.md' },
 );
@@ -163,4 +210,6 @@ export type ScenarioDocument = Static<typeof ScenarioSchema>;
 export type ScenarioRule = Static<typeof ScenarioRule>;
 export type ScenarioDeliveryFault = Static<typeof ScenarioDeliveryFault>;
 export type ScenarioMatch = Static<typeof Match>;
+export type ScenarioExpectation = Static<typeof ScenarioExpectation>;
+export type ExpectRequest = Static<typeof ExpectRequest>;
 export type DelayValue = Static<typeof DelayOrNever>;

@@ -65,6 +65,12 @@ describe('ready scenarios', () => {
     const o = await readOnboarding(h, id);
     expect(o.status).toBe('completed');
     expect(o.payroll).toMatchObject({ status: 'succeeded' });
+    // Its expectation: every onboarding created since it was loaded (not the fixtures') completed within the day.
+    const report = (await h.http().get('/_emulator/scenario/report')).body;
+    expect(report).toMatchObject({ scenario: 'happy-path', passed: 1, failed: 0, pending: 0 });
+    expect(report.expectations[0].details).toEqual([
+      { subject: id, status: 'passed', due_at: '2026-10-06T09:00:00.000Z', seen_at: '2026-10-05T17:00:00.000Z', reason: 'reached completed at 2026-10-05T17:00:00.000Z, 8h after its creation' },
+    ]);
   });
 
   it('returned-for-correction: returned to the employee once, submitted again, completed', async () => {
@@ -115,6 +121,10 @@ describe('ready scenarios', () => {
     o = await readOnboarding(h, id);
     expect(o.status).toBe('completed');
     expect(o.payroll).toMatchObject({ status: 'resolved', error_code: 'bsn_invalid' });
+    const report = (await h.http().get('/_emulator/scenario/report')).body;
+    expect(report.expectations.map((e: { name: string; status: string }) => [e.name, e.status])).toEqual([
+      ['payroll fails the same day', 'passed'], ['the fix completes it within two days', 'passed'],
+    ]);
   });
 
   it('employee-never-opens: nothing happens after creation; the link expires and opening it is refused', async () => {

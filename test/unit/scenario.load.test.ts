@@ -94,7 +94,7 @@ describe('scenario documents', () => {
         { path: 'rules[0].match', message: 'must not be empty', hint: 'match has all, reference, email, name, template and metadata' },
       ]],
       ['an unknown field of the document, of a rule, of terms names the fields of that place', JSON.stringify({ extra: 1, rules: [{ match: { all: true }, people: 1, review: { terms_change: { after: '1h', terms: { wage: 1 } } } }] }), [
-        { path: 'extra', message: 'is not a known field', hint: 'a scenario has version, name, description, rules and delivery_faults' },
+        { path: 'extra', message: 'is not a known field', hint: 'a scenario has version, name, description, rules, delivery_faults and expect' },
         { path: 'rules[0].people', message: 'is not a known field', hint: 'a rule has name, match, employee, review, contract and payroll' },
         { path: 'rules[0].review.terms_change.terms.wage', message: 'is not a known field', hint: 'terms has contract_type, hours_per_week, hourly_wage_cents, position and start_date' },
       ]],

@@ -1,8 +1,10 @@
+import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { mergeScenarios, parseScenarioFile, readScenarioText, ScenarioError, type ScenarioMistake } from '../../scenarios/scenario.load.js';
 import type { ScenarioDocument } from '../../scenarios/scenario.schemas.js';
 import { scenarioWarnings, type ScenarioWarning } from '../../scenarios/scenario.warnings.js';
-import type { ControlClient, ScenarioState } from '../../control/control.client.js';
+import type { ControlClient, ScenarioReport, ScenarioState } from '../../control/control.client.js';
+import { expectationsJunit } from '../../scenarios/scenario.expect.js';
 import { action, ApiError, clientCommand, commandGroup, httpControl, optionsOf, printFields, printJson, printTable, UsageError, type ClientOptions } from '../client.js';
 
 /** One file read and checked the way the emulator reads `--scenario` files. */
@@ -80,8 +82,23 @@ function printState(state: ScenarioState, extra: [string, string][] = []): void 
   }
 }
 
+/** The counts, one row per expectation, and each reason that is not a pass on its own line. */
+function printReport(report: ScenarioReport): void {
+  printFields([
+    ['scenario', report.scenario ?? '(unnamed)'],
+    ['now', report.now],
+    ['passed', report.passed],
+    ['failed', report.failed],
+    ['pending', report.pending],
+  ]);
+  if (report.expectations.length === 0) return;
+  process.stdout.write('\nexpectations:\n');
+  printTable(['status', 'kind', 'name'], report.expectations.map((e) => [e.status, e.kind, e.name]));
+  for (const e of report.expectations) process.stdout.write(`\n${e.status}: ${e.name}\n  ${e.reason}\n`);
+}
+
 export function registerScenario(program: Command): void {
-  const scenario = commandGroup(program, 'scenario', 'Check scenario files offline, or load, show and clear the scenario of a running emulator (/_emulator/scenario)');
+  const scenario = commandGroup(program, 'scenario', 'Check scenario files offline, or load, show, report on and clear the scenario of a running emulator (/_emulator/scenario)');
 
   // Offline: no --url or --key, nothing is sent.
   commandGroup(scenario, 'validate', 'Check scenario files (JSON or YAML) offline, with the checks the emulator applies; nothing is loaded')
@@ -171,6 +188,26 @@ export function registerScenario(program: Command): void {
       const state = await scenarioOf(o, opts.workspace).get();
       if (o.json) return printJson(state);
       printState(state);
+    }));
+
+  clientCommand(scenario, 'report', "Check the scenario's expectations (expect:) against the workspace clock now: each passed, failed or pending, and why (GET /_emulator/scenario/report)")
+    .option('--workspace <id>', 'the workspace to report on (default: the one --key belongs to, else default)')
+    .option('--junit <file>', 'also write the report as JUnit XML to this file (a pending expectation is skipped)')
+    .addHelpText('after', [
+      '',
+      'Exit status: 0 no expectation failed (pending ones included), 1 one failed.',
+      '',
+      'Examples:',
+      '  onboarding-emulator scenario report',
+      '  onboarding-emulator scenario report --junit reports/scenario.xml',
+    ].join('\n'))
+    .action(action(async (opts: { workspace?: string; junit?: string }, cmd: Command) => {
+      const o = optionsOf(cmd);
+      const report = await scenarioOf(o, opts.workspace).report();
+      if (opts.junit) writeFileSync(opts.junit, expectationsJunit(report));
+      if (o.json) printJson(report);
+      else printReport(report);
+      if (report.failed > 0) process.exitCode = 1;
     }));
 
   clientCommand(scenario, 'clear', "Remove the workspace's scenario; its planned steps are cancelled, magic e-mail addresses still play (DELETE /_emulator/scenario)")

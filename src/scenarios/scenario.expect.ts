@@ -1,0 +1,280 @@
+import { parseDuration } from '../core/durations.js';
+import { junitXml } from '../core/junit.js';
+import { differences, type JournalEntry, type RequestMatcher } from '../core/journal.js';
+import type { Workspace } from '../core/workspace.js';
+import type { EventRecord } from '../resources/events/events.model.js';
+import { TERMINAL_STATUSES, type OnboardingRecord, type OnboardingStatus } from '../resources/onboardings/onboardings.model.js';
+import { timeline } from '../control/inspect.service.js';
+import { matches } from './scenario.rules.js';
+import { EXPECTATION_KINDS, type ExpectationKind, type ExpectRequest, type ScenarioDocument, type ScenarioExpectation } from './scenario.schemas.js';
+
+/**
+ * A scenario's `expect:` entries (docs/scenarios.md "Expectations"): what should happen, each
+ * worked out again on every read from the store, the request journal and the workspace clock,
+ * so "checked as the clock moves" needs no timer of its own. Only what happened since the
+ * scenario was loaded (or its workspace reset) counts: onboardings created, events made and
+ * requests recorded from then on, not the fixtures' data already there.
+ */
+
+export type ExpectationStatus = 'passed' | 'failed' | 'pending';
+
+/** One onboarding, event or request an expectation looked at, and what it found. */
+export interface ExpectationItem {
+  /** The onboarding, event or request id. */
+  subject: string;
+  status: ExpectationStatus;
+  /** The deadline on the workspace clock; null for never. */
+  due_at: string | null;
+  /** When what was expected (or, for never, what was not) was seen; null when it was not. */
+  seen_at: string | null;
+  reason: string;
+}
+
+export interface ExpectationResult {
+  name: string;
+  kind: ExpectationKind;
+  status: ExpectationStatus;
+  reason: string;
+  details: ExpectationItem[];
+}
+
+export interface ExpectationReport {
+  /** The scenario's name; null when it has none or none is loaded. */
+  scenario: string | null;
+  now: string;
+  passed: number;
+  failed: number;
+  pending: number;
+  expectations: ExpectationResult[];
+}
+
+/** The placeholder `after.request.path` may hold: the onboarding of the event. */
+export const ONBOARDING_PLACEHOLDER = '{onboarding_id}';
+
+/** Items a result's reason names at most; the details list them all. */
+const NAMED = 3;
+
+export const kindOf = (e: ScenarioExpectation): ExpectationKind | undefined => EXPECTATION_KINDS.find((k) => e[k] !== undefined);
+
+/** What the schema cannot say: exactly one kind per entry, and {onboarding_id} only where an event names one. */
+export function expectMistakes(doc: unknown, reported: readonly { path: string }[]): { path: string; message: string; hint?: string }[] {
+  const declared = (doc as Partial<ScenarioDocument> | null)?.expect;
+  if (!Array.isArray(declared)) return [];
+  const mistakes: { path: string; message: string; hint?: string }[] = [];
+  const isReported = (path: string) => reported.some((m) => m.path === path || m.path.startsWith(`${path}.`));
+  declared.forEach((entry: unknown, i) => {
+    const at = `expect[${i}]`;
+    if (typeof entry !== 'object' || entry === null || Array.isArray(entry) || isReported(at)) return;
+    const kinds = EXPECTATION_KINDS.filter((k) => (entry as Record<string, unknown>)[k] !== undefined);
+    if (kinds.length !== 1) {
+      mistakes.push({
+        path: at,
+        message: kinds.length === 0 ? 'says nothing to expect' : `has ${kinds.join(' and ')}; an expectation is one of them`,
+        hint: 'give exactly one of onboarding, delivered, after and never (write several expectations for several checks)',
+      });
+      return;
+    }
+    const e = entry as ScenarioExpectation;
+    const paths: [string, unknown][] = [[`${at}.never.path`, e.never?.path], [`${at}.after.request.path`, e.after?.request?.path]];
+    for (const [path, value] of paths) {
+      if (typeof value !== 'string' || isReported(path)) continue;
+      const placeholders = value.match(/\{[^}]*\}/g) ?? [];
+      const wrong = placeholders.find((p) => p !== ONBOARDING_PLACEHOLDER);
+      if (wrong) mistakes.push({ path, message: `${wrong} is not a placeholder`, hint: `${ONBOARDING_PLACEHOLDER} is the only one: the onboarding of the event` });
+      else if (placeholders.length > 0 && path.endsWith('never.path')) {
+        mistakes.push({ path, message: `${ONBOARDING_PLACEHOLDER} names the onboarding of an event, and never has none`, hint: 'write the path with * for any onboarding (/v1/onboardings/*)' });
+      }
+    }
+  });
+  return mistakes;
+}
+
+/** A length of time as people write it: "1d 2h", "45m", "30s". */
+export function span(ms: number): string {
+  let rest = Math.round(Math.abs(ms) / 1000);
+  const parts: string[] = [];
+  for (const [unit, size] of [['d', 86_400], ['h', 3600], ['m', 60], ['s', 1]] as const) {
+    if (rest >= size) {
+      parts.push(`${Math.floor(rest / size)}${unit}`);
+      rest %= size;
+    }
+  }
+  return parts.length ? parts.join(' ') : '0s';
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+const written = (delay: number | string) => (typeof delay === 'number' ? `${delay}s` : delay);
+
+/** The request matcher of an expectation; `{onboarding_id}` replaced when an event names one. */
+function matcherOf(req: ExpectRequest, onboardingId?: string): RequestMatcher {
+  const { path, ...rest } = req;
+  return { ...rest, ...(path !== undefined ? { path: onboardingId === undefined ? path : path.replaceAll(ONBOARDING_PLACEHOLDER, onboardingId) } : {}) };
+}
+
+const describeRequest = (req: ExpectRequest) =>
+  [req.method ?? 'any method', req.path ?? 'any path', ...Object.entries(req).filter(([k]) => k !== 'method' && k !== 'path').map(([k, v]) => `${k}=${String(v)}`)].join(' ');
+
+export function defaultName(e: ScenarioExpectation): string {
+  if (e.onboarding) return `${e.onboarding.match ? `onboardings matching ${JSON.stringify(e.onboarding.match)}` : 'every onboarding'} reaches ${e.onboarding.reaches} within ${written(e.onboarding.within)}`;
+  if (e.delivered) return `every ${e.delivered.event} is delivered within ${written(e.delivered.within)}`;
+  if (e.after) return `after ${e.after.event}: ${describeRequest(e.after.request)} within ${written(e.after.within)}`;
+  return `never ${describeRequest(e.never!)}`;
+}
+
+/** Failed if any item failed, else pending if any is, else passed; no items: `empty`. */
+function overall(items: ExpectationItem[], empty: ExpectationStatus): ExpectationStatus {
+  if (items.length === 0) return empty;
+  if (items.some((i) => i.status === 'failed')) return 'failed';
+  return items.some((i) => i.status === 'pending') ? 'pending' : 'passed';
+}
+
+/** The reason of the whole: the items of its status, the first few named. */
+function summary(status: ExpectationStatus, items: ExpectationItem[], noun: string): string {
+  const of = items.filter((i) => i.status === status);
+  const named = of.slice(0, NAMED).map((i) => `${i.subject}: ${i.reason}`).join('; ');
+  const more = of.length > NAMED ? `; and ${of.length - NAMED} more` : '';
+  const head = status === 'passed' ? `all ${items.length} ${noun}(s) passed` : `${of.length} of ${items.length} ${noun}(s) ${status}`;
+  return `${head}: ${named}${more}`;
+}
+
+/** When the onboarding first reached the status (its events rebuilt into transitions), else null. */
+function reachedAt(ws: Workspace, r: OnboardingRecord, status: OnboardingStatus): number | null {
+  const events = ws.store.events.values().filter((e) => e.data.onboarding_id === r.id).sort((a, b) => a.seq - b.seq);
+  const entry = timeline(r, events).find((t) => t.to === status && t.from !== status);
+  if (entry) return Date.parse(entry.at);
+  // Its events are gone (kept 30 days): the record's own instants.
+  if (r.status !== status) return null;
+  return Date.parse(status === 'completed' ? (r.completed_at ?? r.updated_at) : status === 'cancelled' ? (r.cancelled_at ?? r.updated_at) : r.updated_at);
+}
+
+interface Context {
+  ws: Workspace;
+  now: number;
+  /** Journal entries at or after this instant count. */
+  since: number;
+  /** Onboardings and events made since the loading. */
+  isNew: (record: { seq: number; created_at: string }) => boolean;
+  events: EventRecord[];
+  journal: JournalEntry[];
+}
+
+function onboardingItems(c: Context, spec: NonNullable<ScenarioExpectation['onboarding']>): ExpectationItem[] {
+  const within = parseDuration(spec.within) ?? 0;
+  const chosen = c.ws.store.onboardings.values()
+    .filter((r) => r.environment === 'test' && c.isNew(r) && (!spec.match || matches(spec.match, r)))
+    .sort((a, b) => a.seq - b.seq);
+  return chosen.map((r): ExpectationItem => {
+    const due = Date.parse(r.created_at) + within;
+    const at = reachedAt(c.ws, r, spec.reaches);
+    const base = { subject: r.id, due_at: iso(due), seen_at: at === null ? null : iso(at) };
+    if (at !== null && at <= due) return { ...base, status: 'passed', reason: `reached ${spec.reaches} at ${iso(at)}, ${span(at - Date.parse(r.created_at))} after its creation` };
+    if (at !== null) return { ...base, status: 'failed', reason: `reached ${spec.reaches} at ${iso(at)}, ${span(at - due)} after the deadline ${iso(due)}` };
+    if (TERMINAL_STATUSES.includes(r.status)) return { ...base, status: 'failed', reason: `it is ${r.status} and can no longer reach ${spec.reaches}` };
+    if (c.now > due) return { ...base, status: 'failed', reason: `not ${spec.reaches} by ${iso(due)}; it is ${r.status}` };
+    return { ...base, status: 'pending', reason: `${r.status}, due ${spec.reaches} by ${iso(due)} (${span(due - c.now)} left)` };
+  });
+}
+
+function deliveredItems(c: Context, spec: NonNullable<ScenarioExpectation['delivered']>): ExpectationItem[] {
+  const within = parseDuration(spec.within) ?? 0;
+  const deliveries = c.ws.store.deliveries.values();
+  return c.events.filter((e) => e.type === spec.event).map((e): ExpectationItem => {
+    const due = Date.parse(e.created_at) + within;
+    const mine = deliveries.filter((d) => d.event_id === e.id);
+    const succeeded = mine.filter((d) => d.status === 'succeeded' && d.delivered_at !== null).map((d) => Date.parse(d.delivered_at!)).sort((a, b) => a - b);
+    const first = succeeded[0];
+    const base = { subject: e.id, due_at: iso(due), seen_at: first === undefined ? null : iso(first) };
+    if (first !== undefined && first <= due) return { ...base, status: 'passed', reason: `delivered at ${iso(first)}, ${span(first - Date.parse(e.created_at))} after the event` };
+    if (first !== undefined) return { ...base, status: 'failed', reason: `delivered at ${iso(first)}, ${span(first - due)} after the deadline ${iso(due)}` };
+    const seen = mine.length === 0
+      ? 'no delivery was made (no enabled webhook endpoint takes this event)'
+      : mine.map((d) => `${d.id} ${d.status} after ${d.attempts} attempt(s)${d.last_status_code !== null ? `, last answer ${d.last_status_code}` : d.last_error ? `, ${d.last_error}` : ''}`).join('; ');
+    if (c.now > due) return { ...base, status: 'failed', reason: `not delivered by ${iso(due)}: ${seen}` };
+    return { ...base, status: 'pending', reason: `due by ${iso(due)} (${span(due - c.now)} left): ${seen}` };
+  });
+}
+
+const journalNote = (ws: Workspace) => (ws.requests.dropped > 0 ? ` (the journal dropped its ${ws.requests.dropped} oldest request(s); raise --journal-limit)` : '');
+
+function afterItems(c: Context, spec: NonNullable<ScenarioExpectation['after']>): ExpectationItem[] {
+  const within = parseDuration(spec.within) ?? 0;
+  return c.events.filter((e) => e.type === spec.event).map((e): ExpectationItem => {
+    const from = Date.parse(e.created_at);
+    const due = from + within;
+    const matcher = matcherOf(spec.request, e.data.onboarding_id);
+    const wanted = describeRequest({ ...spec.request, ...(matcher.path !== undefined ? { path: matcher.path } : {}) });
+    const hit = c.journal.find((j) => Date.parse(j.at) >= from && Date.parse(j.at) <= due && differences(j, matcher).length === 0);
+    const base = { subject: e.id, due_at: iso(due), seen_at: hit ? hit.at : null };
+    if (hit) return { ...base, status: 'passed', reason: `${hit.id} ${hit.method} ${hit.path} at ${hit.at}, ${span(Date.parse(hit.at) - from)} after the event` };
+    if (c.now > due) return { ...base, status: 'failed', reason: `no ${wanted} between ${e.created_at} and ${iso(due)}${journalNote(c.ws)}` };
+    return { ...base, status: 'pending', reason: `waiting for ${wanted} until ${iso(due)} (${span(due - c.now)} left)` };
+  });
+}
+
+function neverItems(c: Context, spec: ExpectRequest): ExpectationItem[] {
+  const matcher = matcherOf(spec);
+  return c.journal.filter((j) => differences(j, matcher).length === 0).map((j) => ({
+    subject: j.id, status: 'failed' as const, due_at: null, seen_at: j.at,
+    reason: `${j.method} ${j.path} at ${j.at} answered ${j.status}${j.headers.idempotency_key === null ? ' (no Idempotency-Key)' : ''}`,
+  }));
+}
+
+function evaluate(c: Context, e: ScenarioExpectation): ExpectationResult {
+  const kind = kindOf(e)!;
+  const name = e.name ?? defaultName(e);
+  const result = (status: ExpectationStatus, reason: string, details: ExpectationItem[]): ExpectationResult => ({ name, kind, status, reason, details });
+  if (kind === 'never') {
+    const found = neverItems(c, e.never!);
+    if (!c.ws.requests.enabled) return result('pending', 'the request journal is off (--journal-limit 0): requests cannot be checked', []);
+    return found.length === 0
+      ? result('passed', `no matching request among the ${c.journal.length} recorded since the scenario was loaded${journalNote(c.ws)}`, [])
+      : result('failed', summary('failed', found, 'request'), found);
+  }
+  if (kind === 'onboarding') {
+    const items = onboardingItems(c, e.onboarding!);
+    const status = overall(items, 'pending');
+    return result(status, items.length === 0 ? `no ${e.onboarding!.match ? 'matching ' : ''}test onboarding was created since the scenario was loaded` : summary(status, items, 'onboarding'), items);
+  }
+  const spec = (kind === 'delivered' ? e.delivered : e.after)!;
+  if (kind === 'after' && !c.ws.requests.enabled) return result('pending', 'the request journal is off (--journal-limit 0): requests cannot be checked', []);
+  const items = kind === 'delivered' ? deliveredItems(c, e.delivered!) : afterItems(c, e.after!);
+  const status = overall(items, 'pending');
+  return result(status, items.length === 0 ? `no ${spec.event} event since the scenario was loaded` : summary(status, items, 'event'), items);
+}
+
+/** Every expectation of the workspace's scenario, worked out now. */
+export function evaluateExpectations(ws: Workspace): ExpectationReport {
+  const scenario = ws.scenario;
+  const now = ws.clock.nowMs();
+  const since = scenario ? Date.parse(scenario.loaded_at) : now;
+  const fromSeq = scenario?.from_seq;
+  const isNew = (r: { seq: number; created_at: string }) => (fromSeq === undefined ? Date.parse(r.created_at) >= since : r.seq >= fromSeq);
+  const expectations = scenario?.document.expect ?? [];
+  const c: Context = {
+    ws,
+    now,
+    since,
+    isNew,
+    events: expectations.length ? ws.store.events.values().filter(isNew).sort((a, b) => a.seq - b.seq) : [],
+    journal: expectations.length ? ws.requests.newestFirst().reverse().filter((j) => Date.parse(j.at) >= since) : [],
+  };
+  const results = expectations.map((e) => evaluate(c, e));
+  const count = (s: ExpectationStatus) => results.filter((r) => r.status === s).length;
+  return { scenario: scenario?.document.name ?? null, now: iso(now), passed: count('passed'), failed: count('failed'), pending: count('pending'), expectations: results };
+}
+
+/** The report as JUnit XML: one suite, a test case per expectation, pending ones skipped. */
+export function expectationsJunit(report: ExpectationReport): string {
+  const suite = report.scenario ?? 'scenario';
+  return junitXml([{
+    name: suite,
+    timestamp: report.now,
+    cases: report.expectations.map((e) => ({
+      name: e.name,
+      classname: `${suite}.${e.kind}`,
+      outcome: e.status === 'pending' ? 'skipped' : e.status,
+      ...(e.status === 'passed' ? {} : { message: e.reason }),
+      ...(e.details.length > 0 && e.status !== 'passed' ? { detail: e.details.map((d) => `${d.subject} ${d.status}: ${d.reason}`).join('\n') } : {}),
+    })),
+  }], 'onboarding-emulator scenario report');
+}

@@ -1,0 +1,89 @@
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { XMLParser } from 'fast-xml-parser';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { run, serve } from '../support/serve.js';
+
+/** `scenario report` of the built CLI against a built server on a frozen clock: exit status, table, --json and --junit. */
+const START = '2026-10-05T09:00:00.000Z';
+const OWNER = 'hrs_test_acme_owner';
+const children: ChildProcess[] = [];
+const cli = (args: string[]) => run(args, children, { EMULATOR_URL: '', EMULATOR_KEY: '' });
+const dir = mkdtempSync(join(tmpdir(), 'cli-scenario-report-'));
+let url = '';
+
+const rules = [{ match: { all: true }, employee: { opens: '1h', submits: '30m' } }];
+const PASSING = join(dir, 'passing.yaml');
+writeFileSync(PASSING, [
+  'name: passing',
+  'rules:',
+  '  - match: { all: true }',
+  '    employee: { opens: 1h, submits: 30m }',
+  'expect:',
+  '  - name: in review within 2h',
+  '    onboarding: { match: { reference: "CLI-*" }, reaches: in_review, within: 2h }',
+  '  - name: no keyless create',
+  '    never: { method: POST, path: /v1/onboardings, has_idempotency_key: false }',
+  '',
+].join('\n'));
+const FAILING = join(dir, 'failing.json');
+writeFileSync(FAILING, JSON.stringify({
+  name: 'failing',
+  rules,
+  expect: [
+    { name: 'completed within 1h', onboarding: { match: { reference: 'CLI-*' }, reaches: 'completed', within: '1h' } },
+    { name: 'in review within 1d', onboarding: { match: { reference: 'CLI-*' }, reaches: 'in_review', within: '1d' } },
+  ],
+}));
+
+async function post(path: string, body: object, headers: Record<string, string> = {}) {
+  const res = await fetch(`${url}${path}`, { method: 'POST', headers: { Authorization: `Bearer ${OWNER}`, 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  expect(res.status, await res.clone().text()).toBeLessThan(300);
+  return res;
+}
+const createOnboarding = (reference: string) => post('/v1/onboardings', {
+  reference,
+  employee: { first_name: 'Sam', last_name: 'Smit', email: 'sam@example.test' },
+  employment: { position: 'Clerk', start_date: '2026-12-01', location_id: 'loc_acme_amsterdam', template_id: 'tpl_acme_standard', hours_per_week: 20, hourly_wage_cents: 1500 },
+}, { 'Idempotency-Key': reference });
+
+beforeAll(async () => {
+  url = (await serve(['--log-level', 'warn', '--clock', 'frozen', '--start-time', START, '--seed', 'cli-report'], children)).url;
+});
+
+afterAll(() => {
+  for (const c of children.splice(0)) c.kill('SIGKILL');
+});
+
+describe('onboarding-emulator scenario report', () => {
+  it('exits 0 while nothing failed, 1 once something did; --junit writes the report as JUnit XML', async () => {
+    expect((await cli(['scenario', 'load', PASSING, '--url', url])).code).toBe(0);
+    await createOnboarding('CLI-1');
+    const pending = await cli(['scenario', 'report', '--url', url]);
+    expect(pending.code, pending.stderr).toBe(0);
+    expect(pending.stdout).toMatch(/^pending\s+1$/m);
+    expect(pending.stdout).toMatch(/^pending\s+onboarding\s+in review within 2h$/m);
+
+    await post('/_emulator/clock/advance', { by: '2h' });
+    const passed = await cli(['scenario', 'report', '--url', url, '--json']);
+    expect(passed.code, passed.stderr).toBe(0);
+    expect(JSON.parse(passed.stdout)).toMatchObject({ scenario: 'passing', passed: 2, failed: 0, pending: 0 });
+
+    expect((await cli(['scenario', 'load', FAILING, '--url', url])).code).toBe(0);
+    await createOnboarding('CLI-2');
+    await post('/_emulator/clock/advance', { by: '2h' });
+    const junit = join(dir, 'report.xml');
+    const failed = await cli(['scenario', 'report', '--url', url, '--junit', junit]);
+    expect(failed.code, failed.stderr).toBe(1);
+    expect(failed.stdout).toMatch(/^failed: completed within 1h\n {2}1 of 1 onboarding\(s\) failed: onb_\w+: not completed by 2026-10-05T12:00:00.000Z; it is in_review$/m);
+    const doc = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(readFileSync(junit, 'utf8'));
+    expect(doc.testsuites).toMatchObject({ tests: '2', failures: '1', skipped: '0' });
+    const cases = doc.testsuites.testsuite.testcase as { name: string; classname: string; failure?: { message: string } }[];
+    expect(cases.map((c) => [c.name, c.classname, c.failure ? 'failed' : 'passed'])).toEqual([
+      ['completed within 1h', 'failing.onboarding', 'failed'],
+      ['in review within 1d', 'failing.onboarding', 'passed'],
+    ]);
+  });
+});

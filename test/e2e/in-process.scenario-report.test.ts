@@ -1,0 +1,54 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createEmulator, type InProcessEmulator, type ScenarioDocument } from '../../src/index.js';
+
+/** scenario.report() of createEmulator(): the same report as GET /_emulator/scenario/report, on the emulator and on workspace handles. */
+const START = '2026-10-05T09:00:00.000Z';
+const OWNER = 'hrs_test_acme_owner';
+const started: InProcessEmulator[] = [];
+
+afterEach(async () => {
+  for (const em of started.splice(0)) await em.close();
+});
+
+const scenario: ScenarioDocument = {
+  name: 'reported',
+  rules: [{ match: { all: true }, employee: { opens: '1h', submits: '30m' } }],
+  expect: [
+    { name: 'in review within 2h', onboarding: { match: { reference: 'REPORT-*' }, reaches: 'in_review', within: '2h' } },
+    { name: 'contract within 2h', onboarding: { match: { reference: 'REPORT-*' }, reaches: 'contract_ready', within: '2h' } },
+  ],
+};
+
+describe('scenario.report() in process', () => {
+  it('works the expectations out against the in-process clock, as the HTTP route does', async () => {
+    const em = createEmulator({ seed: 1, clock: { mode: 'frozen', start: START } });
+    started.push(em);
+    const { url } = await em.start(0);
+    await em.scenario.load(scenario);
+    const res = await fetch(`${url}/v1/onboardings`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${OWNER}`, 'Content-Type': 'application/json', 'Idempotency-Key': 'report-1' },
+      body: JSON.stringify({
+        reference: 'REPORT-1',
+        employee: { first_name: 'Lotte', last_name: 'de Boer', email: 'lotte@example.test' },
+        employment: { position: 'Clerk', start_date: '2026-12-01', location_id: 'loc_acme_amsterdam', template_id: 'tpl_acme_standard', hours_per_week: 20, hourly_wage_cents: 1500 },
+      }),
+    });
+    expect(res.status).toBe(201);
+    const id = ((await res.json()) as { id: string }).id;
+    expect(await em.scenario.report()).toMatchObject({ scenario: 'reported', passed: 0, failed: 0, pending: 2 });
+
+    await em.clock.advance('3h');
+    const report = await em.scenario.report();
+    expect(report).toMatchObject({ now: '2026-10-05T12:00:00.000Z', passed: 1, failed: 1, pending: 0 });
+    expect(report.expectations.map((e) => [e.name, e.status, e.reason])).toEqual([
+      ['in review within 2h', 'passed', `all 1 onboarding(s) passed: ${id}: reached in_review at 2026-10-05T10:30:00.000Z, 1h 30m after its creation`],
+      ['contract within 2h', 'failed', `1 of 1 onboarding(s) failed: ${id}: not contract_ready by 2026-10-05T11:00:00.000Z; it is in_review`],
+    ]);
+    expect(await (await fetch(`${url}/_emulator/scenario/report`)).json()).toEqual(report);
+
+    // A new workspace has no scenario: nothing to report.
+    const ws = await em.workspace.create();
+    expect(await ws.handle.scenario.report()).toMatchObject({ scenario: null, expectations: [] });
+  });
+});
