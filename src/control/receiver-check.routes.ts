@@ -11,7 +11,7 @@ export const receiverCheckRoutes: ControlRoute<Emulator>[] = [
     kind: 'control', perWorkspace: false, tag: 'Receiver checks', method: 'POST', path: '/_emulator/receiver-checks',
     operationId: 'runReceiverCheck',
     summary: "Grade a webhook receiver: send it real signed messages (valid, repeated, badly signed, unsigned, stale, altered, during a rotation, out of order, of an unknown type, of an older name, a burst) and judge each answer",
-    description: 'Answers once every check has run: up to a timeout per message for a receiver that hangs. ok is false when a required check failed. The URL must pass the emulator\'s webhook URL policy (422 parameter_invalid otherwise). See docs/receiver-check.md.',
+    description: 'Answers once every check has run: up to a timeout per message for a receiver that hangs. ok is false when a required check failed. The URL must pass the emulator\'s webhook URL policy (422 parameter_invalid otherwise). With expect_fetch, check 12 grades the calls the receiver made to this workspace after each new event, from its request journal. See docs/receiver-check.md.',
     body: ReceiverCheckBody,
     responses: { 200: { description: 'The report', schema: ReceiverCheckReportSchema }, 422: errors },
     handle: async (ctx) => ok(await receiverCheck(ctx.workspace, ctx.body)),

@@ -1,11 +1,12 @@
 import type { Workspace } from '../core/workspace.js';
-import { runReceiverCheck, type ReceiverCheckReport } from '../delivery/receiver-check.js';
+import { runReceiverCheck, type ReceiverCheckReport, type RequestsSeen } from '../delivery/receiver-check.js';
 import type { ReceiverCheckBody } from './receiver-check.schemas.js';
 
 /**
  * A receiver check run by the emulator (POST /_emulator/receiver-checks and the in-process
  * helper): with the emulator's own webhook URL policy, resolver and transport, so an address it
- * would not deliver to is not checked either. The workspace's state is neither read nor changed.
+ * would not deliver to is not checked either. The workspace's state is neither read nor changed,
+ * but for `expect_fetch` (check 12), which reads the workspace's request journal.
  */
 export function receiverCheck(ws: Workspace, body: ReceiverCheckBody): Promise<ReceiverCheckReport> {
   const settings = ws.delivery;
@@ -16,7 +17,44 @@ export function receiverCheck(ws: Workspace, body: ReceiverCheckBody): Promise<R
       ...(body.previous_secret !== undefined ? { previousSecret: body.previous_secret } : {}),
       ...(body.timeout_ms !== undefined ? { timeoutMs: body.timeout_ms } : {}),
       ...(body.burst !== undefined ? { burst: body.burst } : {}),
+      ...(body.expect_fetch !== undefined
+        ? {
+            expectFetch: {
+              path: body.expect_fetch.path,
+              ...(body.expect_fetch.method !== undefined ? { method: body.expect_fetch.method } : {}),
+              ...(body.expect_fetch.within_ms !== undefined ? { withinMs: body.expect_fetch.within_ms } : {}),
+            },
+          }
+        : {}),
     },
-    settings ? { transport: settings.transport, urlPolicy: settings.urlPolicy, resolver: settings.resolver } : {},
+    {
+      ...(settings ? { transport: settings.transport, urlPolicy: settings.urlPolicy, resolver: settings.resolver } : {}),
+      requests: journalSeen(ws),
+    },
   );
+}
+
+/** An entry's place in the journal: its id's number (`jrn_000042`), which a clear does not reset. */
+const seqOf = (id: string) => Number.parseInt(id.slice(id.indexOf('_') + 1), 10);
+
+/**
+ * The workspace's /v1 requests recorded after start(): by sequence, not time, since the
+ * workspace clock may be frozen or travel. Read anew each time (a reset replaces the journal).
+ */
+function journalSeen(ws: Workspace): RequestsSeen {
+  return {
+    enabled: ws.requests.enabled,
+    start() {
+      const newest = ws.requests.newestFirst()[0];
+      const after = newest ? seqOf(newest.id) : 0;
+      return () => {
+        const out = [];
+        for (const e of ws.requests.newestFirst()) {
+          if (seqOf(e.id) <= after) break;
+          out.push({ method: e.method, path: e.path });
+        }
+        return out;
+      };
+    },
+  };
 }

@@ -16,9 +16,12 @@ export type CheckName =
   | 'older_event_name'
   | 'burst';
 
-export interface CheckDefinition {
+/** The follow-up check, run only when asked for (`expect_fetch`): not in the table. */
+export type FollowUpCheckName = 'fetched_after_event';
+
+export interface CheckDefinition<N extends string = CheckName> {
   id: number;
-  name: CheckName;
+  name: N;
   title: string;
   /** Failing a required check fails the run; an optional one that is not met is a warning. */
   required: boolean;
@@ -37,6 +40,29 @@ export const RECEIVER_CHECKS: readonly CheckDefinition[] = [
   { id: 10, name: 'older_event_name', title: 'An event under its older name is acknowledged with 2xx', required: false },
   { id: 11, name: 'burst', title: 'A burst of distinct messages sent at once is acknowledged with 2xx, each within the timeout', required: true },
 ];
+
+/**
+ * Check 12, after the table's checks, when the run is told which call the receiver makes for each
+ * new event and has the emulator's request journal to see it in. Required: it is asked for.
+ */
+export const FETCHED_AFTER_EVENT: CheckDefinition<FollowUpCheckName> = {
+  id: 12,
+  name: 'fetched_after_event',
+  title: 'After each new event (checks 1 and 11) the receiver calls the expected path for its onboarding once; the repeat (check 2) causes no second call',
+  required: true,
+};
+
+/** Every check a report can hold, in the order they run. */
+export const ALL_CHECK_NAMES: readonly (CheckName | FollowUpCheckName)[] = [...RECEIVER_CHECKS.map((c) => c.name), FETCHED_AFTER_EVENT.name];
+
+/** `expect_fetch`'s defaults and bounds: how long check 12 waits for the calls after the burst. */
+export const DEFAULT_FETCH_WITHIN_MS = 2_000;
+export const MAX_FETCH_WITHIN_MS = 10_000;
+/** How often check 12 reads the journal while it waits. */
+export const FETCH_POLL_MS = 25;
+/** What `expect_fetch.path` must hold: replaced by each event's onboarding id. */
+export const ONBOARDING_ID_PLACEHOLDER = '{onboarding_id}';
+export const FETCH_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'] as const;
 
 /** Messages in the burst when not told, and the most a run sends. */
 export const DEFAULT_BURST = 10;

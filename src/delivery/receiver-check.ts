@@ -15,7 +15,8 @@ import { OLDER_NAMES, type EventType } from '../resources/events/events.model.js
 import { checkAddressUrl, checkDeliveryTarget, systemResolver, type Resolver, type UrlPolicy } from './address-policy.js';
 import { messageBody } from './dispatcher.js';
 import {
-  DEFAULT_BURST, MAX_BURST, RECEIVER_CHECKS, STALE_SECONDS, UNKNOWN_EVENT_TYPE, type CheckDefinition, type CheckName,
+  DEFAULT_BURST, DEFAULT_FETCH_WITHIN_MS, FETCH_METHODS, FETCH_POLL_MS, FETCHED_AFTER_EVENT, MAX_BURST, MAX_FETCH_WITHIN_MS, ONBOARDING_ID_PLACEHOLDER,
+  RECEIVER_CHECKS, STALE_SECONDS, UNKNOWN_EVENT_TYPE, type CheckDefinition, type CheckName, type FollowUpCheckName,
 } from './receiver-check.checks.js';
 import { DEFAULT_WEBHOOK_TIMEOUT_MS } from './settings.js';
 import { signatureHeader } from './signature.js';
@@ -32,6 +33,34 @@ export interface ReceiverCheckInput {
   timeoutMs?: number;
   /** Messages in the burst (check 11); default 10, at most 50. */
   burst?: number;
+  /**
+   * The call the receiver makes for each new event (check 12): graded against the requests the
+   * emulator saw (`settings.requests`); without them check 12 is skipped.
+   */
+  expectFetch?: FetchExpectation;
+}
+
+export interface FetchExpectation {
+  /** Default GET. */
+  method?: string;
+  /** A path holding `{onboarding_id}`, e.g. `/v1/onboardings/{onboarding_id}`. */
+  path: string;
+  /** How long to wait after the burst for the calls; 1 to 10000, default 2000. */
+  withinMs?: number;
+}
+
+/** A request the emulator answered, as check 12 reads it. */
+export interface SeenRequest {
+  method: string;
+  path: string;
+}
+
+/** The emulator's requests, as check 12 reads them (the service passes the workspace's journal). */
+export interface RequestsSeen {
+  /** False when nothing is recorded (the journal is off): check 12 is skipped. */
+  enabled: boolean;
+  /** Called as the run starts: answers a function giving the requests recorded since. */
+  start(): () => readonly SeenRequest[];
 }
 
 /** How the run reaches the receiver: the emulator's delivery settings, or the defaults (local policy, real transport). */
@@ -39,13 +68,15 @@ export interface ReceiverCheckSettings {
   transport?: Transport;
   urlPolicy?: UrlPolicy;
   resolver?: Resolver;
+  /** The requests check 12 reads: an emulator's journal; none outside one. */
+  requests?: RequestsSeen;
 }
 
 export type CheckGrade = 'passed' | 'failed' | 'warning' | 'skipped';
 
 export interface CheckResult {
   id: number;
-  name: CheckName;
+  name: CheckName | FollowUpCheckName;
   title: string;
   required: boolean;
   grade: CheckGrade;
@@ -68,7 +99,7 @@ export interface ReceiverCheckReport {
 
 /** The largest timeout a run accepts: the spec's wait; a receiver slower than that fails in production anyway. */
 export const MAX_TIMEOUT_MS = DEFAULT_WEBHOOK_TIMEOUT_MS;
-export { DEFAULT_BURST, MAX_BURST, RECEIVER_CHECKS } from './receiver-check.checks.js';
+export { DEFAULT_BURST, DEFAULT_FETCH_WITHIN_MS, MAX_BURST, MAX_FETCH_WITHIN_MS, RECEIVER_CHECKS } from './receiver-check.checks.js';
 
 /**
  * Refuses an address the emulator would not deliver to (the same policy and resolver as the
@@ -91,14 +122,25 @@ export async function runReceiverCheck(input: ReceiverCheckInput, settings: Rece
   if (!Number.isInteger(burst) || burst < 1 || burst > MAX_BURST) {
     throw fail('parameter_invalid', `burst: must be a whole number from 1 to ${MAX_BURST}.`, 'burst');
   }
+  const expectFetch = input.expectFetch === undefined ? undefined : fetchExpectation(input.expectFetch);
 
   const startedAt = new Date();
   const started = performance.now();
+  // Before anything is sent, so every call the receiver makes for this run's events is after it.
+  const seenSince = expectFetch && settings.requests?.enabled ? settings.requests.start() : undefined;
   const run = new Run(input.url, input.secret, input.previousSecret, timeoutMs, settings.transport ?? httpTransport());
   const checks: CheckResult[] = [];
   for (const definition of RECEIVER_CHECKS) {
     const outcome = await PLAYS[definition.name](run, burst);
     checks.push(graded(definition, outcome));
+  }
+  if (expectFetch) {
+    const outcome = !settings.requests
+      ? skipped('no request journal to read: the receiver\'s calls are seen only when the check runs in an emulator (control API or in process)')
+      : !seenSince
+        ? skipped('the request journal is off (journal limit 0): the receiver\'s calls cannot be seen')
+        : await fetchedAfterEvent(run, expectFetch, seenSince);
+    checks.push(graded(FETCHED_AFTER_EVENT, outcome));
   }
   return {
     ok: checks.every((c) => !c.required || c.grade !== 'failed'),
@@ -117,7 +159,7 @@ interface Outcome {
   ms: number | null;
 }
 
-function graded(definition: CheckDefinition, outcome: Outcome): CheckResult {
+function graded(definition: CheckDefinition<CheckName | FollowUpCheckName>, outcome: Outcome): CheckResult {
   const grade = outcome.grade === 'failed' && !definition.required ? 'warning' : outcome.grade;
   const reason = grade === 'warning' && outcome.grade === 'failed' ? `${outcome.reason} (optional check: a warning)` : outcome.reason;
   return { ...definition, grade, reason, status: outcome.status, ms: outcome.ms };
@@ -143,6 +185,10 @@ class Run {
   readonly onboardingId = randomId('onb');
   /** The message of checks 1 and 2 (the same one twice). */
   first: Message | undefined;
+  /** The onboarding of check 1's event: its own, so the receiver's calls for it count apart. */
+  readonly firstOnboardingId = randomId('onb');
+  /** Onboardings of the new events the receiver acknowledged in checks 1 and 11: what check 12 expects calls for. */
+  readonly acknowledgedNew: string[] = [];
   private counter = 0;
 
   constructor(
@@ -235,11 +281,13 @@ type Play = (run: Run, burst: number) => Promise<Outcome>;
 
 const PLAYS: Record<CheckName, Play> = {
   async valid_message(run) {
-    const m = (run.first = run.message('onboarding.created'));
-    return expectAccepted(await run.send(m), 'onboarding.created', run.timeoutMs);
+    const m = (run.first = run.message('onboarding.created', { onboardingId: run.firstOnboardingId }));
+    const r = await run.send(m);
+    if (r.ok) run.acknowledgedNew.push(run.firstOnboardingId);
+    return expectAccepted(r, 'onboarding.created', run.timeoutMs);
   },
   async repeated_message(run) {
-    const m = run.first ?? run.message('onboarding.created');
+    const m = run.first ?? run.message('onboarding.created', { onboardingId: run.firstOnboardingId });
     // A second later, so the new signature differs from the first even on a fast run.
     return expectAccepted(await run.send(m, { t: wallClockSeconds() + 1 }), `the same ${m.id} again`, run.timeoutMs);
   },
@@ -295,6 +343,9 @@ const PLAYS: Record<CheckName, Play> = {
       run.message('onboarding.invitation_sent', { onboardingId: randomId('onb'), extra: { kind: i % 2 === 0 ? 'invitation' : 'reminder' } }),
     );
     const results = await Promise.all(messages.map((m) => run.send(m)));
+    results.forEach((r, i) => {
+      if (r.ok) run.acknowledgedNew.push((JSON.parse(messages[i]!.body) as { data: { onboarding_id: string } }).data.onboarding_id);
+    });
     const late = results.filter((r) => !r.ok);
     const ms = Math.max(...results.map((r) => r.durationMs));
     if (late.length === 0) return { grade: 'passed', reason: `all ${burst} acknowledged with 2xx, the slowest in ${ms} ms`, status: results[0]!.status, ms };
@@ -303,3 +354,72 @@ const PLAYS: Record<CheckName, Play> = {
     return { grade: 'failed', reason: `${late.length} of ${burst} not acknowledged (first: ${why})`, status: first.status, ms };
   },
 };
+
+// --- The follow-up check (12) ----------------------------------------------------------------
+
+interface ResolvedFetch {
+  method: string;
+  path: string;
+  withinMs: number;
+}
+
+/** `expect_fetch` checked and with its defaults, or parameter_invalid. */
+function fetchExpectation(e: FetchExpectation): ResolvedFetch {
+  const method = (e.method ?? 'GET').toUpperCase();
+  if (!(FETCH_METHODS as readonly string[]).includes(method)) {
+    throw fail('parameter_invalid', `expect_fetch.method: must be one of ${FETCH_METHODS.join(', ')}.`, 'expect_fetch.method');
+  }
+  if (typeof e.path !== 'string' || !e.path.startsWith('/') || !e.path.includes(ONBOARDING_ID_PLACEHOLDER) || /[?#\s]/.test(e.path)) {
+    throw fail('parameter_invalid', `expect_fetch.path: must be a path starting with / and holding ${ONBOARDING_ID_PLACEHOLDER}, without a query, e.g. /v1/onboardings/${ONBOARDING_ID_PLACEHOLDER}.`, 'expect_fetch.path');
+  }
+  const withinMs = e.withinMs ?? DEFAULT_FETCH_WITHIN_MS;
+  if (!Number.isInteger(withinMs) || withinMs < 1 || withinMs > MAX_FETCH_WITHIN_MS) {
+    throw fail('parameter_invalid', `expect_fetch.within_ms: must be a whole number of milliseconds from 1 to ${MAX_FETCH_WITHIN_MS}.`, 'expect_fetch.within_ms');
+  }
+  return { method, path: e.path, withinMs };
+}
+
+const skipped = (reason: string): Outcome => ({ grade: 'skipped', reason, status: null, ms: null });
+
+/** At most this many ids named per list in a reason; the rest are counted. */
+const NAMED_IDS = 10;
+const named = (ids: string[]) => (ids.length <= NAMED_IDS ? ids.join(', ') : `${ids.slice(0, NAMED_IDS).join(', ')} and ${ids.length - NAMED_IDS} more`);
+
+/**
+ * Check 12: for each new event the receiver acknowledged (check 1's, each of the burst's), exactly
+ * one matching call since the run started, the repeat of check 2 adding none. Waits up to
+ * `withinMs` after the burst, reading every FETCH_POLL_MS, until each expected onboarding was
+ * called; any status counts (the ids are fictitious: a 404 still proves the call).
+ */
+async function fetchedAfterEvent(run: Run, expect: ResolvedFetch, seen: () => readonly SeenRequest[]): Promise<Outcome> {
+  const ids = run.acknowledgedNew;
+  const call = `${expect.method} ${expect.path}`;
+  if (ids.length === 0) return skipped(`no new event was acknowledged (checks 1 and 11), so no ${call} was due`);
+  const wanted = new Map(ids.map((id) => [expect.path.split(ONBOARDING_ID_PLACEHOLDER).join(id), id]));
+  const began = performance.now();
+  const deadline = began + expect.withinMs;
+  let counts = new Map<string, number>();
+  for (;;) {
+    counts = new Map(ids.map((id) => [id, 0]));
+    for (const r of seen()) {
+      const id = r.method.toUpperCase() === expect.method ? wanted.get(r.path) : undefined;
+      if (id !== undefined) counts.set(id, counts.get(id)! + 1);
+    }
+    if ([...counts.values()].every((n) => n > 0) || performance.now() >= deadline) break;
+    await new Promise((resolve) => setTimeout(resolve, Math.min(FETCH_POLL_MS, Math.max(1, deadline - performance.now()))));
+  }
+  const ms = Math.round(performance.now() - began);
+  const missing = ids.filter((id) => counts.get(id) === 0);
+  const twice = ids.filter((id) => counts.get(id)! > 1);
+  const once = ids.length - missing.length - twice.length;
+  if (missing.length === 0 && twice.length === 0) {
+    return { grade: 'passed', reason: `${call}: each of the ${ids.length} new events' onboardings called once (${named(ids)})`, status: null, ms };
+  }
+  const parts: string[] = [];
+  if (twice.length > 0) {
+    const first = twice.includes(run.firstOnboardingId) ? ' (check 1\'s onboarding: the repeat of check 2 was acted on again)' : '';
+    parts.push(`called more than once: ${named(twice.map((id) => `${id} ${counts.get(id)} times`))}${first}`);
+  }
+  if (missing.length > 0) parts.push(`never called within ${expect.withinMs} ms: ${named(missing)}`);
+  return { grade: 'failed', reason: `${call}: ${parts.join('; ')}; ${once} of ${ids.length} called exactly once`, status: null, ms };
+}

@@ -7,8 +7,18 @@ import { verifySignature } from '../../src/delivery/signature.js';
  * 127.0.0.1: `correct` does what the spec asks of a receiver; `unsigned` answers 200 to
  * everything without looking at the signature; `notIdempotent` verifies but answers 409 to an
  * event id it has seen; `firstV1Only` verifies only the first v1 value of the header.
+ * Given `fetchFrom` (an emulator's address and a key), `correct` also calls
+ * GET /v1/onboardings/{data.onboarding_id} once for each new event it acts on, after answering;
+ * `fetchOnRepeat` is `correct` but calls it for every validly signed message, repeats included.
  */
-export type ReceiverKind = 'correct' | 'unsigned' | 'notIdempotent' | 'firstV1Only';
+export type ReceiverKind = 'correct' | 'unsigned' | 'notIdempotent' | 'firstV1Only' | 'fetchOnRepeat';
+
+/** Where a fetching receiver reads an event's onboarding back. */
+export interface FetchFrom {
+  /** The emulator's base URL, e.g. http://127.0.0.1:4010 */
+  base: string;
+  key: string;
+}
 
 export interface GradedReceiver {
   url: string;
@@ -40,7 +50,14 @@ function firstV1Verifies(raw: Buffer, header: unknown, secrets: string[]): boole
   return t !== undefined && v1 !== undefined && verifySignature(raw, `${t},${v1}`, secrets);
 }
 
-export async function gradedReceiver(kind: ReceiverKind, secrets: string[] = [SECRET]): Promise<GradedReceiver> {
+export async function gradedReceiver(kind: ReceiverKind, secrets: string[] = [SECRET], fetchFrom?: FetchFrom): Promise<GradedReceiver> {
+  const fetchOnboarding = (event: { data?: { onboarding_id?: unknown } }) => {
+    if (!fetchFrom || typeof event.data?.onboarding_id !== 'string') return;
+    // Not awaited: the receiver answers first, as one that queues its work would.
+    void fetch(`${fetchFrom.base}/v1/onboardings/${event.data.onboarding_id}`, { headers: { Authorization: `Bearer ${fetchFrom.key}` } })
+      .then((r) => r.arrayBuffer())
+      .catch(() => undefined);
+  };
   const seen = new Set<string>();
   const state = { handled: [] as string[], received: 0 };
   const server: Server = createServer((req, res) => {
@@ -53,9 +70,9 @@ export async function gradedReceiver(kind: ReceiverKind, secrets: string[] = [SE
         res.writeHead(401, { 'Content-Type': 'application/json' }).end('{"error":"bad signature"}');
         return;
       }
-      let event: { id?: unknown; type?: unknown };
+      let event: { id?: unknown; type?: unknown; data?: { onboarding_id?: unknown } };
       try {
-        event = JSON.parse(raw.toString('utf8')) as { id?: unknown; type?: unknown };
+        event = JSON.parse(raw.toString('utf8')) as typeof event;
       } catch {
         res.writeHead(400).end();
         return;
@@ -64,12 +81,14 @@ export async function gradedReceiver(kind: ReceiverKind, secrets: string[] = [SE
       if (seen.has(id)) {
         // A correct receiver acknowledges a repeat without acting on it again.
         res.writeHead(kind === 'notIdempotent' ? 409 : 200).end();
+        if (kind === 'fetchOnRepeat') fetchOnboarding(event);
         return;
       }
       seen.add(id);
       state.handled.push(id);
       // Unknown types are acknowledged and ignored.
       res.writeHead(200).end();
+      fetchOnboarding(event);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

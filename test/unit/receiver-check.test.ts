@@ -97,4 +97,25 @@ describe('runReceiverCheck', () => {
     await expect(runReceiverCheck({ url: 'http://127.0.0.1:9/x', secret: SECRET, burst: 51 })).rejects.toMatchObject({ param: 'burst' });
     await expect(runReceiverCheck({ url: 'http://127.0.0.1:9/x', secret: SECRET, timeoutMs: 10_001 })).rejects.toMatchObject({ param: 'timeout_ms' });
   });
+
+  it('check 12 (expect_fetch): skipped without a journal; graded from the requests seen since the run started', async () => {
+    const r = await start('correct');
+    const alone = await runReceiverCheck({ url: r.url, secret: SECRET, timeoutMs: 2_000, burst: 1, expectFetch: { path: '/v1/onboardings/{onboarding_id}' } });
+    expect(alone.checks[11]).toMatchObject({ id: 12, name: 'fetched_after_event', required: true, grade: 'skipped' });
+    expect(alone.ok).toBe(true);
+    // A journal passed as functions: a request recorded before the start does not count, and none comes after.
+    const seen: { method: string; path: string }[] = [{ method: 'GET', path: '/v1/onboardings/onb_before' }];
+    let startedAt = -1;
+    const report = await runReceiverCheck(
+      { url: r.url, secret: SECRET, timeoutMs: 2_000, burst: 1, expectFetch: { path: '/v1/onboardings/{onboarding_id}', withinMs: 50 } },
+      { requests: { enabled: true, start: () => ((startedAt = seen.length), () => seen.slice(startedAt)) } },
+    );
+    expect(startedAt).toBe(1);
+    const c = report.checks[11]!;
+    expect(c.grade).toBe('failed');
+    expect(c.reason).toContain('never called within 50 ms');
+    expect(c.reason).toContain('0 of 2 called exactly once');
+    await expect(runReceiverCheck({ url: r.url, secret: SECRET, expectFetch: { path: '/v1/onboardings' } })).rejects.toMatchObject({ code: 'parameter_invalid', param: 'expect_fetch.path' });
+    await expect(runReceiverCheck({ url: r.url, secret: SECRET, expectFetch: { path: '/v1/x/{onboarding_id}', withinMs: 0 } })).rejects.toMatchObject({ code: 'parameter_invalid' });
+  });
 });
