@@ -41,7 +41,7 @@ export interface JournalEntry {
   /** The envelope's code when the answer is an error. */
   error_code: string | null;
   replayed: boolean;
-  /** False when an injected fault dropped the answer after the request ran: `status` is what it would have been. */
+  /** False when the request ran but its answer never reached the client whole (a fault dropped it, or the client gave up on a slow one): `status` is what it would have been. */
   answered: boolean;
   /** Measured at the HTTP edge; null for an entry read back from a snapshot (see save()). */
   duration_ms: number | null;
