@@ -65,10 +65,10 @@ export const SERVE_OPTIONS: OptionSpec[] = [
   { key: 'signatureClock', flag: '--signature-clock <clock>', env: 'EMULATOR_SIGNATURE_CLOCK', default: 'wall', choices: ['wall', 'emulated'], description: 't of Service-Signature: wall time, or the workspace clock for receivers on a fake clock' },
   { key: 'webhookTimeoutMs', flag: '--webhook-timeout-ms <ms>', env: 'EMULATOR_WEBHOOK_TIMEOUT_MS', default: '10000', description: 'how long a webhook attempt waits for the answer' },
   { key: 'stateFile', flag: '--state-file <file>', env: 'EMULATOR_STATE_FILE', description: 'keep the default workspace in this JSON file: read at start (a bad file stops the start), created when missing, written after every change' },
-  { key: 'resetState', flag: '--reset-state', env: 'EMULATOR_RESET_STATE', description: 'with --state-file: start from the fixtures and overwrite the file, whatever it holds (environment: any value)' },
+  { key: 'resetState', flag: '--reset-state', env: 'EMULATOR_RESET_STATE', description: 'with --state-file: start from the fixtures and overwrite the file, whatever it holds (or the environment variable, set to anything)' },
   { key: 'drainTimeoutMs', flag: '--drain-timeout-ms <ms>', env: 'EMULATOR_DRAIN_TIMEOUT_MS', default: '10000', description: 'on SIGTERM or SIGINT: how long requests and webhook attempts in flight may run before they are cut (attempts cut are stored as due again); then the state file is written and the process exits 0' },
   { key: 'journalLimit', flag: '--journal-limit <n>', env: 'EMULATOR_JOURNAL_LIMIT', default: '1000', description: `requests each workspace's journal (GET /_emulator/requests) keeps, 0 to ${JOURNAL_MAX_LIMIT}; older ones are dropped and counted; 0 turns the journal off (nothing recorded, lists empty)` },
-  { key: 'ui', flag: '--no-ui', env: 'EMULATOR_NO_UI', description: 'turn the inspector (/_emulator/ui, and the redirect from /) and the API explorer (/_emulator/docs) off: 404 (environment: any value)' },
+  { key: 'ui', flag: '--no-ui', env: 'EMULATOR_NO_UI', description: 'turn the inspector (/_emulator/ui, and the redirect from /) and the API explorer (/_emulator/docs) off: 404 (or the environment variable, set to anything)' },
   { key: 'rateLimit', flag: '--rate-limit <rate>', env: 'EMULATOR_RATE_LIMIT', description: 'per-key limit on /v1 requests, N/s or N/m (e.g. 10/s): over it, 429 rate_limited with Retry-After; default: off' },
 ];
 

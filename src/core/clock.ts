@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 /**
  * The workspace clock. Domain code asks this for "now"; it is the only place (with the
  * timer queue) that reads the wall clock, so a test can freeze or fast-forward time.
@@ -99,7 +100,17 @@ function toMs(value: Date | string | number): number {
   return ms;
 }
 
-/** Wall-clock seconds, for the one place that needs real time: the `t` of a webhook signature. */
+/** Wall-clock seconds, for what needs real time: the `t` of a webhook signature. */
 export function wallClockSeconds(): number {
   return Math.floor(Date.now() / 1000);
+}
+
+/** Wall-clock milliseconds, for what happens outside any workspace's clock (a receiver check's messages). */
+export function wallClockMs(): number {
+  return Date.now();
+}
+
+/** A monotonic reading in milliseconds, to measure how long something real took (never an instant). */
+export function monotonicMs(): number {
+  return performance.now();
 }

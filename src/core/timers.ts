@@ -163,3 +163,8 @@ export class WallAlarm {
     this.handle = undefined;
   }
 }
+
+/** Waits `ms` of wall time: for real waits outside any workspace's clock (polling a receiver's calls). */
+export function wallDelay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
+}

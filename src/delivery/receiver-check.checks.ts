@@ -16,6 +16,8 @@ export type CheckName =
   | 'older_event_name'
   | 'burst';
 
+export type CheckGrade = 'passed' | 'failed' | 'warning' | 'skipped';
+
 /** The follow-up check, run only when asked for (`expect_fetch`): not in the table. */
 export type FollowUpCheckName = 'fetched_after_event';
 

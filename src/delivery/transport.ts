@@ -1,6 +1,6 @@
 /**
  * The one place webhook messages leave the process: a plain HTTP(S) POST per attempt. What
- * counts as received follows the spec (Events → Delivery): any 2xx; redirects are not followed;
+ * counts as received follows the spec (Events → Delivery): every 2xx; redirects are not followed;
  * the wait is bounded. The dispatcher gets a result object, never an exception, so a broken
  * receiver can only ever fail its own delivery. Tests inject a fake Transport or point this one
  * at receivers on 127.0.0.1.
