@@ -34,6 +34,15 @@ module.exports = {
       to: { path: '^src/(scenarios|control|pages|http)/' },
     },
     {
+      name: 'scenarios-know-no-adapters',
+      comment:
+        'Scenarios play and judge the life cycle through the resources; the control API, the ' +
+        'pages and HTTP are adapters that call scenarios, never the other way round.',
+      severity: 'error',
+      from: { path: '^src/(scenarios|delivery)/' },
+      to: { path: '^src/(control|pages|http|cli)/' },
+    },
+    {
       name: 'browser-imports-nothing',
       comment:
         "src/browser runs in the viewer's browser as a classic script of its own program " +

@@ -4,7 +4,7 @@ import { differences, type JournalEntry, type RequestMatcher } from '../core/jou
 import type { Workspace } from '../core/workspace.js';
 import type { EventRecord } from '../resources/events/events.model.js';
 import { TERMINAL_STATUSES, type OnboardingRecord, type OnboardingStatus } from '../resources/onboardings/onboardings.model.js';
-import { timeline } from '../control/inspect.service.js';
+import { timeline } from '../resources/onboardings/onboardings.timeline.js';
 import { matches } from './scenario.rules.js';
 import { EXPECTATION_KINDS, type ExpectationKind, type ExpectRequest, type ScenarioDocument, type ScenarioExpectation } from './scenario.schemas.js';
 
