@@ -35,9 +35,11 @@ const program = new Command('onboarding-emulator')
   .description('A local emulator of the hosted employee-onboarding API, for integration tests and exploration.')
   .version(EMULATOR_VERSION);
 
+// The default command: options alone start the server (`onboarding-emulator --scenario happy-path`),
+// as they do after the image name in `docker run IMAGE --scenario happy-path`.
 const serve = program
-  .command('serve')
-  .description('Run the emulator with the default workspace loaded from the fixtures.')
+  .command('serve', { isDefault: true })
+  .description('Run the emulator with the default workspace loaded from the fixtures (the default command).')
   .addHelpText('after', '\nEvery option can also be set through the environment variable shown beside it.');
 for (const spec of SERVE_OPTIONS) {
   const option = new Option(spec.flag, spec.description).env(spec.env);
@@ -111,7 +113,7 @@ serve.action(async (raw: Record<string, string | undefined>) => {
     if (err instanceof FixturesError || err instanceof ScenarioError) console.error(err.message);
     else if (err instanceof StateFileError) {
       console.error(`onboarding-emulator: ${err.message}`);
-      console.error('The file was left as it is. Fix or remove it, or start with --reset-state to start from the fixtures and overwrite it.');
+      console.error(err.hint);
     } else console.error(`onboarding-emulator: ${(err as Error).message}`);
     process.exit(1);
   }

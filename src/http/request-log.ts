@@ -8,6 +8,8 @@ import { requestIdOf } from './reply.js';
  * 'finish' with a plain object, so a request costs one log call (no child logger per request,
  * which measurably slowed the hot path; docs/decisions.md).
  */
+const HEALTH_PATH = '/_emulator/health';
+
 export function requestLog(logger: Logger) {
   return (req: Request, res: Response, next: NextFunction): void => {
     const started = process.hrtime.bigint();
@@ -19,6 +21,8 @@ export function requestLog(logger: Logger) {
         duration_ms: Number(process.hrtime.bigint() - started) / 1e6,
       };
       if (status >= 500) logger.error(entry, 'request');
+      // A container engine probes health every few seconds: at info it would bury the requests that matter.
+      else if (status === 200 && req.path === HEALTH_PATH) logger.debug(entry, 'request');
       else logger.info(entry, 'request');
     });
     // No answer went out (an injected reset or dropped answer, or a client that hung up): still

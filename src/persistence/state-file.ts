@@ -13,7 +13,29 @@ import { writeDurably, writeDurablySync } from './durable-file.js';
  * takes its snapshot when it starts. A write is durable (src/persistence/durable-file.ts), and a
  * snapshot never waits for webhook attempts: one still running is stored as due again.
  */
-export class StateFileError extends Error {}
+export class StateFileError extends Error {
+  /** What to do about it, one or two sentences for the command line. */
+  readonly hint: string;
+
+  constructor(message: string, cause?: unknown) {
+    super(message);
+    this.hint = isAccessError(cause) ? accessHint(message) : 'The file was left as it is. Fix or remove it, or start with --reset-state to start from the fixtures and overwrite it.';
+  }
+}
+
+/** No permission, or a read-only file system: --reset-state cannot help, a writable folder can. */
+function isAccessError(err: unknown): boolean {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  return code === 'EACCES' || code === 'EPERM' || code === 'EROFS';
+}
+
+function accessHint(message: string): string {
+  const uid = typeof process.getuid === 'function' ? process.getuid() : undefined;
+  const who = uid === undefined ? 'the emulator' : `the emulator (uid ${uid})`;
+  return `${who} may not write there (${message.includes('EROFS') ? 'a read-only file system' : 'permission denied'}). `
+    + 'Put the state file in a folder it can write: in the container image that is /data, with a volume mounted on it '
+    + '(-v emu-state:/data -e EMULATOR_STATE_FILE=/data/state.json); a folder of the host mounted there must belong to uid 1000 (chown 1000 DIR).';
+}
 
 export interface StateFileOptions {
   path: string;
@@ -96,7 +118,7 @@ export class StateFile {
       mkdirSync(dirname(this.path), { recursive: true });
       writeDurablySync(this.path, JSON.stringify(document, null, 2));
     } catch (err) {
-      throw new StateFileError(`state file ${this.path} cannot be written: ${(err as Error).message}`);
+      throw new StateFileError(`state file ${this.path} cannot be written: ${(err as Error).message}`, err);
     }
     this.written = render(document).comparable;
     this.unsubscribe = emulator.onChange((ws) => {
@@ -160,7 +182,7 @@ export class StateFile {
     try {
       await writeDurably(this.path, file);
     } catch (err) {
-      throw new StateFileError(`state file ${this.path} could not be written: ${(err as Error).message}`);
+      throw new StateFileError(`state file ${this.path} could not be written: ${(err as Error).message}`, err);
     }
     this.written = text;
   }
@@ -181,7 +203,7 @@ function readFile(path: string): unknown {
     text = readFileSync(path, 'utf8');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return NO_FILE;
-    throw new StateFileError(`state file ${path} cannot be read (${(err as Error).message})`);
+    throw new StateFileError(`state file ${path} cannot be read (${(err as Error).message})`, err);
   }
   try {
     return JSON.parse(text) as unknown;

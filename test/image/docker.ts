@@ -1,0 +1,130 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+
+/**
+ * The Docker CLI for the image suite: containers started here carry one label and publish
+ * their port on 127.0.0.1 only (a free port the engine picks), and `removeContainers()` takes
+ * every one of them away, however a test ended.
+ */
+const run = promisify(execFile);
+export const IMAGE = process.env.IMAGE_UNDER_TEST ?? 'onboarding-emulator:test';
+const LABEL = 'onboarding-emulator.image-suite=1';
+
+export interface Result {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** `docker ARGS...`; never throws for a non-zero exit (the caller reads `code`). */
+export async function docker(args: string[], timeoutMs = 60_000): Promise<Result> {
+  try {
+    const { stdout, stderr } = await run('docker', args, { timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 });
+    return { code: 0, stdout, stderr };
+  } catch (err) {
+    const e = err as { code?: number | string; stdout?: string; stderr?: string; message: string };
+    return { code: typeof e.code === 'number' ? e.code : -1, stdout: e.stdout ?? '', stderr: e.stderr ?? e.message };
+  }
+}
+
+/** Like docker(), but a non-zero exit is an error naming the command and its stderr. */
+export async function must(args: string[], timeoutMs?: number): Promise<string> {
+  const r = await docker(args, timeoutMs);
+  if (r.code !== 0) throw new Error(`docker ${args.join(' ')} exited ${r.code}: ${r.stderr.trim()}`);
+  return r.stdout.trim();
+}
+
+export interface Container {
+  id: string;
+  /** `http://127.0.0.1:<published port>` */
+  base: string;
+  /** Milliseconds from `docker run` to the container's start (the run command returning). */
+  startedAfterMs: number;
+}
+
+export interface StartOptions {
+  /** Options for `docker run` before the image name (`-e`, `-v`, `--memory`, ...). */
+  docker?: string[];
+  /** Arguments after the image name. */
+  args?: string[];
+  /** The port inside the container to publish (default 4010). */
+  port?: number;
+}
+
+/** `docker run -d` with the label, the port published on 127.0.0.1 at a free host port. */
+export async function start(options: StartOptions = {}): Promise<Container> {
+  const port = options.port ?? 4010;
+  const began = performance.now();
+  const id = await must(['run', '-d', '--label', LABEL, '-p', `127.0.0.1::${port}`, ...(options.docker ?? []), IMAGE, ...(options.args ?? [])]);
+  const startedAfterMs = performance.now() - began;
+  const mapped = await must(['port', id, `${port}/tcp`]);
+  const hostPort = mapped.split('\n').map((l) => l.trim()).find((l) => l.startsWith('127.0.0.1:'))?.split(':')[1];
+  if (!hostPort) throw new Error(`no 127.0.0.1 port for ${id}: ${mapped}`);
+  return { id, base: `http://127.0.0.1:${hostPort}`, startedAfterMs };
+}
+
+/** Polls `url` until it answers `status`, every 20 ms for at most `ms`; the milliseconds it took. */
+export async function waitForStatus(url: string, status = 200, ms = 15_000, headers: Record<string, string> = {}): Promise<number> {
+  const began = performance.now();
+  const end = began + ms;
+  let last = 'no answer';
+  while (performance.now() < end) {
+    try {
+      const res = await fetch(url, { headers, signal: AbortSignal.timeout(1_000) });
+      if (res.status === status) return performance.now() - began;
+      last = `status ${res.status}`;
+    } catch (err) {
+      last = (err as Error).message;
+    }
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error(`${url} did not answer ${status} within ${ms} ms (last: ${last})`);
+}
+
+/** The container's health status as the engine reports it. */
+export async function health(id: string): Promise<string> {
+  return must(['inspect', '-f', '{{if .State.Health}}{{.State.Health.Status}}{{else}}none{{end}}', id]);
+}
+
+/** Waits until the engine calls the container healthy; the milliseconds it took from `since`. */
+export async function waitHealthy(id: string, since: number, ms = 20_000): Promise<number> {
+  const end = performance.now() + ms;
+  for (;;) {
+    const status = await health(id);
+    if (status === 'healthy') return performance.now() - since;
+    if (status === 'unhealthy') throw new Error(`${id} became unhealthy: ${await must(['inspect', '-f', '{{json .State.Health.Log}}', id])}`);
+    if (performance.now() > end) throw new Error(`${id} not healthy within ${ms} ms (status ${status})`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+export async function logs(id: string): Promise<string> {
+  const r = await docker(['logs', id]);
+  return r.stdout + r.stderr;
+}
+
+/** `docker inspect -f FORMAT id`. */
+export const inspect = (id: string, format: string): Promise<string> => must(['inspect', '-f', format, id]);
+
+/** Every container this suite started, stopped at once and removed with its anonymous volumes. */
+export async function removeContainers(): Promise<void> {
+  const ids = (await must(['ps', '-aq', '--filter', `label=${LABEL}`])).split('\n').filter(Boolean);
+  if (ids.length) await docker(['rm', '-f', '-v', ...ids]);
+}
+
+/** A named volume for one test, removed by removeVolumes(). */
+export async function volume(name: string): Promise<string> {
+  const full = `oe-image-suite-${name}-${process.pid}`;
+  await must(['volume', 'create', '--label', LABEL, full]);
+  return full;
+}
+
+export async function removeVolumes(): Promise<void> {
+  const names = (await must(['volume', 'ls', '-q', '--filter', `label=${LABEL}`])).split('\n').filter(Boolean);
+  if (names.length) await docker(['volume', 'rm', '-f', ...names]);
+}
+
+/** `docker run --rm IMAGE ARGS` in the foreground: its exit code and output. */
+export function runOnce(args: string[], dockerArgs: string[] = [], timeoutMs = 60_000): Promise<Result> {
+  return docker(['run', '--rm', '--label', LABEL, ...dockerArgs, IMAGE, ...args], timeoutMs);
+}
