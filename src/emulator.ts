@@ -20,6 +20,7 @@ import { checkScenario, mergeScenarios, readScenarioFile } from './scenarios/sce
 import type { ScenarioDocument } from './scenarios/scenario.schemas.js';
 import { deliverySettings, type DeliverySettings } from './delivery/settings.js';
 import { inFlightAsDue } from './delivery/in-flight.js';
+import type { RelayHub } from './delivery/relay.js';
 import { JOURNAL_LIMIT, journalLimitProblem } from './core/journal.js';
 
 export const DEFAULT_FIXTURES_PATH = fileURLToPath(new URL('../fixtures/default.json', import.meta.url));
@@ -170,6 +171,12 @@ export class Emulator {
     this.unindex(ws);
     ws.scheduler.stop();
     this.entries.delete(id);
+    this.delivery.relays.forgetWorkspace(id);
+  }
+
+  /** The webhook relays of every workspace (`onboarding-emulator listen`). */
+  get relays(): RelayHub {
+    return this.delivery.relays;
   }
 
   /** Back to the state right after creation: fixtures, clock and random sequence. */

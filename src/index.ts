@@ -28,6 +28,8 @@ export type {
   ScenarioDocument, ScenarioRule, ScenarioMatch, ScenarioExpectation, ScenarioState, ScenarioValidation, ScenarioReport, ScenarioWarning, ScenarioInput, ControlClient,
 } from './in-process.js';
 export { StateFileError } from './persistence/state-file.js';
+export { startRelay, type RelayOptions, type RelayHandle, type RelayedDelivery, type RelayEnd } from './cli/listen.js';
+export type { RelayInfo, RelayedMessage } from './delivery/relay.js';
 
 /** Resources as the API renders them (JSON bodies), for typing what fetch returns. */
 export type Onboarding = ReturnType<typeof renderOnboarding>;

@@ -48,7 +48,7 @@ export function baseUrl(raw: string): URL {
   throw new UsageError(`--url must be an http:// or https:// URL, such as ${DEFAULT_URL}; got ${JSON.stringify(raw)}${hint}`);
 }
 
-export async function request<T = unknown>(options: ClientOptions, method: string, path: string, body?: unknown): Promise<T> {
+export async function request<T = unknown>(options: ClientOptions, method: string, path: string, body?: unknown, signal?: AbortSignal): Promise<T> {
   const base = baseUrl(options.url);
   if (!path.startsWith('/')) throw new UsageError(`not a valid path: ${path} (it must start with /)`);
   let url: URL;
@@ -62,8 +62,9 @@ export async function request<T = unknown>(options: ClientOptions, method: strin
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   let res: Response;
   try {
-    res = await fetch(url, { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+    res = await fetch(url, { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}), ...(signal ? { signal } : {}) });
   } catch (err) {
+    if (signal?.aborted) throw err;
     const cause = (err as { cause?: { code?: string; message?: string } }).cause;
     throw new UsageError(`cannot reach the emulator at ${url.origin}: ${cause?.code ?? cause?.message ?? (err as Error).message} (is it running? set --url or EMULATOR_URL)`);
   }

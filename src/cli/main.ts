@@ -14,6 +14,7 @@ import { scenarioWarnings } from '../scenarios/scenario.warnings.js';
 import { registerClock } from './commands/clock.js';
 import { registerControl } from './commands/control.js';
 import { registerEvents } from './commands/events.js';
+import { registerListen } from './commands/listen.js';
 import { registerOnboardings } from './commands/onboardings.js';
 import { registerOutbox } from './commands/outbox.js';
 import { registerReceiverCheck } from './commands/receiver-check.js';
@@ -129,6 +130,8 @@ registerWorkspace(program);
 registerSnapshot(program);
 registerScenario(program);
 registerControl(program);
+// Runs beside the receiver until Ctrl-C: the relay for an emulator that cannot reach it.
+registerListen(program);
 // Runs in this process against a receiver; needs no emulator.
 registerReceiverCheck(program);
 

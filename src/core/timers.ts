@@ -168,3 +168,14 @@ export class WallAlarm {
 export function wallDelay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
 }
+
+/**
+ * Calls `fire` once after `ms` of wall time unless the returned function cancels it first: for
+ * bounds on real waits outside any workspace's clock (a relay's long poll, an attempt it carries).
+ * It never keeps the process alive.
+ */
+export function wallTimeout(ms: number, fire: () => void): () => void {
+  const handle = setTimeout(fire, Math.max(0, Math.min(ms, 2_147_483_647)));
+  handle.unref?.();
+  return () => clearTimeout(handle);
+}

@@ -125,7 +125,8 @@ export async function attempt(ws: Workspace, endpoint: WebhookEndpointRecord, de
   let result = refused
     ? { ok: false, status: null as number | null, error: `refused by the strict URL policy: ${refused}` as string | null }
     : await settings.limit(() =>
-        settings.transport.send({ url: endpoint.url, headers: headersFor(ws, rules.signingSecrets(ws, endpoint), delivery, injected), body: delivery.body, timeoutMs: settings.timeoutMs }),
+        // A relay that takes this address carries the attempt; otherwise it goes out directly.
+        (settings.relays.transportFor(ws.id, endpoint.url) ?? settings.transport).send({ url: endpoint.url, headers: headersFor(ws, rules.signingSecrets(ws, endpoint), delivery, injected), body: delivery.body, timeoutMs: settings.timeoutMs }),
       );
   if (injected?.kind === 'drop_ack' && result.ok) {
     // The receiver's acknowledgement is lost: recorded as the timeout the service would see.

@@ -1,4 +1,5 @@
 import { systemResolver, type Resolver, type UrlPolicy } from './address-policy.js';
+import { RelayHub } from './relay.js';
 import { httpTransport, type Transport } from './transport.js';
 
 /** How a workspace delivers webhooks; one object per emulator, injectable in tests. */
@@ -11,6 +12,8 @@ export interface DeliverySettings {
   timeoutMs: number;
   /** Attempts in flight at once, across workspaces: a hanging receiver costs one timeout, not one per delivery. */
   limit: Limiter;
+  /** Relays that carry the attempts of the addresses they take (`onboarding-emulator listen`). */
+  relays: RelayHub;
 }
 
 declare module '../core/workspace.js' {
@@ -46,5 +49,6 @@ export function deliverySettings(overrides: Partial<DeliverySettings> = {}): Del
     signatureClock: overrides.signatureClock ?? 'wall',
     timeoutMs: overrides.timeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS,
     limit: overrides.limit ?? createLimiter(64),
+    relays: overrides.relays ?? new RelayHub(),
   };
 }

@@ -270,6 +270,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   'Delivery faults': 'Faults on the workspace\'s webhook messages: duplicated, reordered, late, unacknowledged or badly signed, on purpose.',
   'State machine': 'The onboarding life cycle as data: every status and trigger, its events, refusals and guards, and a Mermaid diagram of it.',
   'Receiver checks': 'A conformance run against a webhook receiver: real signed messages, each answer graded against what the spec asks of a receiver.',
+  Relays: 'Webhook relays: a process beside the receiver (onboarding-emulator listen) takes the messages the emulator cannot send itself, posts them and reports each answer.',
   Pages: 'Pages a person opens in a browser: the hosted flow, the embedded review and the inspector.',
 };
 

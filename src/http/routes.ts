@@ -2,6 +2,7 @@ import { controlRoutes } from '../control/control.routes.js';
 import { deliveryFaultRoutes } from '../control/delivery-faults.routes.js';
 import { inspectRoutes } from '../control/inspect.routes.js';
 import { receiverCheckRoutes } from '../control/receiver-check.routes.js';
+import { relayRoutes } from '../control/relay.routes.js';
 import { requestRoutes } from '../control/requests.routes.js';
 import { onboardingActionRoutes } from '../control/onboarding-actions.routes.js';
 import { scenarioRoutes } from '../control/scenario.routes.js';
@@ -25,7 +26,7 @@ export const apiRoutes: ApiRoute[] = [
   ...organizationRoutes, ...onboardingRoutes, ...approvalRoutes, ...contractRoutes, ...employeeRoutes, ...eventRoutes, ...sandboxRoutes,
   ...documentRoutes, ...integrationRoutes, ...reviewRoutes, ...webhookRoutes,
 ];
-export const allControlRoutes: ControlRoute<Emulator>[] = [...controlRoutes, ...onboardingActionRoutes, ...scenarioRoutes, ...inspectRoutes, ...requestRoutes, ...deliveryFaultRoutes, ...stateMachineRoutes, ...receiverCheckRoutes];
+export const allControlRoutes: ControlRoute<Emulator>[] = [...controlRoutes, ...onboardingActionRoutes, ...scenarioRoutes, ...inspectRoutes, ...requestRoutes, ...deliveryFaultRoutes, ...stateMachineRoutes, ...receiverCheckRoutes, ...relayRoutes];
 
 /** Concrete paths served for a route (per-workspace control routes are served twice). */
 export function servedPaths(route: ApiRoute | ControlRoute<Emulator>): string[] {

@@ -1,0 +1,146 @@
+import { httpTransport, type Transport } from '../delivery/transport.js';
+import type { RelayedMessage, RelayInfo, RelayReport } from '../delivery/relay.js';
+import { ApiError, request, UsageError, type ClientOptions } from './client.js';
+
+/**
+ * The relay beside the receiver (`onboarding-emulator listen`, and startRelay() in a test
+ * process): it opens a relay on the emulator, long-polls for the messages of the addresses it
+ * takes, posts each to the receiver byte for byte with its headers, and reports the answer, so
+ * the emulator records the attempt as if it had made it. The emulator can be anywhere the relay
+ * reaches (a container on the default bridge, another machine); the receiver only needs to be
+ * reachable from the relay.
+ */
+export interface RelayOptions {
+  /** The emulator's base URL, e.g. http://localhost:4010. */
+  url: string;
+  /** Where every message goes; left out: each to its own address's URL, as seen from here. */
+  forwardTo?: string | undefined;
+  /** A key of the workspace to relay for; with neither this nor `workspace`, the default workspace. */
+  key?: string | undefined;
+  /** The workspace's id (the per-workspace control paths). */
+  workspace?: string | undefined;
+  /** Take only the addresses whose URL starts with this. */
+  urlPrefix?: string | undefined;
+  /** How long one long poll waits on the emulator (ms); default 25000. */
+  waitMs?: number | undefined;
+  /** Called after each message was posted and reported. */
+  onDelivery?: ((delivery: RelayedDelivery) => void) | undefined;
+  /** How messages are posted; the real HTTP transport by default (tests may swap it). */
+  transport?: Transport | undefined;
+}
+
+export interface RelayedDelivery {
+  message_id: string;
+  event_id: string | undefined;
+  event_type: string | undefined;
+  /** Where it was posted. */
+  url: string;
+  status_code: number | null;
+  error: string | null;
+  duration_ms: number;
+  /** false when the emulator no longer waited for the answer (the attempt had timed out there). */
+  recorded: boolean;
+}
+
+/** Why a relay ended: closed by its owner, or the emulator went away (stopped, restarted, unreachable). */
+export type RelayEnd = { reason: 'closed' } | { reason: 'lost'; message: string };
+
+export interface RelayHandle {
+  readonly relay: RelayInfo;
+  /** Settles when the relay has ended, whichever way. */
+  readonly done: Promise<RelayEnd>;
+  /** Stops polling, waits for the messages being posted, and closes the relay on the emulator. */
+  close(): Promise<void>;
+}
+
+const DEFAULT_WAIT_MS = 25_000;
+/** Connection errors in a row the relay rides out (a restarting proxy, a busy engine) before it calls the emulator lost. */
+const RETRIES = 3;
+const RETRY_PAUSE_MS = 300;
+
+/** Opens the relay (an unreachable emulator: UsageError; a refusal: ApiError) and starts relaying. */
+export async function startRelay(options: RelayOptions): Promise<RelayHandle> {
+  const client: ClientOptions = { url: options.url, key: options.key };
+  const base = options.workspace === undefined ? '/_emulator/relays' : `/_emulator/workspaces/${encodeURIComponent(options.workspace)}/relays`;
+  const forwardTo = options.forwardTo === undefined ? undefined : checkedUrl(options.forwardTo);
+  const relay = await request<RelayInfo>(client, 'POST', base, {
+    ...(options.urlPrefix !== undefined ? { url_prefix: options.urlPrefix } : {}),
+    ...(forwardTo !== undefined ? { forward_to: forwardTo } : {}),
+  });
+  const at = `${base}/${encodeURIComponent(relay.id)}`;
+  const transport = options.transport ?? httpTransport();
+  const stopping = new AbortController();
+  const posting = new Set<Promise<void>>();
+
+  const forward = async (message: RelayedMessage): Promise<void> => {
+    const target = forwardTo ?? message.url;
+    const sent = await transport.send({ url: target, headers: message.headers, body: message.body, timeoutMs: message.timeout_ms });
+    const report: RelayReport = { status_code: sent.status, error: sent.ok ? null : sent.error, duration_ms: sent.durationMs };
+    let recorded = true;
+    try {
+      await request(client, 'POST', `${at}/results`, { message_id: message.id, ...report });
+    } catch (err) {
+      // The emulator gave up on this attempt (timed out there) or forgot the relay: the poll loop finds out which.
+      if (!(err instanceof ApiError && err.status === 404)) throw err;
+      recorded = false;
+    }
+    options.onDelivery?.({
+      message_id: message.id, event_id: message.headers['Service-Event-Id'], event_type: message.headers['Service-Event-Type'], url: target, ...report, recorded,
+    });
+  };
+
+  const loop = async (): Promise<RelayEnd> => {
+    let failures = 0;
+    while (!stopping.signal.aborted) {
+      let messages: RelayedMessage[];
+      try {
+        const claimed = await request<{ data: RelayedMessage[]; stopping: boolean }>(client, 'POST', `${at}/claim`, { wait_ms: options.waitMs ?? DEFAULT_WAIT_MS }, stopping.signal);
+        if (claimed.stopping) return { reason: 'lost', message: 'the emulator is stopping' };
+        messages = claimed.data;
+        failures = 0;
+      } catch (err) {
+        if (stopping.signal.aborted) break;
+        if (err instanceof ApiError) return { reason: 'lost', message: lostBecause(err, relay.id) };
+        if (++failures > RETRIES) return { reason: 'lost', message: (err as Error).message };
+        await new Promise((r) => setTimeout(r, RETRY_PAUSE_MS));
+        continue;
+      }
+      for (const message of messages) {
+        const p = forward(message).catch(() => undefined).finally(() => posting.delete(p));
+        posting.add(p);
+      }
+    }
+    return { reason: 'closed' };
+  };
+
+  const done = loop().then(async (end) => {
+    await Promise.all(posting);
+    return end;
+  });
+
+  return {
+    relay,
+    done,
+    async close() {
+      stopping.abort();
+      await done;
+      await request(client, 'DELETE', at).catch(() => undefined);
+    },
+  };
+}
+
+function lostBecause(err: ApiError, id: string): string {
+  if (err.status === 404) return `the emulator no longer knows relay ${id} (it restarted, or its workspace was deleted)`;
+  return `the emulator refused the poll: ${err.status} ${err.code ?? ''} ${err.message}`.trim();
+}
+
+function checkedUrl(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new UsageError(`--forward-to must be an http:// or https:// URL, such as http://127.0.0.1:3000/webhooks; got ${JSON.stringify(raw)}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--forward-to must be an http:// or https:// URL; got ${JSON.stringify(raw)}`);
+  return raw;
+}

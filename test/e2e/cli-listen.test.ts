@@ -1,0 +1,67 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { afterEach, describe, expect, it } from 'vitest';
+import { CLI, serve } from '../support/serve.js';
+import { answer, useReceivers } from '../support/receiver.js';
+import { until } from '../support/wait.js';
+
+/**
+ * `onboarding-emulator listen` as a person runs it: against `serve`, a message relayed to a
+ * receiver and printed, Ctrl-C ends it with 0, an emulator that stops ends it with 2, and an
+ * emulator that is not there at all is exit 2 at once.
+ */
+const OWNER = 'hrs_test_acme_owner';
+const children: ChildProcess[] = [];
+const receivers = useReceivers();
+
+afterEach(() => {
+  for (const c of children.splice(0)) c.kill('SIGKILL');
+});
+
+function listen(args: string[]) {
+  const child = spawn(process.execPath, [CLI, 'listen', ...args], { env: { ...process.env, EMULATOR_URL: '', EMULATOR_KEY: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push(child);
+  let out = '';
+  let err = '';
+  child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
+  child.stderr!.on('data', (c: Buffer) => (err += c.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, exited, out: () => out, err: () => err };
+}
+
+describe('onboarding-emulator listen', () => {
+  it('relays a message to --forward-to, prints it, and stops on Ctrl-C with exit 0', async () => {
+    const emu = await serve([], children);
+    const r = await receivers.start(answer(200));
+    const relay = listen(['--url', emu.url, '--key', OWNER, '--forward-to', r.url('/hooks'), '--url-prefix', 'http://relayed.invalid/']);
+    await until(() => relay.err().includes('relaying the webhooks of workspace default'), 'the relay to start', 10_000);
+    const headers = { Authorization: `Bearer ${OWNER}`, 'Content-Type': 'application/json' };
+    const hook = (await (await fetch(`${emu.url}/v1/webhooks`, { method: 'POST', headers, body: JSON.stringify({ url: 'http://relayed.invalid/hooks' }) })).json()) as { id: string };
+    expect((await fetch(`${emu.url}/v1/webhooks/${hook.id}/test`, { method: 'POST', headers, body: '{}' })).status).toBe(200);
+    await r.waitFor(1, 10_000);
+    await until(() => /200\s+ping\s+evt_\S+\s+\d+ ms\s+http:\/\/127\.0\.0\.1:\d+\/hooks/.test(relay.out()), 'the printed delivery', 10_000);
+    relay.child.kill('SIGINT');
+    expect(await relay.exited).toBe(0);
+    const list = (await (await fetch(`${emu.url}/_emulator/relays`)).json()) as { data: unknown[] };
+    expect(list.data).toEqual([]);
+  });
+
+  it('ends with exit 2 when the emulator stops under it', async () => {
+    const emu = await serve([], children);
+    const relay = listen(['--url', emu.url]);
+    await until(() => relay.err().includes('relaying'), 'the relay to start', 10_000);
+    emu.child.kill('SIGTERM');
+    expect(await emu.exited).toBe(0);
+    expect(await relay.exited).toBe(2);
+    expect(relay.err()).toMatch(/lost the emulator at http:\/\/127\.0\.0\.1:\d+: the emulator is stopping/);
+  });
+
+  it('exits 2 at once when no emulator answers, and 2 for a --forward-to that is no URL', async () => {
+    const none = listen(['--url', 'http://127.0.0.1:9']);
+    expect(await none.exited).toBe(2);
+    expect(none.err()).toContain('cannot reach the emulator');
+    const emu = await serve([], children);
+    const bad = listen(['--url', emu.url, '--forward-to', 'localhost:3000']);
+    expect(await bad.exited).toBe(2);
+    expect(bad.err()).toContain('--forward-to must be an http:// or https:// URL');
+  });
+});
