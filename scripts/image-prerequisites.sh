@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # What the image suite (npm run test:image) needs before it builds the Dockerfile: an engine that
-# answers, and the Dockerfile's base image. On a machine with Docker and a registry (a laptop, a
-# GitHub runner) it only checks the engine: `docker build` pulls the base image itself.
+# answers, the tools of the recipes it runs (pytest, go, docker-compose), and the Dockerfile's
+# base image. On a machine with Docker and a registry (a laptop, a GitHub runner) it checks the
+# engine and the tools: `docker build` pulls the base image itself.
 #
 # On a machine with no engine running and no image registry, it uses the engine tools kept beside
 # the checkout (DOCKER_TOOLS, default ../shared/tools/docker): engine-up.sh starts Debian's
@@ -24,6 +25,18 @@ if ! docker info >/dev/null 2>&1; then
   quietly "$tools/engine-up.sh"
 fi
 docker info --format 'docker engine {{.ServerVersion}}'
+
+# The recipes of docs/testing.md the suite runs: pytest, go test and docker-compose (v1 syntax).
+missing=()
+python3 -c 'import pytest' >/dev/null 2>&1 || missing+=(python3-pytest)
+command -v go >/dev/null || missing+=(golang-go)
+command -v docker-compose >/dev/null || missing+=(docker-compose)
+if ((${#missing[@]})); then
+  sudo=(); [[ $(id -u) -eq 0 ]] || sudo=(sudo)
+  echo "installing ${missing[*]} (apt-get)"
+  quietly "${sudo[@]}" apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive quietly "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
 
 base=$(sed -nE 's/^FROM[[:space:]]+([^[:space:]]+).*/\1/p' Dockerfile | head -n 1)
 if docker image inspect "$base" >/dev/null 2>&1 || [[ ! -x "$tools/base-image.sh" ]]; then
