@@ -215,6 +215,8 @@ export class RelayHub {
 
   private carry(relay: Relay, request: TransportRequest): Promise<TransportResult> {
     const timeoutMs = Number.isFinite(request.timeoutMs) ? Math.max(1, Math.floor(request.timeoutMs)) : 1;
+    // The attempt may have waited for a place in the delivery limit while the relay closed.
+    if (this.relays.get(relay.id) !== relay) return Promise.resolve(result(null, 'the relay closed before the receiver answered', 0));
     const message: RelayedMessage = { id: `rmsg_${++this.messageCount}`, url: request.url, headers: request.headers, body: request.body, timeout_ms: timeoutMs };
     return new Promise<TransportResult>((resolve) => {
       const since = monotonicMs();

@@ -27,7 +27,7 @@ describe('onboarding-emulator/testcontainers', () => {
     work = await mkdtemp(join(tmpdir(), 'oe-testcontainers-'));
     // npm pack runs prepack (the build): the tarball is what a publish would ship.
     const packed = await run('npm', ['pack', '--json', '--pack-destination', work], { cwd: root, timeout: 300_000, maxBuffer: 64 * 1024 * 1024 });
-    const [{ filename }] = JSON.parse(packed.stdout.slice(packed.stdout.indexOf('['))) as { filename: string }[];
+    const { filename } = (JSON.parse(packed.stdout.slice(packed.stdout.indexOf('['))) as { filename: string }[])[0]!;
     const project = join(work, 'project');
     await cp(join(root, 'test/image/testcontainers-project'), project, { recursive: true });
     const env = { ...process.env, CI: 'true', NO_COLOR: '1', FORCE_COLOR: '0', npm_config_audit: 'false', npm_config_fund: 'false', ONBOARDING_EMULATOR_IMAGE: IMAGE };

@@ -1,0 +1,90 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { RELAY_LEASE_MS, RELAY_MARGIN_MS, RelayHub } from '../../src/delivery/relay.js';
+
+/** The relay hub on its own: which relay takes an attempt, what a report or a timeout makes of it, and when a relay is gone. */
+const request = (url: string, timeoutMs = 1_000) => ({ url, headers: { 'Service-Event-Id': 'evt_1' }, body: '{"a":1}', timeoutMs });
+
+afterEach(() => {
+  vi.useRealTimers();
+  vi.restoreAllMocks();
+});
+
+describe('RelayHub', () => {
+  it('gives an attempt to the relay with the longest matching prefix of its workspace, else to none', () => {
+    const hub = new RelayHub();
+    hub.open('ws1', {});
+    hub.open('ws1', { url_prefix: 'http://a.test/hooks' });
+    hub.open('ws2', { url_prefix: 'http://b.test/' });
+    expect(hub.transportFor('ws1', 'http://a.test/hooks/x')).not.toBeNull();
+    expect(hub.transportFor('ws2', 'http://a.test/hooks/x')).toBeNull();
+    expect(hub.transportFor('ws3', 'http://b.test/')).toBeNull();
+    void hub.transportFor('ws1', 'http://a.test/hooks/x')!.send(request('http://a.test/hooks/x'));
+    void hub.transportFor('ws1', 'http://other.test/')!.send(request('http://other.test/'));
+    const [all, prefixed] = hub.list('ws1');
+    expect(prefixed).toMatchObject({ url_prefix: 'http://a.test/hooks', queued: 1 });
+    expect(all).toMatchObject({ url_prefix: null, queued: 1 });
+  });
+
+  it('hands a message to a waiting poll and ends the attempt with the report', async () => {
+    const hub = new RelayHub();
+    const { id } = hub.open('ws', {});
+    const poll = hub.claim('ws', id, 10_000, 5);
+    const sent = hub.transportFor('ws', 'http://r.test/')!.send(request('http://r.test/'));
+    const [m] = await poll;
+    expect(m).toMatchObject({ url: 'http://r.test/', body: '{"a":1}', timeout_ms: 1_000, headers: { 'Service-Event-Id': 'evt_1' } });
+    hub.report('ws', id, m!.id, { status_code: 503, error: 'HTTP 503', duration_ms: 7 });
+    expect(await sent).toEqual({ ok: false, status: 503, error: 'HTTP 503', durationMs: 7 });
+    expect(() => hub.report('ws', id, m!.id, { status_code: 200, error: null, duration_ms: 1 })).toThrow(/holds no message/);
+    expect(hub.list('ws')[0]).toMatchObject({ relayed: 1, in_flight: 0 });
+  });
+
+  it('records a message nobody reports as the timeout of a direct attempt', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+    const hub = new RelayHub();
+    hub.open('ws', {});
+    const sent = hub.transportFor('ws', 'http://r.test/')!.send(request('http://r.test/', 300));
+    await vi.advanceTimersByTimeAsync(300 + RELAY_MARGIN_MS);
+    expect(await sent).toMatchObject({ ok: false, status: null, error: 'timed out after 300 ms' });
+    expect(hub.list('ws')[0]).toMatchObject({ queued: 0, in_flight: 0 });
+  });
+
+  it('drops a relay not polled for a lease, failing what it held; a polling one stays', async () => {
+    // The hub reads monotonic time through performance.now(): moved by hand here.
+    let now = 1_000;
+    vi.spyOn(performance, 'now').mockImplementation(() => now);
+    const hub = new RelayHub();
+    const idle = hub.open('ws', { url_prefix: 'http://idle.test/' });
+    const busy = hub.open('ws', { url_prefix: 'http://busy.test/' });
+    const held = hub.transportFor('ws', 'http://idle.test/')!.send(request('http://idle.test/', 600_000));
+    void hub.claim('ws', busy.id, 600_000, 1);
+    now += RELAY_LEASE_MS + 1;
+    expect(hub.transportFor('ws', 'http://idle.test/')).toBeNull();
+    expect(await held).toMatchObject({ ok: false, error: `the relay went away (not polled for ${RELAY_LEASE_MS / 1000} s)` });
+    expect(hub.list('ws').map((r) => r.id)).toEqual([busy.id]);
+    expect(() => hub.claim('ws', idle.id, 0, 1)).toThrow(/No relay/);
+    hub.stop();
+  });
+
+  it('answers waiting polls at once when stopped, and every later poll too', async () => {
+    const hub = new RelayHub();
+    const { id } = hub.open('ws', {});
+    const poll = hub.claim('ws', id, 60_000, 1);
+    hub.stop();
+    expect(await poll).toEqual([]);
+    expect(await hub.claim('ws', id, 60_000, 1)).toEqual([]);
+    expect(hub.stopped).toBe(true);
+  });
+
+  it('fails what a closed relay held, and what a deleted workspace held', async () => {
+    const hub = new RelayHub();
+    const a = hub.open('ws', {});
+    const held = hub.transportFor('ws', 'http://r.test/')!.send(request('http://r.test/'));
+    hub.close('ws', a.id);
+    expect(await held).toMatchObject({ ok: false, error: 'the relay closed before the receiver answered' });
+    hub.open('gone', {});
+    const lost = hub.transportFor('gone', 'http://r.test/')!.send(request('http://r.test/'));
+    hub.forgetWorkspace('gone');
+    expect(await lost).toMatchObject({ ok: false, error: 'the workspace was deleted' });
+    expect(hub.list('gone')).toEqual([]);
+  });
+});
