@@ -1,0 +1,109 @@
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { closedPort } from '../support/net.js';
+import { docker, IMAGE } from './docker.js';
+
+/**
+ * The pytest and Go examples of docs/testing.md, run as a reader would run them: each block is
+ * written to a folder of its own and run by the tool itself, against the image under test on a
+ * free port of 127.0.0.1 (EMULATOR_IMAGE, EMULATOR_PORT). The example starts its container with
+ * `docker run` and stops it; what it leaves behind is removed here by its name all the same.
+ * A missing tool fails the test with the Debian package that brings it.
+ */
+const DOC = new URL('../../docs/testing.md', import.meta.url);
+const work = mkdtempSync(join(tmpdir(), 'oe-recipes-'));
+const names: string[] = [];
+
+afterAll(async () => {
+  if (names.length) await docker(['rm', '-f', '-v', ...names]);
+  rmSync(work, { recursive: true, force: true });
+});
+
+/** The first fenced block of `lang` in the section under `heading` (up to the next `## `). */
+function block(heading: string, lang: string): string {
+  const text = readFileSync(DOC, 'utf8');
+  const start = text.indexOf(`\n${heading}\n`);
+  if (start < 0) throw new Error(`docs/testing.md has no "${heading}" section`);
+  const next = text.indexOf('\n## ', start + heading.length + 2);
+  const section = text.slice(start, next < 0 ? undefined : next);
+  const found = new RegExp('^```' + lang + '\\n([\\s\\S]*?)^```$', 'm').exec(section);
+  if (!found) throw new Error(`docs/testing.md: no \`\`\`${lang} block under "${heading}"`);
+  return found[1]!;
+}
+
+interface Run { code: number; out: string }
+
+/** Runs a command in `cwd`; never throws for a non-zero exit or a missing program (code -1). */
+function exec(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv, timeoutMs: number): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(cmd, args, { cwd, env, timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) => {
+      const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : -1) : 0;
+      resolve({ code, out: `${stdout}${stderr}${err && code === -1 ? `\n${err.message}` : ''}` });
+    });
+  });
+}
+
+/** Fails naming the Debian package when `cmd args` does not run. */
+async function need(cmd: string, args: string[], pkg: string): Promise<void> {
+  const r = await exec(cmd, args, work, process.env, 30_000);
+  if (r.code !== 0) throw new Error(`\`${cmd} ${args.join(' ')}\` does not run (install the Debian package ${pkg}): ${r.out.trim()}`);
+}
+
+/** A free port for the example, and the container name the example derives from it. */
+async function portFor(): Promise<{ port: string; env: NodeJS.ProcessEnv }> {
+  const port = String(await closedPort());
+  names.push(`onboarding-emulator-${port}`);
+  return { port, env: { ...process.env, EMULATOR_IMAGE: IMAGE, EMULATOR_PORT: port } };
+}
+
+/** The example's container is gone once the tool has ended (docker stop, then --rm). */
+async function expectGone(name: string): Promise<void> {
+  const end = performance.now() + 10_000;
+  let left = '';
+  do {
+    left = (await docker(['ps', '-aq', '--filter', `name=^/${name}$`])).stdout.trim();
+    if (!left) return;
+    await new Promise((r) => setTimeout(r, 100));
+  } while (performance.now() < end);
+  throw new Error(`the example left container ${name} (${left})`);
+}
+
+describe('the examples of docs/testing.md against the image', () => {
+  it('## pytest: python3 -m pytest runs the module and its test passes', async () => {
+    const code = block('## pytest', 'python');
+    await need('python3', ['-m', 'pytest', '--version'], 'python3-pytest');
+    const dir = join(work, 'pytest');
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'test_onboarding.py'), code);
+    const { port, env } = await portFor();
+    const began = performance.now();
+    const r = await exec('python3', ['-m', 'pytest', '-q', '-p', 'no:cacheprovider'], dir, env, 120_000);
+    console.log(`pytest example: ${Math.round(performance.now() - began)} ms`);
+    expect(r.code, r.out).toBe(0);
+    expect(r.out).toMatch(/\b1 passed\b/);
+    await expectGone(`onboarding-emulator-${port}`);
+  }, 180_000);
+
+  it('## Go: go test runs the package and its test passes', async () => {
+    const code = block('## Go', 'go');
+    await need('go', ['version'], 'golang-go');
+    const dir = join(work, 'go');
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'go.mod'), 'module onboarding_test\n\ngo 1.18\n');
+    writeFileSync(join(dir, 'onboarding_test.go'), code);
+    const { port, env } = await portFor();
+    const goEnv = {
+      ...env, GOCACHE: join(work, 'gocache'), GOPATH: join(work, 'gopath'), GOFLAGS: '', GOPROXY: 'off', GOTOOLCHAIN: 'local', GO111MODULE: 'on',
+    };
+    const began = performance.now();
+    const r = await exec('go', ['test', '-count=1', '-v', './...'], dir, goEnv, 150_000);
+    console.log(`go test example: ${Math.round(performance.now() - began)} ms`);
+    expect(r.code, r.out).toBe(0);
+    expect(r.out).toMatch(/^--- PASS: TestNewLinkIsMailed\b/m);
+    expect(r.out).toMatch(/^ok\s+onboarding_test\b/m);
+    await expectGone(`onboarding-emulator-${port}`);
+  }, 210_000);
+});
