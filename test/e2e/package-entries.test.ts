@@ -106,12 +106,13 @@ describe('the declarations', () => {
 });
 
 describe('the README section "Use it from your tests"', () => {
-  it('shows the consumer tests scripts/consumer-check.mjs runs, word for word', () => {
+  it('shows the consumer tests scripts/consumer-check.mjs and the image suite run, word for word', () => {
     const readme = readFileSync(join(root, 'README.md'), 'utf8');
     const start = readme.indexOf('## Use it from your tests');
     const section = readme.slice(start, readme.indexOf('\n## ', start + 1));
     const blocks = [...section.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]);
-    const files = ['vitest/emulator.test.js', 'node-test/emulator.test.mjs', 'jest/emulator.test.js'];
-    expect(blocks).toEqual(files.map((f) => readFileSync(join(root, 'test', 'consumers', f), 'utf8')));
+    // The three consumer projects, then the Testcontainers project the image suite runs.
+    const files = ['consumers/vitest/emulator.test.js', 'consumers/node-test/emulator.test.mjs', 'consumers/jest/emulator.test.js', 'image/testcontainers-project/emulator.test.js'];
+    expect(blocks).toEqual(files.map((f) => readFileSync(join(root, 'test', f), 'utf8')));
   });
 });
