@@ -83,6 +83,25 @@ describe('startRelay', () => {
     expect({ ...a, id: undefined, endpoint_id: undefined, event_id: undefined, created_at: undefined }).toEqual({ ...b, id: undefined, endpoint_id: undefined, event_id: undefined, created_at: undefined });
   });
 
+  it('plays delivery faults as it would directly: a duplicate comes twice, a corrupt signature does not verify', async () => {
+    const { em, url, address, ping } = await emulator();
+    const r = await receivers.start(answer(200));
+    await relay(url, { forwardTo: r.url('/hooks') });
+    const hook = await address(`${RELAYED}hooks`);
+    await em.deliveryFaults.add({ kind: 'duplicate', delay_ms: 1000 });
+    await em.deliveryFaults.add({ kind: 'corrupt_signature' });
+    await ping(hook.id);
+    await ping(hook.id);
+    await em.clock.advance('1s');
+    await r.waitFor(3);
+    const byEvent = new Map<string, string[]>();
+    for (const q of r.requests) byEvent.set(String(q.headers['service-event-id']), [...(byEvent.get(String(q.headers['service-event-id'])) ?? []), String(q.headers['service-signature'])]);
+    const counts = [...byEvent.values()].map((v) => v.length).sort();
+    expect(counts).toEqual([1, 2]);
+    const verified = r.requests.map((q) => verifySignature(q.body.toString('utf8'), String(q.headers['service-signature']), hook.secret, { now: START_S + 1 }));
+    expect(verified.filter((v) => !v)).toHaveLength(1);
+  });
+
   it("sends each message to its address's own URL when there is no forward-to", async () => {
     const { url, address, ping, deliveries } = await emulator();
     const r = await receivers.start(answer(200));
