@@ -2,14 +2,14 @@ import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
 import { requestIdOf } from './reply.js';
 
+const HEALTH_PATH = '/_emulator/health';
+
 /**
  * One JSON line per request: request id, method, path, status (null when the connection
  * closed before an answer was sent) and duration. Written on
  * 'finish' with a plain object, so a request costs one log call (no child logger per request,
  * which measurably slowed the hot path; docs/decisions.md).
  */
-const HEALTH_PATH = '/_emulator/health';
-
 export function requestLog(logger: Logger) {
   return (req: Request, res: Response, next: NextFunction): void => {
     const started = process.hrtime.bigint();

@@ -19,20 +19,16 @@ export class StateFileError extends Error {
 
   constructor(message: string, cause?: unknown) {
     super(message);
-    this.hint = isAccessError(cause) ? accessHint(message) : 'The file was left as it is. Fix or remove it, or start with --reset-state to start from the fixtures and overwrite it.';
+    const code = (cause as NodeJS.ErrnoException | undefined)?.code;
+    this.hint = code === 'EACCES' || code === 'EPERM' || code === 'EROFS' ? accessHint(code) : 'The file was left as it is. Fix or remove it, or start with --reset-state to start from the fixtures and overwrite it.';
   }
 }
 
 /** No permission, or a read-only file system: --reset-state cannot help, a writable folder can. */
-function isAccessError(err: unknown): boolean {
-  const code = (err as NodeJS.ErrnoException | undefined)?.code;
-  return code === 'EACCES' || code === 'EPERM' || code === 'EROFS';
-}
-
-function accessHint(message: string): string {
+function accessHint(code: string): string {
   const uid = typeof process.getuid === 'function' ? process.getuid() : undefined;
   const who = uid === undefined ? 'the emulator' : `the emulator (uid ${uid})`;
-  return `${who} may not write there (${message.includes('EROFS') ? 'a read-only file system' : 'permission denied'}). `
+  return `${who} may not write there (${code === 'EROFS' ? 'a read-only file system' : 'permission denied'}). `
     + 'Put the state file in a folder it can write: in the container image that is /data, with a volume mounted on it '
     + '(-v emu-state:/data -e EMULATOR_STATE_FILE=/data/state.json); a folder of the host mounted there must belong to uid 1000 (chown 1000 DIR).';
 }
