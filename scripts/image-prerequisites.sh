@@ -28,7 +28,7 @@ docker info --format 'docker engine {{.ServerVersion}}'
 
 # The recipes of docs/testing.md the suite runs: pytest, go test and docker-compose (v1 syntax).
 missing=()
-python3 -c 'import pytest' >/dev/null 2>&1 || missing+=(python3-pytest)
+python3 -c 'import pytest' >/dev/null 2>&1 || /usr/bin/python3 -c 'import pytest' >/dev/null 2>&1 || missing+=(python3-pytest)
 command -v go >/dev/null || missing+=(golang-go)
 command -v docker-compose >/dev/null || missing+=(docker-compose)
 if ((${#missing[@]})); then
@@ -45,10 +45,10 @@ if docker image inspect "$base" >/dev/null 2>&1 || [[ ! -x "$tools/base-image.sh
 fi
 export BASE_IMAGE_WORK=${BASE_IMAGE_WORK:-${TMPDIR:-/tmp}/onboarding-base-image}
 echo "making a stand-in for $base ($tools/base-image.sh)"
-if ! quietly "$tools/base-image.sh" "$base"; then
+if ! "$tools/base-image.sh" "$base" >>"$log" 2>&1; then
   major=$(echo "$base" | sed -nE 's/^node:([0-9]+).*/\1/p')
   rootfs=$BASE_IMAGE_WORK/rootfs-$major
-  grep -q 'libatomic.so.1' "$log" && [[ -x "$rootfs/usr/bin/apt-get" ]] || exit 1
+  if ! grep -q 'libatomic.so.1' "$log" || [[ ! -x "$rootfs/usr/bin/apt-get" ]]; then tail -n 30 "$log" >&2; exit 1; fi
   echo "adding libatomic1, as in the official image, and making it again"
   quietly chroot "$rootfs" apt-get update -qq
   DEBIAN_FRONTEND=noninteractive quietly chroot "$rootfs" apt-get install -y -qq --no-install-recommends libatomic1
