@@ -28,6 +28,7 @@ export type {
   ScenarioDocument, ScenarioRule, ScenarioMatch, ScenarioExpectation, ScenarioState, ScenarioValidation, ScenarioReport, ScenarioWarning, ScenarioInput, ControlClient,
 } from './in-process.js';
 export { StateFileError } from './persistence/state-file.js';
+export { WELL_KNOWN_KEYS, type WellKnownKey } from './fixtures/well-known-keys.js';
 export { startRelay, type RelayOptions, type RelayHandle, type RelayedDelivery, type RelayEnd } from './cli/listen.js';
 export type { RelayInfo, RelayedMessage } from './delivery/relay.js';
 

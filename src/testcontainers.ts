@@ -1,6 +1,7 @@
 import { EMULATOR_VERSION } from './control/control.service.js';
 import type { ControlClient, CreatedWorkspace, KeyInfo } from './control/control.client.js';
 import type { WorkspaceInput } from './emulator.js';
+import { WELL_KNOWN_KEYS, type WellKnownKey } from './fixtures/well-known-keys.js';
 import { httpControl, request } from './cli/client.js';
 import { startRelay, type RelayHandle, type RelayOptions } from './cli/listen.js';
 
@@ -15,22 +16,7 @@ import { startRelay, type RelayHandle, type RelayOptions } from './cli/listen.js
 export const DEFAULT_IMAGE = `ghcr.io/onboarding-emulator/onboarding-emulator:${EMULATOR_VERSION}`;
 const PORT = 4010;
 
-/** The default fixtures' keys (README, Well-known keys): the same in every container. */
-export const WELL_KNOWN_KEYS = {
-  owner: 'hrs_test_acme_owner',
-  manager: 'hrs_test_acme_manager',
-  payroll: 'hrs_test_acme_payroll',
-  dual: 'hrs_test_acme_dual',
-  recruiter: 'hrs_test_acme_recruiter',
-  readonly: 'hrs_test_acme_readonly',
-  noscopes: 'hrs_test_acme_noscopes',
-  live: 'hrs_live_acme_owner',
-  bakker: 'hrs_test_bakker_owner',
-  corner: 'hrs_test_corner_owner',
-  hrsoft: 'hrs_test_hrsoft',
-  payflow: 'hrs_test_payflow',
-} as const;
-export type WellKnownKey = keyof typeof WELL_KNOWN_KEYS;
+export { WELL_KNOWN_KEYS, type WellKnownKey };
 
 /** The few Testcontainers calls this module makes, so it compiles and loads without the package. */
 interface Started {

@@ -4,21 +4,8 @@ import { Emulator, type EmulatorOptions } from '../../src/emulator.js';
 import { createApp, type AppOptions } from '../../src/http/app.js';
 import { snapshotStore } from '../../src/core/store.js';
 
-/** Well-known keys of fixtures/default.json. */
-export const KEYS = {
-  owner: 'hrs_test_acme_owner',
-  manager: 'hrs_test_acme_manager',
-  payroll: 'hrs_test_acme_payroll',
-  dual: 'hrs_test_acme_dual',
-  recruiter: 'hrs_test_acme_recruiter',
-  readonly: 'hrs_test_acme_readonly',
-  noscopes: 'hrs_test_acme_noscopes',
-  live: 'hrs_live_acme_owner',
-  bakker: 'hrs_test_bakker_owner',
-  corner: 'hrs_test_corner_owner',
-  hrsoft: 'hrs_test_hrsoft',
-  payflow: 'hrs_test_payflow',
-} as const;
+/** Well-known keys of fixtures/default.json, by short name (owner, manager, ...). */
+export { WELL_KNOWN_KEYS as KEYS } from '../../src/fixtures/well-known-keys.js';
 
 export const FROZEN_START = '2026-10-05T09:00:00.000Z';
 
