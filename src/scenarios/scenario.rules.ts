@@ -1,3 +1,4 @@
+import { wildcardMatch } from '../core/wildcard.js';
 import type { Workspace } from '../core/workspace.js';
 import type { ScriptedPayroll } from '../resources/onboardings/onboardings.hooks.js';
 import type { OnboardingRecord } from '../resources/onboardings/onboardings.model.js';
@@ -10,22 +11,10 @@ export interface Driver {
   rule: ScenarioRule;
 }
 
-/** `*` any run of characters, `?` one; everything else literal; whole value, any case. */
-const globs = new Map<string, RegExp>();
-function glob(pattern: string): RegExp {
-  let re = globs.get(pattern);
-  if (!re) {
-    const body = pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
-    re = new RegExp(`^${body}$`, 'is');
-    globs.set(pattern, re);
-  }
-  return re;
-}
-
 export function matches(m: ScenarioMatch, r: OnboardingRecord): boolean {
-  if (m.reference !== undefined && (r.reference === null || !glob(m.reference).test(r.reference))) return false;
-  if (m.email !== undefined && !glob(m.email).test(r.employee.email)) return false;
-  if (m.name !== undefined && !glob(m.name).test(`${r.employee.first_name} ${r.employee.last_name}`)) return false;
+  if (m.reference !== undefined && (r.reference === null || !wildcardMatch(m.reference, r.reference))) return false;
+  if (m.email !== undefined && !wildcardMatch(m.email, r.employee.email)) return false;
+  if (m.name !== undefined && !wildcardMatch(m.name, `${r.employee.first_name} ${r.employee.last_name}`)) return false;
   if (m.template !== undefined && r.workflow.template_id !== m.template) return false;
   if (m.metadata !== undefined && !Object.entries(m.metadata).every(([k, v]) => r.metadata[k] === v)) return false;
   return true;
