@@ -1,18 +1,23 @@
-import { closeSync, fsyncSync, openSync, renameSync, writeFileSync } from 'node:fs';
+import { closeSync, fchmodSync, fsyncSync, openSync, renameSync, writeFileSync } from 'node:fs';
 import { open, rename } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+
+const OWNER_ONLY = 0o600;
 
 /**
  * Replaces a file so that a kill -9 or a power cut leaves the old text or the new one, and once
  * this returns, the new one: the text goes to `.NAME.tmp` beside the file and is flushed to the
  * disk, renamed over the file, and then the folder is flushed, which makes the rename itself
  * durable. A rename alone (what lowdb's steno does) is atomic but may still be in the page
- * cache when the machine stops.
+ * cache when the machine stops. The file is readable by its owner only (0600): a workspace holds
+ * full API keys, webhook secrets, link tokens and one-time codes.
  */
 export async function writeDurably(path: string, text: string): Promise<void> {
   const tmp = tmpPathOf(path);
-  const file = await open(tmp, 'w');
+  const file = await open(tmp, 'w', OWNER_ONLY);
   try {
+    // A leftover temporary file keeps the mode it was made with: set it.
+    await file.chmod(OWNER_ONLY);
     await file.writeFile(text, 'utf8');
     await file.sync();
   } finally {
@@ -25,8 +30,9 @@ export async function writeDurably(path: string, text: string): Promise<void> {
 /** The same, synchronously: at start, before the port opens. */
 export function writeDurablySync(path: string, text: string): void {
   const tmp = tmpPathOf(path);
-  const fd = openSync(tmp, 'w');
+  const fd = openSync(tmp, 'w', OWNER_ONLY);
   try {
+    fchmodSync(fd, OWNER_ONLY);
     writeFileSync(fd, text, 'utf8');
     fsyncSync(fd);
   } finally {

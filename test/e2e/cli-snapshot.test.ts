@@ -1,5 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -49,6 +49,8 @@ describe('onboarding-emulator snapshot', () => {
     expect(saved.stdout).toMatch(/^workspace\s+default$/m);
     expect(saved.stdout).toMatch(/^clock\s+2026-10-05T09:00:00\.000Z \(frozen\)$/m);
     expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual(JSON.parse(out.stdout));
+    // It holds the workspace's keys and secrets: readable by its owner only.
+    expect(statSync(file).mode & 0o777).toBe(0o600);
 
     const json = await cli(['snapshot', 'save', join(dir, 'saved2.json'), '--url', url, '--json']);
     expect(JSON.parse(json.stdout)).toMatchObject({ workspace: 'default', clock: { mode: 'frozen' }, bytes: expect.any(Number) });

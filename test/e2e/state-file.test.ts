@@ -1,5 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
@@ -227,6 +227,20 @@ describe('createEmulator({ stateFile })', () => {
     expect((await request(again.app).get(`/v1/onboardings/${res.body.id}`).set('Authorization', `Bearer ${KEYS.owner}`)).status).toBe(200);
     expect(await again.clock.now()).toBe('2026-10-05T11:00:00.000Z');
     await again.close();
+  });
+
+  it('keeps the file readable by its owner only (0600), at start and after each write, whatever mode a leftover temporary file had', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'state.json');
+    // A temporary file left by a killed process, readable by everyone.
+    writeFileSync(join(dir, '.state.json.tmp'), 'left over', { mode: 0o644 });
+    const emu = createEmulator({ stateFile: file });
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    const res = await request(emu.app).post('/v1/onboardings').set('Authorization', `Bearer ${KEYS.owner}`).send(createBody());
+    await until(() => readFileSync(file, 'utf8').includes(res.body.id), 'the request written');
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    await emu.close();
+    expect(statSync(file).mode & 0o777).toBe(0o600);
   });
 
   it('writes what a started server served, and timers that fire', async () => {

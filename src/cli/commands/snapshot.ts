@@ -1,4 +1,4 @@
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { chmodSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { WorkspaceSnapshot } from '../../persistence/snapshot.js';
@@ -6,12 +6,16 @@ import { action, clientCommand, commandGroup, httpControl, optionsOf, printField
 
 const count = (s: WorkspaceSnapshot, collection: 'onboardings' | 'events') => s.store[collection].length;
 
-/** Written beside the target and renamed over it, so an interrupted save never leaves half a file. */
+/**
+ * Written beside the target and renamed over it, so an interrupted save never leaves half a
+ * file; readable by its owner only, as it holds the workspace's keys and secrets.
+ */
 function writeAtomically(file: string, text: string): void {
   const target = resolve(file);
   const temp = join(dirname(target), `.${basename(target)}.tmp`);
   try {
-    writeFileSync(temp, text);
+    writeFileSync(temp, text, { mode: 0o600 });
+    chmodSync(temp, 0o600);
     renameSync(temp, target);
   } catch (err) {
     throw new UsageError(`cannot write ${file}: ${(err as Error).message}`);
