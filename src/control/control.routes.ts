@@ -1,3 +1,4 @@
+import { BODY_DEPTH_LIMIT } from '../core/documents.js';
 import { SnapshotSchema } from '../workspace-parts.js';
 import { checkSnapshot, type Emulator } from '../emulator.js';
 import { ErrorSchema, IdParam } from '../resources/common.schemas.js';
@@ -15,6 +16,7 @@ import { restoreWorkspace, snapshotWorkspace } from './snapshot.service.js';
 
 /** The largest snapshot PUT /_emulator/snapshot reads: 64 MB. */
 export const SNAPSHOT_BODY_LIMIT = 64 * 1024 * 1024;
+export const SNAPSHOT_BODY_DEPTH = BODY_DEPTH_LIMIT + 32;
 
 const errors = { description: 'Error', schema: ErrorSchema };
 const tag = 'Control';
@@ -53,6 +55,8 @@ export const controlRoutes: ControlRoute<Emulator>[] = [
     body: SnapshotSchema,
     // A whole workspace (its onboardings, events, deliveries and request journal) outgrows the 1 MB of other bodies.
     bodyLimit: SNAPSHOT_BODY_LIMIT,
+    // The journal's entries inside it carry request bodies of up to BODY_DEPTH_LIMIT levels.
+    bodyDepth: SNAPSHOT_BODY_DEPTH,
     // Every mistake at once, with snapshot_invalid or snapshot_version_unsupported, before the schema's first-mistake check.
     guard: (body) => void checkSnapshot(body),
     responses: { 200: { description: 'The restored workspace', schema: RestoredWorkspace }, 409: errors, 422: errors },

@@ -32,6 +32,7 @@ export const ERROR_CODES = {
   body_invalid_json: def(400, 'invalid_request'),
   body_invalid_yaml: def(400, 'invalid_request'),
   body_not_object: def(400, 'invalid_request'),
+  body_too_deep: def(400, 'invalid_request'),
   body_too_large: def(413, 'invalid_request'),
   content_type_unsupported: def(415, 'invalid_request'),
   method_not_allowed: def(405, 'invalid_request'),

@@ -1,5 +1,5 @@
 import express, { type Request, type Response } from 'express';
-import { parseYaml } from '../core/documents.js';
+import { BODY_DEPTH_LIMIT, deeperThan, parseYaml } from '../core/documents.js';
 import { fail, type ApiError } from '../core/errors.js';
 import type { BodyType } from '../resources/route.js';
 import { lingeringClose } from './lingering-close.js';
@@ -33,7 +33,7 @@ export function hasBody(req: Request): boolean {
  * JSON (or YAML, on a row that takes it), at most 1 MB, and an object. Each refusal has its
  * own status (docs/decisions.md).
  */
-export async function readJsonBody(req: Request, res: Response, types: readonly BodyType[] = ['json'], limit = BODY_LIMIT): Promise<unknown> {
+export async function readJsonBody(req: Request, res: Response, types: readonly BodyType[] = ['json'], limit = BODY_LIMIT, depth = BODY_DEPTH_LIMIT): Promise<unknown> {
   if (!hasBody(req)) return {};
   const yaml = types.includes('yaml') && typeof req.is(YAML_TYPES) === 'string';
   if (!yaml && !req.is(JSON_TYPES)) {
@@ -64,13 +64,20 @@ export async function readJsonBody(req: Request, res: Response, types: readonly 
   let body: unknown = req.body;
   if (yaml) {
     const read = parseYaml(typeof body === 'string' ? body : '');
-    if (!read.ok) throw fail('body_invalid_yaml', `The body is ${read.message}.`);
+    if (!read.ok) throw read.tooDeep ? tooDeep(req, depth) : fail('body_invalid_yaml', `The body is ${read.message}.`);
     body = read.data;
   }
+  if (deeperThan(body, depth)) throw tooDeep(req, depth);
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     throw fail('body_not_object', yaml ? 'The body must be a YAML mapping (an object), not a list or a single value.' : 'The body must be a JSON object.');
   }
   return body;
+}
+
+/** Refused, and forgotten: what was parsed is not kept on the request for the journal to record. */
+function tooDeep(req: Request, depth: number): ApiError {
+  (req as Request & { body?: unknown }).body = undefined;
+  return fail('body_too_deep', `The body nests objects and arrays more than ${depth} levels deep.`);
 }
 
 function tooLarge(req: Request, res: Response, limit: number): ApiError {

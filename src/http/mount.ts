@@ -101,7 +101,7 @@ function validateQuery(compiled: Compiled, req: Request): unknown {
 
 async function validatedBody(route: ApiRoute | ControlRoute<never>, compiled: Compiled, req: Request, res: Response): Promise<unknown> {
   if (!WRITES.has(route.method)) return undefined;
-  const body = await readJsonBody(req, res, route.bodyTypes, route.bodyLimit);
+  const body = await readJsonBody(req, res, route.bodyTypes, route.bodyLimit, route.bodyDepth);
   route.guard?.(body);
   return compiled.body ? check(compiled.body, body) : body;
 }

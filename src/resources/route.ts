@@ -52,6 +52,8 @@ interface RouteBase {
   bodyTypes?: readonly BodyType[];
   /** The largest body the row reads, in bytes, when it is not BODY_LIMIT (a whole workspace's snapshot). */
   bodyLimit?: number;
+  /** How deep the body may nest objects and arrays, when it is not BODY_DEPTH_LIMIT (a snapshot holds journaled bodies). */
+  bodyDepth?: number;
   /** Checks the raw body before the schema, for refusals with their own code. */
   guard?: (body: unknown) => void;
   /** `media`: the body is a file of one of these types (RawFile) instead of JSON. */
