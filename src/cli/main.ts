@@ -88,6 +88,7 @@ serve.action(async (raw: Record<string, string | undefined>) => {
       logger,
       publicUrl,
       ui: options.ui !== false,
+      ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}),
       ...(options.rateLimit ? { rateLimit: parseRateLimit(options.rateLimit) } : {}),
       // Any request may change the default workspace (a GET runs due timers): every answer waits for the write holding it.
       ...(persisted ? { commit: () => persisted.commit() } : {}),

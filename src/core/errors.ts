@@ -68,6 +68,8 @@ export const ERROR_CODES = {
   api_approvals_disabled: def(403, 'permission_error'),
   role_not_held: def(403, 'permission_error'),
   sandbox_test_keys_only: def(403, 'permission_error'),
+  host_not_allowed: def(403, 'permission_error'),
+  cross_origin_refused: def(403, 'permission_error'),
   document_not_downloadable: def(403, 'permission_error'),
   // Not found (404)
   route_not_found: def(404, 'not_found'),

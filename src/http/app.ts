@@ -11,6 +11,7 @@ import { mountPages, pageErrorHandler } from './pages.js';
 import { parseRateLimit, RateLimiter, type RateLimitOptions } from './rate-limit.js';
 import { envelopeText, writeError, writeJsonText } from './reply.js';
 import { answerDropped, dropAnswer } from './faults.js';
+import { originGuard } from './origin-guard.js';
 import { requestLog } from './request-log.js';
 import { allControlRoutes, apiRoutes, pathMatcher } from './routes.js';
 
@@ -27,6 +28,8 @@ export interface AppOptions extends Omit<MountOptions, 'limiter'> {
   rateLimit?: RateLimitOptions | string | undefined;
   /** The inspector at /_emulator/ui (and the redirect from /) and the API explorer at /_emulator/docs; false (--no-ui): 404. Default on. */
   ui?: boolean | undefined;
+  /** Host names answered besides IP addresses, localhost, single-label names and the public URL's host (`--allowed-hosts`); `*` for any. */
+  allowedHosts?: readonly string[] | string | undefined;
   /**
    * Awaited before every answer is sent (--state-file: the write holding the request's change);
    * a rejection answers 500 state_not_written instead (src/http/hold.ts).
@@ -54,6 +57,7 @@ export function createApp(emulator: Emulator, options: AppOptions = {}): App {
   });
   if (options.commit) app.use(holdAnswers(options.commit));
   if (options.logger?.isLevelEnabled('info')) app.use(requestLog(options.logger));
+  app.use(originGuard({ allowedHosts: options.allowedHosts, publicUrl: options.publicUrl }));
 
   // Built on first request (off the start-up path), once per base URL its `servers` names.
   const openapi = new Map<string, string>();

@@ -94,7 +94,7 @@ describe('the base URL of links', () => {
   });
 
   it('without it, uses the scheme and Host of the request', async () => {
-    const h = harness();
+    const h = harness({}, { allowedHosts: 'emulator.local' });
     const res = await h.as(KEYS.owner).post('/v1/onboardings', createBody()).set('Host', 'emulator.local:8080');
     expect(res.body.hosted_url).toMatch(/^http:\/\/emulator\.local:8080\/hosted\//);
     await h.http().get(pathOf(res.body.hosted_url)).set('Host', 'localhost:9999');

@@ -243,7 +243,8 @@ describe('events: one schema per type, told apart by type', () => {
 
 describe('servers', () => {
   it('names the base URL the request used, per address', async () => {
-    const h = harness();
+    // Names under .test are answered only when admitted (the Host guard against DNS rebinding).
+    const h = harness({}, { allowedHosts: '.test' });
     const one = await h.http().get('/openapi.json').set('Host', 'emulator.test:8080');
     const two = await h.http().get('/openapi.json').set('Host', 'other.test:4010');
     expect(one.body.servers).toEqual([{ url: 'http://emulator.test:8080', description: 'This emulator' }]);
@@ -252,7 +253,7 @@ describe('servers', () => {
   });
 
   it('names --public-url when it is set', async () => {
-    const h = harness({}, { publicUrl: 'https://onboarding.example.test/base/' });
+    const h = harness({}, { publicUrl: 'https://onboarding.example.test/base/', allowedHosts: 'ignored.test' });
     const res = await h.http().get('/openapi.json').set('Host', 'ignored.test');
     expect(res.body.servers[0].url).toBe('https://onboarding.example.test/base');
   });

@@ -14,8 +14,8 @@ const MINUTE = 60_000;
 
 type H = ReturnType<typeof harness>;
 
-function inReview(options?: Parameters<typeof harness>[0]) {
-  const h = harness(options);
+function inReview(options?: Parameters<typeof harness>[0], appOptions?: Parameters<typeof harness>[1]) {
+  const h = harness(options, appOptions);
   submitted(h.emulator.defaultWorkspace, ONB);
   return h;
 }
@@ -461,7 +461,7 @@ describe('the base URL of review_url', () => {
   });
 
   it('without it, uses the scheme and Host of the request', async () => {
-    const h = inReview();
+    const h = inReview({}, { allowedHosts: 'emulator.local' });
     const res = await h.as(KEYS.manager).post(`/v1/onboardings/${ONB}/review-sessions`, { reviewer: { email: 'mark.manager@acme.test', external_id: 'u1' } }).set('Host', 'emulator.local:8080');
     expect(res.status).toBe(201);
     expect(res.body.review_url).toMatch(/^http:\/\/emulator\.local:8080\/review\/[A-Za-z0-9]{32}$/);

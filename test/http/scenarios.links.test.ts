@@ -32,14 +32,14 @@ describe('links in mails sent by scenario steps', () => {
   });
 
   it('without a public URL, take the base of the invitation of the onboarding (the Host it was made with)', async () => {
-    const h = harness({ scenario: HAPPY });
+    const h = harness({ scenario: HAPPY }, { allowedHosts: 'emulator.internal' });
     const { created, contract, token } = await contractMailAfterJourney(h, true, 'emulator.internal:4999');
     expect(created.hosted_url).toBe(`http://emulator.internal:4999/hosted/${token}`);
     expect(contract.link).toBe(`http://emulator.internal:4999/hosted/${token}`);
   });
 
   it('with neither, use the default address', async () => {
-    const h = harness({ scenario: HAPPY });
+    const h = harness({ scenario: HAPPY }, { allowedHosts: 'emulator.internal' });
     const { contract, token } = await contractMailAfterJourney(h, false, 'emulator.internal:4999');
     expect(contract.link).toBe(`http://127.0.0.1:4010/hosted/${token}`);
   });

@@ -13,13 +13,13 @@ import { FROZEN_START } from './harness.js';
  */
 export const CHROMIUM = '/usr/bin/chromium';
 
-export async function openBrowser(): Promise<{ context: BrowserContext; close: () => Promise<void> }> {
+export async function openBrowser(extraArgs: string[] = []): Promise<{ context: BrowserContext; close: () => Promise<void> }> {
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install Chromium there (on Debian: apt-get install chromium; npm test does it where apt-get is at hand)`);
   const profile = mkdtempSync(join(tmpdir(), 'onboarding-browser-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', ...extraArgs],
   });
   return {
     context,

@@ -38,6 +38,7 @@ const COUNTERPARTS: Record<keyof ServeOptions, Counterpart> = {
   resetState: 'resetState',
   drainTimeoutMs: null,
   ui: 'ui',
+  allowedHosts: 'allowedHosts',
 };
 
 interface Row {
