@@ -79,42 +79,54 @@ export function isInternalAddress(ip: string): boolean {
 }
 
 /**
- * Right before each delivery. local: always null. strict: https required; the host name is
- * resolved with the given resolver (an IP literal is checked as is) and a reason comes back when
- * it fails to resolve or any address is internal, else null. The reason is a sentence meant for
- * the attempt's last_error, without a prefix: the dispatcher writes "refused by the strict URL
- * policy: <reason>".
+ * What the policy makes of a delivery target right before an attempt: `refused`, a sentence for
+ * the attempt's last_error (the dispatcher writes "refused by the strict URL policy: <reason>"),
+ * or null; and under strict, the `addresses` that passed, which the attempt connects to without
+ * resolving the name again (a second lookup could answer otherwise: DNS rebinding).
  */
-export async function checkDeliveryTarget(url: string, policy: UrlPolicy, resolver: Resolver): Promise<string | null> {
-  if (policy === 'local') return null;
+export interface DeliveryTarget {
+  refused: string | null;
+  addresses?: string[];
+}
+
+/**
+ * local: always allowed, resolved by the transport as usual. strict: https required; an IP
+ * literal is checked as is, a host name resolved with the given resolver, and refused when it
+ * fails to resolve or any address is internal.
+ */
+export async function vetDeliveryTarget(url: string, policy: UrlPolicy, resolver: Resolver): Promise<DeliveryTarget> {
+  if (policy === 'local') return { refused: null };
   const shape = checkAddressUrl(url, 'local');
-  if (shape) return `the URL ${shape}`;
+  if (shape) return { refused: `the URL ${shape}` };
   const parsed = new URL(url);
-  if (parsed.protocol !== 'https:') return 'only https URLs are delivered to.';
+  if (parsed.protocol !== 'https:') return { refused: 'only https URLs are delivered to.' };
   const host = parsed.hostname.replace(/^\[(.*)\]$/, '$1');
   if (isIP(host)) {
-    return isInternalAddress(host) ? `${host} is an internal address.` : null;
+    return isInternalAddress(host) ? { refused: `${host} is an internal address.` } : { refused: null, addresses: [host] };
   }
   const name = host.replace(/\.$/, '').toLowerCase();
-  // RFC 6761: these names are loopback whatever a resolver says.
   if (name === 'localhost' || name.endsWith('.localhost')) {
-    return `${host} is a loopback name.`;
+    return { refused: `${host} is a loopback name.` };
   }
   let addresses: string[];
   try {
     addresses = await resolver(host);
   } catch (error) {
-    return `${host} could not be resolved (${describe(error)}).`;
+    return { refused: `${host} could not be resolved (${describe(error)}).` };
   }
   if (!Array.isArray(addresses) || addresses.length === 0) {
-    return `${host} resolved to no address.`;
+    return { refused: `${host} resolved to no address.` };
   }
-  // Every address counts: a client may connect to any of them.
   const internal = addresses.find((address) => isInternalAddress(address));
   if (internal !== undefined) {
-    return `${host} resolves to ${internal}, an internal address.`;
+    return { refused: `${host} resolves to ${internal}, an internal address.` };
   }
-  return null;
+  return { refused: null, addresses };
+}
+
+/** The refusal alone: null when the target may be delivered to. */
+export async function checkDeliveryTarget(url: string, policy: UrlPolicy, resolver: Resolver): Promise<string | null> {
+  return (await vetDeliveryTarget(url, policy, resolver)).refused;
 }
 
 /** The real resolver (node:dns/promises lookup with all: true). */

@@ -5,7 +5,7 @@ import type { Timer } from '../core/timers.js';
 import type { Workspace } from '../core/workspace.js';
 import type { EventRecord } from '../resources/events/events.model.js';
 import type { DeliveryRecord, WebhookEndpointRecord } from '../resources/webhooks/webhooks.model.js';
-import { checkDeliveryTarget } from './address-policy.js';
+import { vetDeliveryTarget } from './address-policy.js';
 import type { InjectedAttempt, InjectedFault } from './chaos.js';
 import { attemptFault, bentSignature, firstAttemptDue, holdBehind, injectedMark, releaseHeld, signedAt } from './chaos.play.js';
 import { retryDelayMs } from './schedule.js';
@@ -121,12 +121,14 @@ export async function attempt(ws: Workspace, endpoint: WebhookEndpointRecord, de
   const retrySeq = scheduled ? ws.timers.reserve() : undefined;
   const resume = { status: delivery.status, timer_seq: delivery.timer_seq, timer: timer && { seq: timer.seq, due: timer.due } };
   ws.store.deliveries.put({ ...delivery, status: 'in_progress', attempts: delivery.attempts + 1, timer_seq: scheduled ? null : delivery.timer_seq, resume });
-  const refused = await checkDeliveryTarget(endpoint.url, settings.urlPolicy, settings.resolver);
-  let result = refused
-    ? { ok: false, status: null as number | null, error: `refused by the strict URL policy: ${refused}` as string | null }
+  const target = await vetDeliveryTarget(endpoint.url, settings.urlPolicy, settings.resolver);
+  let result = target.refused
+    ? { ok: false, status: null as number | null, error: `refused by the strict URL policy: ${target.refused}` as string | null }
     : await settings.limit(() =>
-        // A relay that takes this address carries the attempt; otherwise it goes out directly.
-        (settings.relays.transportFor(ws.id, endpoint.url) ?? settings.transport).send({ url: endpoint.url, headers: headersFor(ws, rules.signingSecrets(ws, endpoint), delivery, injected), body: delivery.body, timeoutMs: settings.timeoutMs }),
+        // A relay that takes this address carries the attempt; otherwise it goes out directly, to an address the policy vetted.
+        (settings.relays.transportFor(ws.id, endpoint.url) ?? settings.transport).send({
+          url: endpoint.url, headers: headersFor(ws, rules.signingSecrets(ws, endpoint), delivery, injected), body: delivery.body, timeoutMs: settings.timeoutMs, addresses: target.addresses,
+        }),
       );
   if (injected?.kind === 'drop_ack' && result.ok) {
     // The receiver's acknowledgement is lost: recorded as the timeout the service would see.

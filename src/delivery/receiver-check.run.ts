@@ -51,6 +51,8 @@ export class Run {
     readonly previousSecret: string | undefined,
     readonly timeoutMs: number,
     private readonly transport: Transport,
+    /** Under the strict policy, the addresses it vetted: every message goes to one of them. */
+    private readonly addresses?: readonly string[],
   ) {}
 
   /**
@@ -87,7 +89,7 @@ export class Run {
   send(message: Message, how: { secrets?: string[]; t?: number; signature?: string | null; body?: string } = {}): Promise<TransportResult> {
     const t = how.t ?? wallClockSeconds();
     const signature = how.signature !== undefined ? how.signature : signatureHeader(how.secrets ?? [this.secret], t, message.body);
-    return this.transport.send({ url: this.url, headers: this.headers(message, signature), body: how.body ?? message.body, timeoutMs: this.timeoutMs });
+    return this.transport.send({ url: this.url, headers: this.headers(message, signature), body: how.body ?? message.body, timeoutMs: this.timeoutMs, addresses: this.addresses });
   }
 }
 

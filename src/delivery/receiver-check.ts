@@ -8,7 +8,7 @@
  */
 import { monotonicMs, wallClockMs } from '../core/clock.js';
 import { fail } from '../core/errors.js';
-import { checkAddressUrl, checkDeliveryTarget, systemResolver, type Resolver, type UrlPolicy } from './address-policy.js';
+import { checkAddressUrl, systemResolver, vetDeliveryTarget, type Resolver, type UrlPolicy } from './address-policy.js';
 import { FETCHED_AFTER_EVENT, DEFAULT_BURST, MAX_BURST, RECEIVER_CHECKS, type CheckDefinition, type CheckGrade, type CheckName, type FollowUpCheckName } from './receiver-check.checks.js';
 import { fetchedAfterEvent, fetchExpectation, type FetchExpectation, type RequestsSeen } from './receiver-check.fetch.js';
 import { PLAYS } from './receiver-check.plays.js';
@@ -83,8 +83,8 @@ export async function runReceiverCheck(input: ReceiverCheckInput, settings: Rece
   const policy = settings.urlPolicy ?? 'local';
   const shape = checkAddressUrl(input.url, policy);
   if (shape) throw fail('parameter_invalid', `url: ${shape}`, 'url');
-  const refused = await checkDeliveryTarget(input.url, policy, settings.resolver ?? systemResolver);
-  if (refused) throw fail('parameter_invalid', `url: refused by the strict URL policy: ${refused}`, 'url');
+  const target = await vetDeliveryTarget(input.url, policy, settings.resolver ?? systemResolver);
+  if (target.refused) throw fail('parameter_invalid', `url: refused by the strict URL policy: ${target.refused}`, 'url');
   if (typeof input.secret !== 'string' || input.secret === '') throw fail('parameter_invalid', 'secret: must be the receiver\'s webhook secret.', 'secret');
   const timeoutMs = input.timeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS;
   if (!Number.isInteger(timeoutMs) || timeoutMs < 1 || timeoutMs > MAX_TIMEOUT_MS) {
@@ -100,7 +100,7 @@ export async function runReceiverCheck(input: ReceiverCheckInput, settings: Rece
   const started = monotonicMs();
   // Before anything is sent, so every call the receiver makes for this run's events is after it.
   const seenSince = expectFetch && settings.requests?.enabled ? settings.requests.start() : undefined;
-  const run = new Run(input.url, input.secret, input.previousSecret, timeoutMs, settings.transport ?? httpTransport());
+  const run = new Run(input.url, input.secret, input.previousSecret, timeoutMs, settings.transport ?? httpTransport(), target.addresses);
   const checks: CheckResult[] = [];
   for (const definition of RECEIVER_CHECKS) {
     const outcome = await PLAYS[definition.name](run, burst);

@@ -7,6 +7,7 @@
  */
 import http from 'node:http';
 import https from 'node:https';
+import { isIP } from 'node:net';
 import { performance } from 'node:perf_hooks';
 
 export interface TransportRequest {
@@ -14,6 +15,8 @@ export interface TransportRequest {
   headers: Record<string, string>;
   body: string;
   timeoutMs: number;
+  /** Addresses the URL policy vetted: the connection goes to one of them, with no lookup of its own. */
+  addresses?: readonly string[] | undefined;
 }
 
 export interface TransportResult {
@@ -96,7 +99,7 @@ function send(request: TransportRequest): Promise<TransportResult> {
 
     try {
       // agent: false gives a one-off agent without keep-alive (the request says Connection: close).
-      req = client.request(url, { method: 'POST', headers, agent: false });
+      req = client.request(url, { method: 'POST', headers, agent: false, ...(request.addresses?.length ? { lookup: pinnedLookup(request.addresses) } : {}) });
     } catch (error) {
       // Invalid header names or values are refused synchronously by node:http.
       finish(null, `invalid request (${errorCode(error)})`);
@@ -124,6 +127,17 @@ function send(request: TransportRequest): Promise<TransportResult> {
     });
     req.end(request.body, 'utf8');
   });
+}
+
+type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | { address: string; family: number }[], family?: number) => void;
+
+/** A lookup that answers with the vetted addresses (the host name stays for TLS and the Host header). */
+function pinnedLookup(addresses: readonly string[]) {
+  const entries = addresses.map((address) => ({ address, family: isIP(address) }));
+  return (_hostname: string, options: { all?: boolean }, callback: LookupCallback): void => {
+    if (options.all) callback(null, entries);
+    else callback(null, entries[0]!.address, entries[0]!.family);
+  };
 }
 
 function httpError(status: number, body: Buffer): string {

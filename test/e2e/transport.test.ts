@@ -87,6 +87,18 @@ describe('httpTransport', () => {
     expect(pairs.get('Host')).toEqual([`127.0.0.1:${r.port}`]);
   });
 
+  it('connects to the addresses it is given, without resolving the name again (the Host header keeps the name)', async () => {
+    const r = await receiver((_req, res) => res.writeHead(204).end());
+    // A name no resolver answers: only the given address can have been used.
+    const result = await transport.send(request(`http://never-resolves.invalid:${r.port}/hooks`, { addresses: ['127.0.0.1'] }));
+    expect(result).toMatchObject({ ok: true, status: 204 });
+    expect(r.received).toHaveLength(1);
+    const host = r.received[0]!.rawHeaders[r.received[0]!.rawHeaders.findIndex((h) => h.toLowerCase() === 'host') + 1];
+    expect(host).toBe(`never-resolves.invalid:${r.port}`);
+    // Without addresses, the same name is looked up, and fails.
+    expect(await transport.send(request(`http://never-resolves.invalid:${r.port}/hooks`))).toMatchObject({ ok: false, error: 'could not resolve never-resolves.invalid' });
+  });
+
   it('opens a fresh connection for every attempt', async () => {
     const r = await receiver((_req, res) => res.writeHead(200).end());
     await transport.send(request(r.url));

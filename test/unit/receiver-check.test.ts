@@ -89,6 +89,24 @@ describe('runReceiverCheck', () => {
     expect(report.checks.find((c) => c.id === 1)!.reason).toContain('connection refused');
   });
 
+  it('under the strict policy sends every message to the addresses it vetted, resolving the name once', async () => {
+    const resolved: string[] = [];
+    const sent: (readonly string[] | undefined)[] = [];
+    const report = await runReceiverCheck({ url: 'https://hooks.example.test/x', secret: SECRET, burst: 2 }, {
+      urlPolicy: 'strict',
+      // A name that would point inside on a second lookup (DNS rebinding): there is none.
+      resolver: async (host) => {
+        resolved.push(host);
+        return resolved.length === 1 ? ['203.0.113.7'] : ['127.0.0.1'];
+      },
+      transport: { send: async (req) => (sent.push(req.addresses), { ok: true, status: 200, error: null, durationMs: 1 }) },
+    });
+    expect(report.checks.length).toBeGreaterThan(5);
+    expect(resolved).toEqual(['hooks.example.test']);
+    expect(sent.length).toBeGreaterThan(5);
+    expect(sent.every((a) => a?.length === 1 && a[0] === '203.0.113.7')).toBe(true);
+  });
+
   it('refuses an address the URL policy refuses, and out-of-range input, before sending', async () => {
     await expect(runReceiverCheck({ url: 'http://127.0.0.1:9/x', secret: SECRET }, { urlPolicy: 'strict' })).rejects.toMatchObject({
       code: 'parameter_invalid', param: 'url',
