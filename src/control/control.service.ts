@@ -51,7 +51,15 @@ export function describeWorkspace(ws: Workspace) {
   };
 }
 
+/** Workspaces an emulator keeps, the default one included: each holds its fixtures, journal and timers. */
+export const MAX_WORKSPACES = 100;
+/** Faults (and, apart, delivery faults) a workspace keeps waiting to be played. */
+export const MAX_FAULTS = 100;
+
 export function createWorkspace(emulator: Emulator, input: WorkspaceInput) {
+  if (emulator.workspaces().length >= MAX_WORKSPACES) {
+    throw fail('workspace_limit_reached', `An emulator keeps at most ${MAX_WORKSPACES} workspaces: delete one (DELETE /_emulator/workspaces/{id}) before creating another.`);
+  }
   const start = input.clock?.start;
   const outside = start === undefined ? null : instantOutOfRange(new Date(start).getTime());
   if (outside) throw fail('parameter_invalid', `clock.start: ${outside}.`, 'clock.start');
@@ -140,6 +148,7 @@ export function listOutbox(ws: Workspace, filter: OutboxFilter = {}): OutboxMail
 
 /** Faults (src/core/faults.ts): the next N matching /v1 requests get latency, a 429, a 500 or a lost connection. */
 export function addFault(ws: Workspace, input: FaultInput): Fault {
+  if (ws.faults.list().length >= MAX_FAULTS) throw fail('fault_limit_reached', `A workspace keeps at most ${MAX_FAULTS} faults waiting: remove some (DELETE /_emulator/faults) first.`);
   return ws.faults.add(input, ws.ids, ws.now());
 }
 

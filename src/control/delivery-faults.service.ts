@@ -1,3 +1,4 @@
+import { MAX_FAULTS } from './control.service.js';
 import { fail } from '../core/errors.js';
 import type { Workspace } from '../core/workspace.js';
 import type { DeliveryFault, DeliveryFaultInput } from '../delivery/chaos.js';
@@ -9,6 +10,9 @@ import type { DeliveryFault, DeliveryFaultInput } from '../delivery/chaos.js';
 export function addDeliveryFault(ws: Workspace, input: DeliveryFaultInput): DeliveryFault {
   if (input.endpoint_id !== undefined && !ws.store.webhooks.get(input.endpoint_id)) {
     throw fail('resource_not_found', `endpoint_id: no webhook address ${input.endpoint_id} in this workspace.`, 'endpoint_id');
+  }
+  if (ws.deliveryFaults.list(ws.clock.nowMs()).length >= MAX_FAULTS) {
+    throw fail('fault_limit_reached', `A workspace keeps at most ${MAX_FAULTS} delivery faults waiting: remove some (DELETE /_emulator/delivery-faults) first.`);
   }
   return ws.deliveryFaults.add(input, ws.ids, ws.clock.nowMs());
 }

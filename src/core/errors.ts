@@ -95,6 +95,8 @@ export const ERROR_CODES = {
   snapshot_key_conflict: def(409, 'conflict'),
   events_invalid: def(422, 'invalid_request'),
   webhook_limit_reached: def(422, 'invalid_request'),
+  workspace_limit_reached: def(422, 'invalid_request'),
+  fault_limit_reached: def(422, 'invalid_request'),
   webhook_disabled: def(409, 'conflict'),
   delivery_in_progress: def(409, 'conflict'),
   clock_backwards: def(409, 'conflict'),
