@@ -32,3 +32,17 @@ describe('count limits', () => {
     expect((await h.http().post('/_emulator/faults').send({ kind: 'error', count: 1 })).status).toBe(201);
   });
 });
+
+describe('body size by format', () => {
+  it('takes a YAML body up to 128 KB (the parser is slow), and JSON up to 1 MB', async () => {
+    const h = harness();
+    const padding = `# ${'x'.repeat(200 * 1024)}\n`;
+    const yaml = await h.http().post('/_emulator/scenarios/validate').set('Content-Type', 'application/yaml').send(`${padding}version: 1\nname: big\nrules: []\n`);
+    expectError(yaml, 413, 'invalid_request', 'body_too_large');
+    expect(yaml.body.error.message).toBe('The body is larger than 128 KB.');
+    const json = await h.http().post('/_emulator/scenarios/validate').set('Content-Type', 'application/json').send(JSON.stringify({ version: 1, name: 'big', description: 'x'.repeat(200 * 1024), rules: [] }));
+    expect(json.status).not.toBe(413);
+    const small = await h.http().post('/_emulator/scenarios/validate').set('Content-Type', 'application/yaml').send('version: 1\nname: small\nrules: []\n');
+    expect(small.status).not.toBe(413);
+  });
+});
