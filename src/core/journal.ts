@@ -10,6 +10,13 @@ import type { PartShape } from './workspace.js';
 /** Entries kept per workspace by default (`--journal-limit`); older ones are dropped and counted. */
 export const JOURNAL_LIMIT = 1000;
 
+/**
+ * A body larger than this as sent (64 KB) is journaled without its content, its size kept in
+ * `body_bytes`: a parsed 1 MB body costs about 20 MB of memory, and a journal of them would
+ * outgrow the process. The API's own bodies are a few KB.
+ */
+export const JOURNAL_BODY_CAP = 64 * 1024;
+
 /** The largest `--journal-limit`: a full journal is held in memory and travels in every snapshot. */
 export const JOURNAL_MAX_LIMIT = 100_000;
 
@@ -35,8 +42,10 @@ export interface JournalEntry {
   path: string;
   query: Record<string, unknown>;
   headers: JournalHeaders;
-  /** The body as parsed JSON, kept as sent; null when none was read. */
+  /** The body as parsed JSON, kept as sent; null when none was read, or when it was larger than JOURNAL_BODY_CAP. */
   body: unknown;
+  /** The body's size as sent, in bytes; null when none was read. */
+  body_bytes: number | null;
   status: number;
   /** The envelope's code when the answer is an error. */
   error_code: string | null;
@@ -54,7 +63,7 @@ export type JournalInput = Omit<JournalEntry, 'id' | 'object'>;
 export interface JournalState {
   next_seq: number;
   dropped: number;
-  entries: (Omit<JournalEntry, 'answered'> & { answered?: boolean })[];
+  entries: (Omit<JournalEntry, 'answered' | 'body_bytes'> & { answered?: boolean; body_bytes?: number | null })[];
 }
 
 declare module './workspace.js' {
@@ -191,8 +200,8 @@ export class RequestJournal {
   static restore(state: JournalState, limit: number = JOURNAL_LIMIT): RequestJournal {
     const journal = new RequestJournal(limit);
     const over = Math.max(0, state.entries.length - limit);
-    // Journals saved before `answered` existed hold answered requests only.
-    journal.entries = state.entries.slice(over).map((e) => ({ ...e, answered: e.answered ?? true }));
+    // Journals saved before `answered` existed hold answered requests only; before `body_bytes`, its size is unknown.
+    journal.entries = state.entries.slice(over).map((e) => ({ ...e, answered: e.answered ?? true, body_bytes: e.body_bytes ?? null }));
     journal.nextSeq = state.next_seq;
     journal.droppedCount = state.dropped + over;
     return journal;

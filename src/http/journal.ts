@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import type { Request, Response } from 'express';
-import { maskKey, type DeferredIds } from '../core/journal.js';
+import { JOURNAL_BODY_CAP, maskKey, type DeferredIds } from '../core/journal.js';
 import type { Workspace } from '../core/workspace.js';
 import { droppedAnswerOf } from './faults.js';
 
@@ -63,6 +63,12 @@ function masked(key: string): string {
   return m;
 }
 
+/** The body's size as sent: its Content-Length, else (chunked) the size of its JSON. */
+function sizeOf(req: Request, body: unknown): number {
+  const length = Number(req.headers['content-length']);
+  return Number.isInteger(length) && length >= 0 ? length : Buffer.byteLength(JSON.stringify(body) ?? '', 'utf8');
+}
+
 function parsed(text: string | undefined): unknown {
   if (text === undefined || text.length > ANSWER_READ_LIMIT) return undefined;
   try {
@@ -94,9 +100,12 @@ export function journalRequest(req: Request, res: Response, workspace: Workspace
     return (end as (...args: unknown[]) => Response).apply(this, arguments as unknown as unknown[]);
   } as Response['end'];
   const record = (status: number, text: string | undefined, json: boolean, replayed: boolean, answered: boolean): void => {
-    const body: unknown = (req as Request & { body?: unknown }).body ?? null;
+    const sent: unknown = (req as Request & { body?: unknown }).body ?? null;
+    const bodyBytes = sent === null ? null : sizeOf(req, sent);
+    // A large body is kept as its size only (JOURNAL_BODY_CAP): its ids are still read below.
+    const body = bodyBytes !== null && bodyBytes > JOURNAL_BODY_CAP ? null : sent;
     const path = req.path;
-    let ids = requestIds(path, body);
+    let ids = requestIds(path, sent);
     let error: unknown;
     let later: DeferredIds | undefined;
     if (status >= 400) {
@@ -121,6 +130,7 @@ export function journalRequest(req: Request, res: Response, workspace: Workspace
         service_organization: req.get('Service-Organization') ?? null,
       },
       body,
+      body_bytes: bodyBytes,
       status,
       error_code: typeof error === 'string' ? error : null,
       replayed,

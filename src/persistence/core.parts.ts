@@ -169,6 +169,7 @@ const JournalEntrySchema = Type.Object(
       { additionalProperties: false },
     ),
     body: Type.Unknown(),
+    body_bytes: Type.Optional(Nullable(Type.Integer({ minimum: 0 }))),
     status: Type.Integer({ minimum: 100, maximum: 599 }),
     error_code: Nullable(Type.String()),
     replayed: Type.Boolean(),

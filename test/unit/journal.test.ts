@@ -4,7 +4,7 @@ import { includes, maskKey, RequestJournal, type JournalInput } from '../../src/
 const input = (over: Partial<JournalInput> = {}): JournalInput => ({
   at: '2026-10-05T09:00:00.000Z', key: maskKey('hrs_test_acme_owner'), method: 'GET', path: '/v1/onboardings', query: {},
   headers: { idempotency_key: null, service_version: null, service_organization: null },
-  body: null, status: 200, error_code: null, replayed: false, answered: true, duration_ms: 1, onboarding_ids: [], ...over,
+  body: null, body_bytes: null, status: 200, error_code: null, replayed: false, answered: true, duration_ms: 1, onboarding_ids: [], ...over,
 });
 
 describe('maskKey', () => {

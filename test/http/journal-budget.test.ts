@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { JOURNAL_BODY_CAP } from '../../src/core/journal.js';
+import { createBody, harness, KEYS } from '../support/harness.js';
+
+/**
+ * Large bodies in the request journal: kept as their size only above 64 KB, so a run of big
+ * requests no longer fills the process (each 1 MB body cost about 20 MB kept in the journal)
+ * or every snapshot and state-file write after it.
+ */
+describe('the journal and large bodies', () => {
+  it('keeps a body up to 64 KB, and above it only its size; the onboarding ids are still read', async () => {
+    const h = harness();
+    const small = await h.as(KEYS.owner).post('/v1/onboardings', createBody({ reference: 'small' }));
+    expect(small.status).toBe(201);
+    const big = await h.as(KEYS.owner).post('/v1/onboardings/onb_demo_jansen/cancel', { reason: 'x'.repeat(JOURNAL_BODY_CAP + 1) });
+    expect(big.status).toBeGreaterThanOrEqual(400);
+    const [bigEntry, smallEntry] = (await h.http().get('/_emulator/requests')).body.data as { body: unknown; body_bytes: number | null; onboarding_ids: string[] }[];
+    expect(smallEntry).toMatchObject({ body: { reference: 'small' }, body_bytes: JSON.stringify(createBody({ reference: 'small' })).length });
+    expect(bigEntry!.body).toBeNull();
+    expect(bigEntry!.body_bytes).toBeGreaterThan(JOURNAL_BODY_CAP);
+    expect(bigEntry!.onboarding_ids).toEqual(['onb_demo_jansen']);
+    const none = await h.as(KEYS.owner).get('/v1/onboardings');
+    expect(none.status).toBe(200);
+    expect((await h.http().get('/_emulator/requests')).body.data[0]).toMatchObject({ body: null, body_bytes: null });
+  });
+
+  it('stays small after 40 bodies of 900 KB: the snapshot holds their sizes, not their content', async () => {
+    const h = harness();
+    const body = { ...createBody(), notes: 'x'.repeat(900 * 1024) };
+    for (let i = 0; i < 40; i++) expect((await h.as(KEYS.owner).post('/v1/onboardings', body)).status).toBe(422);
+    const snapshot = await h.http().get('/_emulator/snapshot');
+    expect(snapshot.status).toBe(200);
+    expect(snapshot.text.length).toBeLessThan(1024 * 1024);
+    expect((await h.http().post('/_emulator/requests/verify').send({ matcher: { status: 422 }, expected: { exactly: 40 } })).body.ok).toBe(true);
+  });
+});
