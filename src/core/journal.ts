@@ -17,6 +17,13 @@ export const JOURNAL_LIMIT = 1000;
  */
 export const JOURNAL_BODY_CAP = 64 * 1024;
 
+/**
+ * The bodies a workspace's journal keeps add up to at most this (8 MB as sent): past it the
+ * oldest entries are dropped and counted, as past the count limit, so a journal, and the
+ * snapshots and state file that carry it, stays a few MB whatever the requests were.
+ */
+export const JOURNAL_BODY_BUDGET = 8 * 1024 * 1024;
+
 /** The largest `--journal-limit`: a full journal is held in memory and travels in every snapshot. */
 export const JOURNAL_MAX_LIMIT = 100_000;
 
@@ -177,8 +184,15 @@ export interface DeferredIds {
 /** Above this much text held by deferred ids, they are all worked out at once. */
 const PENDING_BYTES_MAX = 16 * 1024 * 1024;
 
+/** What an entry's body counts against the budget: its size when the journal holds it. */
+const keptBytes = (e: JournalEntry): number => (e.body !== null && e.body_bytes !== null ? e.body_bytes : 0);
+
 export class RequestJournal {
   private entries: JournalEntry[] = [];
+  /** Entries at the front of `entries` that were dropped, removed together (see record()). */
+  private start = 0;
+  /** Bytes of the bodies the kept entries hold. */
+  private bodyBytes = 0;
   private nextSeq = 1;
   private droppedCount = 0;
   /** Entries still in the journal whose answer's onboarding ids are not worked out yet. */
@@ -202,8 +216,10 @@ export class RequestJournal {
     const over = Math.max(0, state.entries.length - limit);
     // Journals saved before `answered` existed hold answered requests only; before `body_bytes`, its size is unknown.
     journal.entries = state.entries.slice(over).map((e) => ({ ...e, answered: e.answered ?? true, body_bytes: e.body_bytes ?? null }));
+    journal.bodyBytes = journal.entries.reduce((sum, e) => sum + keptBytes(e), 0);
     journal.nextSeq = state.next_seq;
     journal.droppedCount = state.dropped + over;
+    journal.trim();
     return journal;
   }
 
@@ -225,21 +241,34 @@ export class RequestJournal {
   record(input: JournalInput, later?: DeferredIds): JournalEntry {
     if (!this.enabled) return { id: `jrn_${String(this.nextSeq).padStart(6, '0')}`, object: 'request', ...input };
     const entry: JournalEntry = { id: `jrn_${String(this.nextSeq++).padStart(6, '0')}`, object: 'request', ...input };
-    const entries = this.entries;
-    entries.push(entry);
-    // Past the limit, the oldest kept entry is dropped: counted now, removed from the array a
-    // batch at a time (see live()), so a full journal does not move every entry on every request.
-    if (entries.length > this.limit) {
-      this.droppedCount++;
-      if (this.pending.size > 0) this.forget(entries[entries.length - 1 - this.limit]!);
-      if (entries.length >= this.limit + this.slack) entries.splice(0, entries.length - this.limit);
-    }
+    this.entries.push(entry);
+    this.bodyBytes += keptBytes(entry);
+    this.trim();
     if (later) {
       this.pending.set(entry, later);
       this.pendingBytes += later.bytes;
       if (this.pendingBytes > PENDING_BYTES_MAX) this.settle();
     }
     return entry;
+  }
+
+  /**
+   * Past the count limit or the body budget, the oldest kept entries are dropped: counted now,
+   * removed from the array a batch at a time, so a full journal does not move every entry on
+   * every request.
+   */
+  private trim(): void {
+    const entries = this.entries;
+    while (entries.length - this.start > this.limit || (this.bodyBytes > JOURNAL_BODY_BUDGET && entries.length - this.start > 1)) {
+      const oldest = entries[this.start++]!;
+      this.bodyBytes -= keptBytes(oldest);
+      this.droppedCount++;
+      if (this.pending.size > 0) this.forget(oldest);
+    }
+    if (this.start >= this.slack) {
+      entries.splice(0, this.start);
+      this.start = 0;
+    }
   }
 
   private forget(entry: JournalEntry): void {
@@ -261,8 +290,7 @@ export class RequestJournal {
 
   /** The entries kept: the array may still hold up to `slack` dropped ones before them. */
   private live(): JournalEntry[] {
-    const over = this.entries.length - this.limit;
-    return over > 0 ? this.entries.slice(over) : [...this.entries];
+    return this.entries.slice(this.start);
   }
 
   /** Newest first. */
@@ -273,6 +301,8 @@ export class RequestJournal {
 
   clear(): void {
     this.entries = [];
+    this.start = 0;
+    this.bodyBytes = 0;
     this.droppedCount = 0;
     this.pending.clear();
     this.pendingBytes = 0;

@@ -104,3 +104,23 @@ describe('RequestJournal: onboarding ids worked out later', () => {
     expect(calls).toBe(3);
   });
 });
+
+describe('RequestJournal body budget', () => {
+  it('drops the oldest entries, counted, once the bodies it keeps pass 8 MB, and keeps the newest', async () => {
+    const { JOURNAL_BODY_BUDGET } = await import('../../src/core/journal.js');
+    const j = new RequestJournal(1000);
+    const size = 60 * 1024;
+    for (let i = 0; i < 200; i++) j.record(input({ body: { i }, body_bytes: size }));
+    const kept = j.newestFirst();
+    expect(kept.length).toBe(Math.floor(JOURNAL_BODY_BUDGET / size));
+    expect(kept[0]!.body).toEqual({ i: 199 });
+    expect(j.dropped).toBe(200 - kept.length);
+    // Entries without a kept body cost nothing against it.
+    for (let i = 0; i < 500; i++) j.record(input({ body: null, body_bytes: size * 10 }));
+    expect(j.newestFirst().length).toBe(kept.length + 500);
+    // A restore keeps to the budget too.
+    const again = RequestJournal.restore({ next_seq: 1, dropped: 0, entries: Array.from({ length: 300 }, (_, i) => ({ ...input({ body: { i }, body_bytes: size }), id: `jrn_${i}`, object: 'request' as const })) }, 1000);
+    expect(again.newestFirst().length).toBe(kept.length);
+    expect(again.dropped).toBe(300 - kept.length);
+  });
+});
