@@ -3,6 +3,7 @@ import { junitXml } from '../core/junit.js';
 import { differences, type JournalEntry, type RequestMatcher } from '../core/journal.js';
 import type { Workspace } from '../core/workspace.js';
 import type { EventRecord } from '../resources/events/events.model.js';
+import type { DeliveryRecord } from '../resources/webhooks/webhooks.model.js';
 import { TERMINAL_STATUSES, type OnboardingRecord, type OnboardingStatus } from '../resources/onboardings/onboardings.model.js';
 import { timeline } from '../resources/onboardings/onboardings.timeline.js';
 import { matches } from './scenario.rules.js';
@@ -138,13 +139,16 @@ function summary(status: ExpectationStatus, items: ExpectationItem[], noun: stri
 }
 
 /** When the onboarding first reached the status (its events rebuilt into transitions), else null. */
-function reachedAt(ws: Workspace, r: OnboardingRecord, status: OnboardingStatus): number | null {
-  const events = ws.store.events.values().filter((e) => e.data.onboarding_id === r.id).sort((a, b) => a.seq - b.seq);
-  const entry = timeline(r, events).find((t) => t.to === status && t.from !== status);
-  if (entry) return Date.parse(entry.at);
+function reachedAt(c: Context, r: OnboardingRecord, status: OnboardingStatus): number | null {
+  const key = `${r.id} ${status}`;
+  if (c.reached.has(key)) return c.reached.get(key)!;
+  const entry = timeline(r, c.eventsOf.get(r.id) ?? []).find((t) => t.to === status && t.from !== status);
   // Its events are gone (kept 30 days): the record's own instants.
-  if (r.status !== status) return null;
-  return Date.parse(status === 'completed' ? (r.completed_at ?? r.updated_at) : status === 'cancelled' ? (r.cancelled_at ?? r.updated_at) : r.updated_at);
+  const at = entry ? Date.parse(entry.at)
+    : r.status !== status ? null
+    : Date.parse(status === 'completed' ? (r.completed_at ?? r.updated_at) : status === 'cancelled' ? (r.cancelled_at ?? r.updated_at) : r.updated_at);
+  c.reached.set(key, at);
+  return at;
 }
 
 interface Context {
@@ -156,6 +160,12 @@ interface Context {
   isNew: (record: { seq: number; created_at: string }) => boolean;
   events: EventRecord[];
   journal: JournalEntry[];
+  /** The journal entries' instants, in the same (chronological) order. */
+  journalAt: number[];
+  /** Read once per report, so no expectation scans the whole store per item. */
+  eventsOf: Map<string, EventRecord[]>;
+  deliveriesOf: Map<string, DeliveryRecord[]>;
+  reached: Map<string, number | null>;
 }
 
 function onboardingItems(c: Context, spec: NonNullable<ScenarioExpectation['onboarding']>): ExpectationItem[] {
@@ -165,7 +175,7 @@ function onboardingItems(c: Context, spec: NonNullable<ScenarioExpectation['onbo
     .sort((a, b) => a.seq - b.seq);
   return chosen.map((r): ExpectationItem => {
     const due = Date.parse(r.created_at) + within;
-    const at = reachedAt(c.ws, r, spec.reaches);
+    const at = reachedAt(c, r, spec.reaches);
     const base = { subject: r.id, due_at: iso(due), seen_at: at === null ? null : iso(at) };
     if (at !== null && at <= due) return { ...base, status: 'passed', reason: `reached ${spec.reaches} at ${iso(at)}, ${span(at - Date.parse(r.created_at))} after its creation` };
     if (at !== null) return { ...base, status: 'failed', reason: `reached ${spec.reaches} at ${iso(at)}, ${span(at - due)} after the deadline ${iso(due)}` };
@@ -177,10 +187,9 @@ function onboardingItems(c: Context, spec: NonNullable<ScenarioExpectation['onbo
 
 function deliveredItems(c: Context, spec: NonNullable<ScenarioExpectation['delivered']>): ExpectationItem[] {
   const within = parseDuration(spec.within) ?? 0;
-  const deliveries = c.ws.store.deliveries.values();
   return c.events.filter((e) => e.type === spec.event).map((e): ExpectationItem => {
     const due = Date.parse(e.created_at) + within;
-    const mine = deliveries.filter((d) => d.event_id === e.id);
+    const mine = c.deliveriesOf.get(e.id) ?? [];
     const succeeded = mine.filter((d) => d.status === 'succeeded' && d.delivered_at !== null).map((d) => Date.parse(d.delivered_at!)).sort((a, b) => a - b);
     const first = succeeded[0];
     const base = { subject: e.id, due_at: iso(due), seen_at: first === undefined ? null : iso(first) };
@@ -203,12 +212,28 @@ function afterItems(c: Context, spec: NonNullable<ScenarioExpectation['after']>)
     const due = from + within;
     const matcher = matcherOf(spec.request, e.data.onboarding_id);
     const wanted = describeRequest({ ...spec.request, ...(matcher.path !== undefined ? { path: matcher.path } : {}) });
-    const hit = c.journal.find((j) => Date.parse(j.at) >= from && Date.parse(j.at) <= due && differences(j, matcher).length === 0);
+    let hit: JournalEntry | undefined;
+    // The journal is in time order: only the entries between the event and its deadline are read.
+    for (let i = firstAtOrAfter(c.journalAt, from); i < c.journal.length && c.journalAt[i]! <= due && !hit; i++) {
+      if (differences(c.journal[i]!, matcher).length === 0) hit = c.journal[i];
+    }
     const base = { subject: e.id, due_at: iso(due), seen_at: hit ? hit.at : null };
     if (hit) return { ...base, status: 'passed', reason: `${hit.id} ${hit.method} ${hit.path} at ${hit.at}, ${span(Date.parse(hit.at) - from)} after the event` };
     if (c.now > due) return { ...base, status: 'failed', reason: `no ${wanted} between ${e.created_at} and ${iso(due)}${journalNote(c.ws)}` };
     return { ...base, status: 'pending', reason: `waiting for ${wanted} until ${iso(due)} (${span(due - c.now)} left)` };
   });
+}
+
+/** The first index whose instant is at or after `t` (binary search over sorted instants). */
+function firstAtOrAfter(instants: readonly number[], t: number): number {
+  let lo = 0;
+  let hi = instants.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (instants[mid]! < t) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 function neverItems(c: Context, spec: ExpectRequest): ExpectationItem[] {
@@ -242,6 +267,18 @@ function evaluate(c: Context, e: ScenarioExpectation): ExpectationResult {
   return result(status, items.length === 0 ? `no ${spec.event} event since the scenario was loaded` : summary(status, items, 'event'), items);
 }
 
+function groupBy<T>(items: readonly T[], key: (item: T) => string | undefined): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    if (k === undefined) continue;
+    const group = groups.get(k);
+    if (group) group.push(item);
+    else groups.set(k, [item]);
+  }
+  return groups;
+}
+
 /** Every expectation of the workspace's scenario, worked out now. */
 export function evaluateExpectations(ws: Workspace): ExpectationReport {
   const scenario = ws.scenario;
@@ -250,13 +287,18 @@ export function evaluateExpectations(ws: Workspace): ExpectationReport {
   const fromSeq = scenario?.from_seq;
   const isNew = (r: { seq: number; created_at: string }) => (fromSeq === undefined ? Date.parse(r.created_at) >= since : r.seq >= fromSeq);
   const expectations = scenario?.document.expect ?? [];
+  const journal = expectations.length ? ws.requests.newestFirst().reverse().filter((j) => Date.parse(j.at) >= since) : [];
   const c: Context = {
     ws,
     now,
     since,
     isNew,
     events: expectations.length ? ws.store.events.values().filter(isNew).sort((a, b) => a.seq - b.seq) : [],
-    journal: expectations.length ? ws.requests.newestFirst().reverse().filter((j) => Date.parse(j.at) >= since) : [],
+    journal,
+    journalAt: journal.map((j) => Date.parse(j.at)),
+    eventsOf: expectations.length ? groupBy(ws.store.events.values().sort((a, b) => a.seq - b.seq), (e) => e.data.onboarding_id) : new Map(),
+    deliveriesOf: expectations.length ? groupBy(ws.store.deliveries.values(), (d) => d.event_id) : new Map(),
+    reached: new Map(),
   };
   const results = expectations.map((e) => evaluate(c, e));
   const count = (s: ExpectationStatus) => results.filter((r) => r.status === s).length;
