@@ -14,6 +14,6 @@ export const receiverCheckRoutes: ControlRoute<Emulator>[] = [
     description: 'Answers once every check has run: up to a timeout per message for a receiver that hangs. ok is false when a required check failed. The URL must pass the emulator\'s webhook URL policy (422 parameter_invalid otherwise). With expect_fetch, check 12 grades the calls the receiver made to this workspace after each new event, from its request journal. See docs/receiver-check.md.',
     body: ReceiverCheckBody,
     responses: { 200: { description: 'The report', schema: ReceiverCheckReportSchema }, 422: errors },
-    handle: async (ctx) => ok(await receiverCheck(ctx.workspace, ctx.body)),
+    handle: async (ctx) => ok(await receiverCheck(ctx.workspace, ctx.body, ctx.info.signal)),
   }),
 ];

@@ -1,3 +1,4 @@
+import { ApiError } from '../core/errors.js';
 import type { Workspace } from '../core/workspace.js';
 import { runReceiverCheck, type ReceiverCheckReport, type RequestsSeen } from '../delivery/receiver-check.js';
 import type { ReceiverCheckBody } from './receiver-check.schemas.js';
@@ -8,7 +9,23 @@ import type { ReceiverCheckBody } from './receiver-check.schemas.js';
  * would not deliver to is not checked either. The workspace's state is neither read nor changed,
  * but for `expect_fetch` (check 12), which reads the workspace's request journal.
  */
-export function receiverCheck(ws: Workspace, body: ReceiverCheckBody): Promise<ReceiverCheckReport> {
+/** Receiver checks running at once in this process: each may open 50 connections and run for minutes. */
+export const MAX_RUNNING_RECEIVER_CHECKS = 4;
+let running = 0;
+
+export async function receiverCheck(ws: Workspace, body: ReceiverCheckBody, signal?: AbortSignal): Promise<ReceiverCheckReport> {
+  if (running >= MAX_RUNNING_RECEIVER_CHECKS) {
+    throw new ApiError('rate_limited', `At most ${MAX_RUNNING_RECEIVER_CHECKS} receiver checks run at once: try again when one has finished.`, undefined, { 'Retry-After': '5' });
+  }
+  running++;
+  try {
+    return await run(ws, body, signal);
+  } finally {
+    running--;
+  }
+}
+
+function run(ws: Workspace, body: ReceiverCheckBody, signal: AbortSignal | undefined): Promise<ReceiverCheckReport> {
   const settings = ws.delivery;
   return runReceiverCheck(
     {
@@ -30,6 +47,7 @@ export function receiverCheck(ws: Workspace, body: ReceiverCheckBody): Promise<R
     {
       ...(settings ? { transport: settings.transport, urlPolicy: settings.urlPolicy, resolver: settings.resolver } : {}),
       requests: journalSeen(ws),
+      signal,
     },
   );
 }

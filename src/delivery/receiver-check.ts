@@ -44,6 +44,8 @@ export interface ReceiverCheckSettings {
   resolver?: Resolver;
   /** The requests check 12 reads: an emulator's journal; none outside one. */
   requests?: RequestsSeen;
+  /** Aborted when whoever asked for the run is gone: no further check is started. */
+  signal?: AbortSignal | undefined;
 }
 
 export interface CheckResult {
@@ -103,6 +105,7 @@ export async function runReceiverCheck(input: ReceiverCheckInput, settings: Rece
   const run = new Run(input.url, input.secret, input.previousSecret, timeoutMs, settings.transport ?? httpTransport(), target.addresses);
   const checks: CheckResult[] = [];
   for (const definition of RECEIVER_CHECKS) {
+    if (settings.signal?.aborted) throw fail('request_timeout', 'The receiver check was stopped: its client closed the connection.');
     const outcome = await PLAYS[definition.name](run, burst);
     checks.push(graded(definition, outcome));
   }

@@ -184,7 +184,13 @@ export function mountControlRoute(router: Router, emulator: Emulator, route: Con
       const query = validateQuery(compiled, req);
       const body = await validatedBody(route as ControlRoute<never>, compiled, req, res);
       beforeRequest(workspace);
-      writeReply(res, await route.handle({ emulator, workspace, params: req.params as Record<string, string>, query, body, info: infoOf(req, options) }));
+      // A client that hangs up before its answer: long work (a receiver check) stops.
+      const hangup = new AbortController();
+      res.once('close', () => {
+        if (!res.writableFinished) hangup.abort();
+      });
+      const info = { ...infoOf(req, options), signal: hangup.signal };
+      writeReply(res, await route.handle({ emulator, workspace, params: req.params as Record<string, string>, query, body, info }));
       afterRequest(workspace);
     });
   }

@@ -32,6 +32,8 @@ export interface RequestInfo {
   baseUrl: string;
   /** HEAD runs the GET handler; a handler that records what was read (downloads) skips it. */
   head: boolean;
+  /** Aborted when the client hangs up before its answer (control routes): long work stops there. */
+  signal?: AbortSignal;
 }
 
 /** How a body may be written: JSON always; YAML where a person's file is sent as it is (scenarios). */

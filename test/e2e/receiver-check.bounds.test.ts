@@ -1,0 +1,57 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createEmulator, type InProcessEmulator } from '../../src/index.js';
+import { answer, hang, useReceivers } from '../support/receiver.js';
+import { until } from '../support/wait.js';
+
+/**
+ * Receiver checks are bounded: at most 4 run at once (the 5th is 429 with Retry-After), and one
+ * whose client hangs up stops starting checks, instead of sending its messages to the end.
+ */
+const SECRET = 'whsec_boundsSecret000000000000001';
+const started: InProcessEmulator[] = [];
+const receivers = useReceivers();
+afterEach(async () => {
+  for (const em of started.splice(0)) await em.close();
+});
+
+async function emulator() {
+  const em = createEmulator();
+  started.push(em);
+  return { em, url: (await em.start(0)).url };
+}
+
+const check = (url: string, receiver: string, timeoutMs: number, signal?: AbortSignal) =>
+  fetch(`${url}/_emulator/receiver-checks`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ url: receiver, secret: SECRET, timeout_ms: timeoutMs }), ...(signal ? { signal } : {}) });
+
+describe('receiver checks', () => {
+  it('run at most 4 at once: a 5th is refused with 429 and Retry-After, and taken once one has finished', async () => {
+    const { url } = await emulator();
+    const slow = await receivers.start(hang);
+    const four = Array.from({ length: 4 }, () => check(url, slow.url(), 300));
+    await until(() => slow.requests.length >= 4, 'the four runs to start', 5_000);
+    const fifth = await check(url, slow.url(), 300);
+    expect(fifth.status).toBe(429);
+    expect(fifth.headers.get('retry-after')).toBe('5');
+    expect(((await fifth.json()) as { error: { code: string } }).error.code).toBe('rate_limited');
+    for (const res of await Promise.all(four)) expect(res.status).toBe(200);
+    const fine = await receivers.start(answer(200));
+    expect((await check(url, fine.url(), 300)).status).toBe(200);
+  }, 60_000);
+
+  it('stop starting checks once the client has hung up', async () => {
+    const { url } = await emulator();
+    // Each answer takes 200 ms: a whole run is a few dozen messages, several seconds long.
+    const slow = await receivers.start({ kind: 'delay', ms: 200, then: { kind: 'status', status: 200 } });
+    const client = new AbortController();
+    const pending = check(url, slow.url(), 2_000, client.signal).catch(() => 'aborted');
+    await until(() => slow.requests.length >= 2, 'the run to start', 5_000);
+    client.abort();
+    expect(await pending).toBe('aborted');
+    // What was in flight at the hang-up may still arrive; nothing after that.
+    await new Promise((r) => setTimeout(r, 1_500));
+    const settled = slow.requests.length;
+    await new Promise((r) => setTimeout(r, 1_500));
+    expect(slow.requests.length).toBe(settled);
+    expect(settled).toBeLessThan(15);
+  }, 30_000);
+});
