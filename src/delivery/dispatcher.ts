@@ -127,7 +127,8 @@ export async function attempt(ws: Workspace, endpoint: WebhookEndpointRecord, de
     : await settings.limit(() =>
         // A relay that takes this address carries the attempt; otherwise it goes out directly, to an address the policy vetted.
         (settings.relays.transportFor(ws.id, endpoint.url) ?? settings.transport).send({
-          url: endpoint.url, headers: headersFor(ws, rules.signingSecrets(ws, endpoint), delivery, injected), body: delivery.body, timeoutMs: settings.timeoutMs, addresses: target.addresses,
+          url: endpoint.url, headers: headersFor(ws, rules.signingSecrets(ws, endpoint), delivery, injected), body: delivery.body, timeoutMs: settings.timeoutMs,
+          addresses: target.addresses, quote: settings.urlPolicy === 'local',
         }),
       );
   if (injected?.kind === 'drop_ack' && result.ok) {

@@ -53,6 +53,8 @@ export class Run {
     private readonly transport: Transport,
     /** Under the strict policy, the addresses it vetted: every message goes to one of them. */
     private readonly addresses?: readonly string[],
+    /** Whether refusals quote the receiver's body (the local policy only). */
+    private readonly quote = true,
   ) {}
 
   /**
@@ -89,7 +91,7 @@ export class Run {
   send(message: Message, how: { secrets?: string[]; t?: number; signature?: string | null; body?: string } = {}): Promise<TransportResult> {
     const t = how.t ?? wallClockSeconds();
     const signature = how.signature !== undefined ? how.signature : signatureHeader(how.secrets ?? [this.secret], t, message.body);
-    return this.transport.send({ url: this.url, headers: this.headers(message, signature), body: how.body ?? message.body, timeoutMs: this.timeoutMs, addresses: this.addresses });
+    return this.transport.send({ url: this.url, headers: this.headers(message, signature), body: how.body ?? message.body, timeoutMs: this.timeoutMs, addresses: this.addresses, quote: this.quote });
   }
 }
 

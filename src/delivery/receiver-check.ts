@@ -102,7 +102,7 @@ export async function runReceiverCheck(input: ReceiverCheckInput, settings: Rece
   const started = monotonicMs();
   // Before anything is sent, so every call the receiver makes for this run's events is after it.
   const seenSince = expectFetch && settings.requests?.enabled ? settings.requests.start() : undefined;
-  const run = new Run(input.url, input.secret, input.previousSecret, timeoutMs, settings.transport ?? httpTransport(), target.addresses);
+  const run = new Run(input.url, input.secret, input.previousSecret, timeoutMs, settings.transport ?? httpTransport(), target.addresses, policy === 'local');
   const checks: CheckResult[] = [];
   for (const definition of RECEIVER_CHECKS) {
     if (settings.signal?.aborted) throw fail('request_timeout', 'The receiver check was stopped: its client closed the connection.');

@@ -17,6 +17,11 @@ export interface TransportRequest {
   timeoutMs: number;
   /** Addresses the URL policy vetted: the connection goes to one of them, with no lookup of its own. */
   addresses?: readonly string[] | undefined;
+  /**
+   * false: a refusal is reported by its status alone, without an excerpt of the body or a
+   * redirect's Location (the strict policy: the emulator does not read out other hosts' pages).
+   */
+  quote?: boolean | undefined;
 }
 
 export interface TransportResult {
@@ -112,10 +117,11 @@ function send(request: TransportRequest): Promise<TransportResult> {
       const status = response.statusCode ?? 0;
       if (status >= 200 && status < 300) return finish(status, null);
       if (status >= 300 && status < 400) {
-        const location = response.headers.location;
+        const location = request.quote === false ? undefined : response.headers.location;
         const to = location ? ` to ${clip(clean(location), LOCATION_CHARS)}` : '';
         return finish(status, `redirect (${status}${to}) not followed`);
       }
+      if (request.quote === false) return finish(status, `HTTP ${status}`);
       response.on('data', (chunk: Buffer) => {
         chunks.push(chunk);
         received += chunk.length;

@@ -99,6 +99,13 @@ describe('httpTransport', () => {
     expect(await transport.send(request(`http://never-resolves.invalid:${r.port}/hooks`))).toMatchObject({ ok: false, error: 'could not resolve never-resolves.invalid' });
   });
 
+  it('reports a refusal by its status alone when told not to quote (no body excerpt, no Location)', async () => {
+    const r = await receiver((req, res) => (req.url === '/moved' ? res.writeHead(302, { Location: 'http://10.0.0.1/secret' }).end() : res.writeHead(500).end('internal page')));
+    expect(await transport.send(request(`${r.url}/hooks`, { quote: false }))).toMatchObject({ ok: false, status: 500, error: 'HTTP 500' });
+    expect(await transport.send(request(`${r.url}/moved`, { quote: false }))).toMatchObject({ ok: false, status: 302, error: 'redirect (302) not followed' });
+    expect(await transport.send(request(`${r.url}/hooks`))).toMatchObject({ error: 'HTTP 500: internal page' });
+  });
+
   it('opens a fresh connection for every attempt', async () => {
     const r = await receiver((_req, res) => res.writeHead(200).end());
     await transport.send(request(r.url));

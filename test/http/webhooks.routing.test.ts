@@ -181,6 +181,8 @@ describe('strict URL policy (fake resolver and transport)', () => {
     expect(sent.url).toBe('https://hooks.acme.test/onboarding');
     // The connection goes to the address that was checked, never to a second lookup's answer.
     expect(sent.addresses).toEqual(['93.184.216.34']);
+    // Under strict, a refusal is recorded by its status alone: the emulator does not read out other hosts' pages.
+    expect(sent.quote).toBe(false);
     expect(sent.headers).toMatchObject({
       'Content-Type': 'application/json', 'User-Agent': 'Service-Webhooks/1', 'Service-Event-Id': p.event_id, 'Service-Event-Type': 'ping',
     });
