@@ -65,7 +65,10 @@ export interface JournalEntry {
   onboarding_ids: string[];
 }
 
-export type JournalInput = Omit<JournalEntry, 'id' | 'object'>;
+export type JournalInput = Omit<JournalEntry, 'id' | 'object'> & {
+  /** The body as sent, when the caller has it (the HTTP edge): kept instead of `body`. */
+  body_text?: string | null;
+};
 
 export interface JournalState {
   next_seq: number;
@@ -184,8 +187,31 @@ export interface DeferredIds {
 /** Above this much text held by deferred ids, they are all worked out at once. */
 const PENDING_BYTES_MAX = 16 * 1024 * 1024;
 
-/** What an entry's body counts against the budget: its size when the journal holds it. */
-const keptBytes = (e: JournalEntry): number => (e.body !== null && e.body_bytes !== null ? e.body_bytes : 0);
+/**
+ * Each entry keeps its body as text, parsed again whenever it is read (the list, a verify, a
+ * snapshot): text costs about its own size, a parsed body about twenty times that, and text
+ * cannot hold anything a later serialisation chokes on.
+ */
+const bodyTexts = new WeakMap<JournalEntry, string | null>();
+
+function keepAsText(entry: JournalEntry, text: string | null): JournalEntry {
+  bodyTexts.set(entry, text);
+  // Redefined in place, so `body` keeps its position among the entry's fields.
+  Object.defineProperty(entry, 'body', { enumerable: true, configurable: true, get: () => (text === null ? null : (JSON.parse(text) as unknown)) });
+  return entry;
+}
+
+/** What an entry's body counts against the budget: the size of the text the journal holds. */
+function keptBytes(e: JournalEntry): number {
+  const text = bodyTexts.get(e);
+  return text === null || text === undefined ? 0 : e.body_bytes ?? Buffer.byteLength(text, 'utf8');
+}
+
+/** The text an entry keeps: the body as sent when the caller gave it, else its JSON. */
+function textOf(input: { body: unknown; body_text?: string | null }): string | null {
+  if (input.body_text !== undefined) return input.body_text;
+  return input.body === null || input.body === undefined ? null : JSON.stringify(input.body);
+}
 
 export class RequestJournal {
   private entries: JournalEntry[] = [];
@@ -215,7 +241,7 @@ export class RequestJournal {
     const journal = new RequestJournal(limit);
     const over = Math.max(0, state.entries.length - limit);
     // Journals saved before `answered` existed hold answered requests only; before `body_bytes`, its size is unknown.
-    journal.entries = state.entries.slice(over).map((e) => ({ ...e, answered: e.answered ?? true, body_bytes: e.body_bytes ?? null }));
+    journal.entries = state.entries.slice(over).map((e) => keepAsText({ ...e, answered: e.answered ?? true, body_bytes: e.body_bytes ?? null }, textOf(e)));
     journal.bodyBytes = journal.entries.reduce((sum, e) => sum + keptBytes(e), 0);
     journal.nextSeq = state.next_seq;
     journal.droppedCount = state.dropped + over;
@@ -239,8 +265,9 @@ export class RequestJournal {
    * the entry it would have been, kept nowhere and not counted.
    */
   record(input: JournalInput, later?: DeferredIds): JournalEntry {
-    if (!this.enabled) return { id: `jrn_${String(this.nextSeq).padStart(6, '0')}`, object: 'request', ...input };
-    const entry: JournalEntry = { id: `jrn_${String(this.nextSeq++).padStart(6, '0')}`, object: 'request', ...input };
+    const { body_text: _text, ...fields } = input;
+    if (!this.enabled) return { id: `jrn_${String(this.nextSeq).padStart(6, '0')}`, object: 'request', ...fields };
+    const entry = keepAsText({ id: `jrn_${String(this.nextSeq++).padStart(6, '0')}`, object: 'request', ...fields, body: null }, textOf(input));
     this.entries.push(entry);
     this.bodyBytes += keptBytes(entry);
     this.trim();

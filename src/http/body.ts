@@ -13,11 +13,17 @@ export const BODY_LIMIT = 1024 * 1024;
  */
 export const YAML_BODY_LIMIT = 128 * 1024;
 
+/** The body's bytes as sent, kept on the request for the journal (src/http/journal.ts). */
+export type WithRawBody = Request & { rawBody?: Buffer };
+const keepRaw = (req: unknown, _res: unknown, buf: Buffer): void => {
+  (req as WithRawBody).rawBody = buf;
+};
+
 /** The parsers for one limit, made once per limit a row asks for. */
 const parsers = new Map<number, { json: ReturnType<typeof express.json>; text: ReturnType<typeof express.text> }>();
 function parsersFor(limit: number) {
   let p = parsers.get(limit);
-  if (!p) parsers.set(limit, (p = { json: express.json({ limit, strict: false, type: () => true }), text: express.text({ limit, type: () => true }) }));
+  if (!p) parsers.set(limit, (p = { json: express.json({ limit, strict: false, type: () => true, verify: keepRaw }), text: express.text({ limit, type: () => true }) }));
   return p;
 }
 
@@ -84,6 +90,7 @@ export async function readJsonBody(req: Request, res: Response, types: readonly 
 /** Refused, and forgotten: what was parsed is not kept on the request for the journal to record. */
 function tooDeep(req: Request, depth: number): ApiError {
   (req as Request & { body?: unknown }).body = undefined;
+  (req as WithRawBody).rawBody = undefined;
   return fail('body_too_deep', `The body nests objects and arrays more than ${depth} levels deep.`);
 }
 

@@ -2,6 +2,7 @@ import { performance } from 'node:perf_hooks';
 import type { Request, Response } from 'express';
 import { JOURNAL_BODY_CAP, maskKey, type DeferredIds } from '../core/journal.js';
 import type { Workspace } from '../core/workspace.js';
+import type { WithRawBody } from './body.js';
 import { droppedAnswerOf } from './faults.js';
 
 /** Answers longer than this are not parsed for their error code or onboarding id. */
@@ -101,9 +102,10 @@ export function journalRequest(req: Request, res: Response, workspace: Workspace
   } as Response['end'];
   const record = (status: number, text: string | undefined, json: boolean, replayed: boolean, answered: boolean): void => {
     const sent: unknown = (req as Request & { body?: unknown }).body ?? null;
-    const bodyBytes = sent === null ? null : sizeOf(req, sent);
-    // A large body is kept as its size only (JOURNAL_BODY_CAP): its ids are still read below.
-    const body = bodyBytes !== null && bodyBytes > JOURNAL_BODY_CAP ? null : sent;
+    const raw = sent === null ? undefined : (req as WithRawBody).rawBody;
+    const bodyBytes = sent === null ? null : raw ? raw.length : sizeOf(req, sent);
+    // The body as sent, as text; a large one as its size only (JOURNAL_BODY_CAP). Its ids are still read below.
+    const bodyText = sent === null || bodyBytes! > JOURNAL_BODY_CAP ? null : raw ? raw.toString('utf8') : JSON.stringify(sent);
     const path = req.path;
     let ids = requestIds(path, sent);
     let error: unknown;
@@ -129,7 +131,8 @@ export function journalRequest(req: Request, res: Response, workspace: Workspace
         service_version: req.get('Service-Version') ?? null,
         service_organization: req.get('Service-Organization') ?? null,
       },
-      body,
+      body: null,
+      body_text: bodyText,
       body_bytes: bodyBytes,
       status,
       error_code: typeof error === 'string' ? error : null,
