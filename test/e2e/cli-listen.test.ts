@@ -49,6 +49,8 @@ describe('onboarding-emulator listen', () => {
     const emu = await serve([], children);
     const relay = listen(['--url', emu.url]);
     await until(() => relay.err().includes('relaying'), 'the relay to start', 10_000);
+    // Its long poll waiting on the emulator, so the stop answers it (rather than refusing a new connection).
+    await until(async () => ((await (await fetch(`${emu.url}/_emulator/relays`)).json()) as { data: { polling: boolean }[] }).data[0]?.polling === true, 'the relay polling', 10_000);
     emu.child.kill('SIGTERM');
     expect(await emu.exited).toBe(0);
     expect(await relay.exited).toBe(2);
