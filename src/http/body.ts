@@ -1,5 +1,5 @@
 import express, { type Request, type Response } from 'express';
-import { BODY_DEPTH_LIMIT, deeperThan, parseYaml } from '../core/documents.js';
+import { BODY_CONTAINER_LIMIT, BODY_DEPTH_LIMIT, deeperThan, opensMoreThan, parseYaml } from '../core/documents.js';
 import { fail, type ApiError } from '../core/errors.js';
 import type { BodyType } from '../resources/route.js';
 import { lingeringClose } from './lingering-close.js';
@@ -15,7 +15,9 @@ export const YAML_BODY_LIMIT = 128 * 1024;
 
 /** The body's bytes as sent, kept on the request for the journal (src/http/journal.ts). */
 export type WithRawBody = Request & { rawBody?: Buffer };
-const keepRaw = (req: unknown, _res: unknown, buf: Buffer): void => {
+/** Runs on the text before it is parsed: keeps it for the journal, and refuses one too costly to parse. */
+const beforeParse = (req: unknown, _res: unknown, buf: Buffer): void => {
+  if (opensMoreThan(buf, BODY_CONTAINER_LIMIT)) throw Object.assign(new Error('too many objects'), { type: 'entity.too.many' });
   (req as WithRawBody).rawBody = buf;
 };
 
@@ -23,7 +25,7 @@ const keepRaw = (req: unknown, _res: unknown, buf: Buffer): void => {
 const parsers = new Map<number, { json: ReturnType<typeof express.json>; text: ReturnType<typeof express.text> }>();
 function parsersFor(limit: number) {
   let p = parsers.get(limit);
-  if (!p) parsers.set(limit, (p = { json: express.json({ limit, strict: false, type: () => true, verify: keepRaw }), text: express.text({ limit, type: () => true }) }));
+  if (!p) parsers.set(limit, (p = { json: express.json({ limit, strict: false, type: () => true, verify: beforeParse }), text: express.text({ limit, type: () => true }) }));
   return p;
 }
 
@@ -104,6 +106,8 @@ function translate(err: unknown, format: 'JSON' | 'YAML', limit: number): ApiErr
   switch (type) {
     case 'entity.too.large':
       return fail('body_too_large', `The body is larger than ${megabytes(limit)}.`);
+    case 'entity.too.many':
+      return fail('body_too_large', `The body holds more than ${BODY_CONTAINER_LIMIT.toLocaleString('en')} objects and arrays.`);
     case 'encoding.unsupported':
     case 'charset.unsupported':
       return fail('content_type_unsupported', `Send the body as UTF-8 ${format}.`);

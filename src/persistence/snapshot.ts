@@ -1,4 +1,5 @@
 import { ApiError, type ErrorDetail } from '../core/errors.js';
+import { largerThan, mistakesUpTo } from '../core/bounded-validation.js';
 import { compile } from '../core/validation.js';
 import type { PartField, PartValues, Workspace, WorkspacePart, WorkspacePartTable } from '../core/workspace.js';
 import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION, snapshotSchema, type WorkspaceSnapshot } from './snapshot.schemas.js';
@@ -27,9 +28,21 @@ export function takeSnapshot(ws: Workspace): WorkspaceSnapshot {
   return JSON.parse(JSON.stringify(snapshot)) as WorkspaceSnapshot;
 }
 
-export function snapshotRefusal(mistakes: ErrorDetail[]): ApiError {
-  const e = new ApiError('snapshot_invalid', `The snapshot has ${mistakes.length} mistake(s); see details. Nothing was changed.`);
-  e.details = mistakes;
+/** Mistakes a refusal lists: past these, a document is wrong throughout and more would only weigh on the answer. */
+export const SNAPSHOT_MISTAKES_LISTED = 100;
+/**
+ * Values (objects, arrays and scalars) up to which a document is checked by the whole schema at
+ * once; a larger one is checked piece by piece, stopping at SNAPSHOT_MISTAKES_LISTED mistakes.
+ */
+const WHOLE_CHECK_VALUES = 50_000;
+
+/** `atLeast`: the check stopped at the listed mistakes, so their total is not known. */
+export function snapshotRefusal(mistakes: ErrorDetail[], atLeast = false): ApiError {
+  const listed = mistakes.slice(0, SNAPSHOT_MISTAKES_LISTED);
+  const count = atLeast ? `at least ${listed.length} mistakes` : `${mistakes.length} mistake(s)`;
+  const where = listed.length < mistakes.length || atLeast ? `the first ${listed.length} are in details` : 'see details';
+  const e = new ApiError('snapshot_invalid', `The snapshot has ${count}; ${where}. Nothing was changed.`);
+  e.details = listed;
   return e;
 }
 
@@ -47,14 +60,21 @@ export function readSnapshot(document: unknown, parts: WorkspacePartTable, more:
   if (typeof doc.version === 'number' && doc.version !== SNAPSHOT_VERSION) {
     throw new ApiError('snapshot_version_unsupported', `The snapshot has version ${doc.version}; this emulator reads version ${SNAPSHOT_VERSION} only. Nothing was changed.`, 'version');
   }
-  const shape = validatorOf(parts)(document);
-  if (!shape.ok) throw snapshotRefusal(shape.mistakes.map((m) => ({ path: m.path || '(document)', message: m.message })));
-  const snapshot = shape.value;
+  if (largerThan(document, WHOLE_CHECK_VALUES)) {
+    const found = mistakesUpTo(snapshotSchema(parts), document, SNAPSHOT_MISTAKES_LISTED);
+    if (found.length) throw snapshotRefusal(found.map(detail), found.length >= SNAPSHOT_MISTAKES_LISTED);
+  } else {
+    const shape = validatorOf(parts)(document);
+    if (!shape.ok) throw snapshotRefusal(shape.mistakes.map(detail));
+  }
+  const snapshot = document as WorkspaceSnapshot;
   const saved = snapshot as unknown as Record<string, unknown>;
   const mistakes = [...partsOf(parts).flatMap(([, part]) => part.check?.(saved[part.name] as never) ?? []), ...more(snapshot)];
   if (mistakes.length) throw snapshotRefusal(mistakes);
   return snapshot;
 }
+
+const detail = (m: { path: string; message: string }): ErrorDetail => ({ path: m.path || '(document)', message: m.message });
 
 const validators = new WeakMap<WorkspacePartTable, ReturnType<typeof compile<WorkspaceSnapshot>>>();
 function validatorOf(parts: WorkspacePartTable) {

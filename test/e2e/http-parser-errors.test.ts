@@ -3,6 +3,7 @@ import { connect, type Socket } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createEmulator, type InProcessEmulator } from '../../src/index.js';
 import { DRAIN_LIMITS } from '../../src/http/lingering-close.js';
+import { allControlRoutes } from '../../src/http/routes.js';
 import { createBody } from '../support/harness.js';
 import { within } from '../support/wait.js';
 
@@ -165,6 +166,18 @@ describe('requests the HTTP parser refuses', () => {
     const headers = Array.from({ length: 150 }, (_, i) => `X-Header-${String(i).padStart(3, '0')}: ${'v'.repeat(104)}\r\n`).join('');
     expect(headers.length).toBeGreaterThan(16 * 1024);
     expectEnvelope(await exchange(get(headers)), 431, 'request_header_too_large');
+  });
+});
+
+describe('a 2 MB body to every control route that reads one', () => {
+  const body = JSON.stringify({ name: 'x'.repeat(2 * MB) });
+  const writes = allControlRoutes.filter((r) => r.method !== 'GET' && r.method !== 'DELETE' && !r.bodyLimit);
+  const filled = (path: string) => path.replace(/:(\w+)/g, (_, name: string) => (name === 'id' ? 'onb_missing' : 'default'));
+
+  it.each(writes.map((r) => [r.method, r.path]))('%s %s: a readable 413 envelope, the upload not cut short', async (method, path) => {
+    const res = await fetch(`${url}${filled(path)}`, { method, headers: { 'Content-Type': 'application/json' }, body, signal: AbortSignal.timeout(10_000) });
+    expect(res.status).toBe(413);
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe('body_too_large');
   });
 });
 
