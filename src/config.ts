@@ -1,5 +1,6 @@
 import { instantOutOfRange } from './core/clock.js';
 import { JOURNAL_MAX_LIMIT } from './core/journal.js';
+import { DEFAULT_HOST, DEFAULT_PORT } from './core/product.js';
 
 /**
  * The `serve` options, declared once: the CLI builds its flags from this table, each with an
@@ -54,8 +55,8 @@ export interface OptionSpec {
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 export const SERVE_OPTIONS: OptionSpec[] = [
-  { key: 'port', flag: '-p, --port <port>', env: 'EMULATOR_PORT', default: '4010', description: 'TCP port to listen on (0 picks a free one)' },
-  { key: 'host', flag: '--host <host>', env: 'EMULATOR_HOST', default: '127.0.0.1', description: 'interface to bind; 0.0.0.0 inside a container' },
+  { key: 'port', flag: '-p, --port <port>', env: 'EMULATOR_PORT', default: String(DEFAULT_PORT), description: 'TCP port to listen on (0 picks a free one)' },
+  { key: 'host', flag: '--host <host>', env: 'EMULATOR_HOST', default: DEFAULT_HOST, description: 'interface to bind; 0.0.0.0 inside a container' },
   { key: 'fixtures', flag: '-f, --fixtures <file>', env: 'EMULATOR_FIXTURES', description: 'fixtures document (JSON or YAML) for the default workspace; default: the bundled fixtures/default.json' },
   { key: 'scenario', flag: '--scenario <file>', env: 'EMULATOR_SCENARIO', repeatable: true, description: 'scenario (JSON or YAML file, or the name of a ready scenario such as happy-path) played by the default and new workspaces; repeat for several (rules in order); environment: comma-separated' },
   { key: 'seed', flag: '--seed <seed>', env: 'EMULATOR_SEED', description: 'makes every generated id, code and request id reproducible' },

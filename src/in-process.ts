@@ -4,6 +4,7 @@ import type { DeliveryFaultInput } from './delivery/chaos.js';
 import { CreateDeliveryFaultBody } from './delivery/chaos.schemas.js';
 import * as deliveryFaults from './control/delivery-faults.service.js';
 import type { Workspace } from './core/workspace.js';
+import { DEFAULT_HOST } from './core/product.js';
 import { check, compile } from './core/validation.js';
 import { ApiError } from './core/errors.js';
 import type { ControlClient, CreatedWorkspace, ResetWorkspace, ScenarioReport, ScenarioState, ScenarioValidation } from './control/control.client.js';
@@ -238,8 +239,8 @@ export function createEmulator(options: InProcessOptions = {}): InProcessEmulato
     ...helpers(emulator, DEFAULT_WORKSPACE),
     emulator,
     app,
-    listen: (port = 0, host = '127.0.0.1') => serve(port, host),
-    async start(port = 0, host = '127.0.0.1') {
+    listen: (port = 0, host = DEFAULT_HOST) => serve(port, host),
+    async start(port = 0, host = DEFAULT_HOST) {
       running ??= serve(port, host).catch((err: unknown) => {
         running = null;
         throw err;

@@ -1,4 +1,4 @@
-import { EMULATOR_VERSION } from './control/control.service.js';
+import { DEFAULT_PORT, EMULATOR_VERSION } from './core/product.js';
 import type { ControlClient, CreatedWorkspace, KeyInfo } from './control/control.client.js';
 import type { WorkspaceInput } from './emulator.js';
 import { WELL_KNOWN_KEYS, type WellKnownKey } from './fixtures/well-known-keys.js';
@@ -14,7 +14,7 @@ import { startRelay, type RelayHandle, type RelayOptions } from './cli/listen.js
 
 /** The image of this package's own version; ONBOARDING_EMULATOR_IMAGE names another (a local build, a mirror). */
 export const DEFAULT_IMAGE = `ghcr.io/onboarding-emulator/onboarding-emulator:${EMULATOR_VERSION}`;
-const PORT = 4010;
+const PORT = DEFAULT_PORT;
 
 export { WELL_KNOWN_KEYS, type WellKnownKey };
 

@@ -1,6 +1,7 @@
 import { Command, CommanderError, Option, type CommandOptions } from 'commander';
 import type { ClockState, ControlClient, KeyInfo } from '../control/control.client.js';
 import type { Fault } from '../core/faults.js';
+import { DEFAULT_BASE_URL } from '../core/product.js';
 import type { DeliveryFault } from '../delivery/chaos.js';
 import type { OutboxMail } from '../resources/onboardings/onboardings.outbox.js';
 
@@ -9,7 +10,7 @@ import type { OutboxMail } from '../resources/onboardings/onboardings.outbox.js'
  * environment, the spec's error envelope turned into one line on stderr, and exit codes a CI
  * script can use (0 success, 1 the API refused, 2 connection or usage problem).
  */
-export const DEFAULT_URL = 'http://127.0.0.1:4010';
+export const DEFAULT_URL = DEFAULT_BASE_URL;
 
 export interface ClientOptions {
   url: string;

@@ -2,7 +2,7 @@
 import { Command, Option } from 'commander';
 import { pino } from 'pino';
 import { SERVE_OPTIONS, parseDrainTimeout, parseJournalLimit, parsePort, parsePublicUrl, scenarioFiles, parseStartTime, parseTimeout, type ServeOptions } from '../config.js';
-import { EMULATOR_VERSION } from '../control/control.service.js';
+import { EMULATOR_VERSION } from '../core/product.js';
 import { Emulator } from '../emulator.js';
 import { FixturesError } from '../fixtures/fixtures.load.js';
 import { parseRateLimit } from '../http/rate-limit.js';

@@ -1,6 +1,7 @@
 import { ApiError, fail } from '../core/errors.js';
 import { CLOCK_LIMITS, instantOutOfRange } from '../core/clock.js';
 import { parseDuration } from '../core/durations.js';
+import { EMULATOR_VERSION } from '../core/product.js';
 import type { Fault, FaultInput } from '../core/faults.js';
 import { describeTimer, type Fired } from '../core/scheduler.js';
 import type { Workspace } from '../core/workspace.js';
@@ -15,8 +16,6 @@ import { scenarioRefusal } from './scenario.service.js';
  * once with no transport in it. Served over HTTP under /_emulator and in-process through
  * createEmulator(), so both always behave alike (docs/architecture.md, "Add a control action").
  */
-export const EMULATOR_VERSION = '0.1.0';
-
 export function health(emulator: Emulator) {
   return { status: 'ok' as const, version: EMULATOR_VERSION, started_at: emulator.startedAt, workspaces: emulator.workspaces().length };
 }

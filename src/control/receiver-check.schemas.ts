@@ -1,4 +1,5 @@
 import { Type, type Static } from '../core/schema.js';
+import { PATH_WITH_PLACEHOLDER } from '../core/placeholders.js';
 import { DEFAULT_BURST, MAX_BURST, MAX_TIMEOUT_MS } from '../delivery/receiver-check.js';
 import { ALL_CHECK_NAMES, DEFAULT_FETCH_WITHIN_MS, FETCH_METHODS, MAX_FETCH_WITHIN_MS } from '../delivery/receiver-check.checks.js';
 import { DateTime, Literals, Nullable } from '../resources/common.schemas.js';
@@ -15,7 +16,7 @@ export const ReceiverCheckBody = Type.Object(
       Type.Object(
         {
           method: Type.Optional(Literals(FETCH_METHODS)),
-          path: Type.String({ minLength: 1, maxLength: 500, pattern: '^/[^?#\\s]*\\{onboarding_id\\}[^?#\\s]*$', description: 'the path the receiver calls for each new event, holding {onboarding_id}, e.g. /v1/onboardings/{onboarding_id}' }),
+          path: Type.String({ minLength: 1, maxLength: 500, pattern: PATH_WITH_PLACEHOLDER, description: 'the path the receiver calls for each new event, holding {onboarding_id}, e.g. /v1/onboardings/{onboarding_id}' }),
           within_ms: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_FETCH_WITHIN_MS, description: `how long to wait after the burst for the calls; default ${DEFAULT_FETCH_WITHIN_MS}` })),
         },
         {

@@ -1,4 +1,5 @@
 import { fail } from './errors.js';
+import { CountedList } from './counted-list.js';
 import type { IdFactory } from './ids.js';
 
 /**
@@ -60,15 +61,15 @@ export function pathMatches(pattern: string, path: string): boolean {
   return pattern.endsWith('*') ? path.startsWith(pattern.slice(0, -1)) : path === pattern;
 }
 
-export class FaultList {
-  private faults: Fault[] = [];
+export class FaultList extends CountedList<Fault> {
+  constructor() {
+    super('fault');
+  }
 
   /** A list holding copies of these faults, in this order (src/persistence/snapshot.ts). */
   static restore(faults: readonly Fault[]): FaultList {
-    const list = new FaultList();
     // Snapshots from before slow_response have no first_byte_ms or between_bytes_ms.
-    list.faults = faults.map((f) => ({ ...f, first_byte_ms: f.first_byte_ms ?? null, between_bytes_ms: f.between_bytes_ms ?? null }));
-    return list;
+    return new FaultList().load(faults.map((f) => ({ ...f, first_byte_ms: f.first_byte_ms ?? null, between_bytes_ms: f.between_bytes_ms ?? null })));
   }
 
   add(input: FaultInput, ids: IdFactory, now: string): Fault {
@@ -113,31 +114,12 @@ export class FaultList {
       between_bytes_ms: kind === 'slow_response' ? (input.between_bytes_ms ?? null) : null,
       created_at: now,
     };
-    this.faults.push(fault);
-    return { ...fault };
+    return this.push(fault);
   }
 
   /** Active faults, in the order they were added (the order they are matched in). */
-  /** How many faults are waiting: 0 lets the HTTP edge skip what only a fault needs. */
-  get size(): number {
-    return this.faults.length;
-  }
-
   list(): Fault[] {
-    return this.faults.map((f) => ({ ...f }));
-  }
-
-  remove(id: string): void {
-    const at = this.faults.findIndex((f) => f.id === id);
-    if (at < 0) throw fail('resource_not_found', `No active fault ${id}.`, 'id');
-    this.faults.splice(at, 1);
-  }
-
-  /** Removes every fault; returns how many there were. */
-  clear(): number {
-    const n = this.faults.length;
-    this.faults = [];
-    return n;
+    return this.all();
   }
 
   /** Consumes the first request fault matching the request, if any (HEAD counts as GET). */
@@ -149,14 +131,5 @@ export class FaultList {
   /** Consumes the first payroll_down fault, if any: one payroll run fails. */
   takePayrollDown(): Fault | undefined {
     return this.consume((f) => f.kind === 'payroll_down');
-  }
-
-  private consume(matches: (f: Fault) => boolean): Fault | undefined {
-    const at = this.faults.findIndex(matches);
-    if (at < 0) return undefined;
-    const fault = this.faults[at]!;
-    fault.remaining -= 1;
-    if (fault.remaining <= 0) this.faults.splice(at, 1);
-    return { ...fault };
   }
 }

@@ -1,5 +1,6 @@
 import { fail } from '../core/errors.js';
 import { pathMatches } from '../core/faults.js';
+import { CountedList } from '../core/counted-list.js';
 import type { IdFactory } from '../core/ids.js';
 import type { PartShape } from '../core/workspace.js';
 
@@ -96,13 +97,13 @@ export interface FaultTarget {
 
 const at = (ms: number) => new Date(ms).toISOString();
 
-export class DeliveryFaultList {
-  private faults: DeliveryFault[] = [];
+export class DeliveryFaultList extends CountedList<DeliveryFault> {
+  constructor() {
+    super('delivery fault');
+  }
 
   static restore(faults: readonly DeliveryFault[]): DeliveryFaultList {
-    const list = new DeliveryFaultList();
-    list.faults = faults.map((f) => ({ ...f }));
-    return list;
+    return new DeliveryFaultList().load(faults);
   }
 
   /**
@@ -143,49 +144,33 @@ export class DeliveryFaultList {
       source,
       created_at: at(nowMs),
     };
-    this.faults.push(fault);
-    return { ...fault };
+    return this.push(fault);
   }
 
   /** The faults still to play, in the order they are matched in (those whose window ended are dropped). */
   list(nowMs: number): DeliveryFault[] {
     this.prune(nowMs);
-    return this.faults.map((f) => ({ ...f }));
-  }
-
-  remove(id: string): void {
-    const i = this.faults.findIndex((f) => f.id === id);
-    if (i < 0) throw fail('resource_not_found', `No active delivery fault ${id}.`, 'id');
-    this.faults.splice(i, 1);
+    return this.all();
   }
 
   /** Removes every fault of a source (all when none is given); returns how many there were. */
-  clear(source?: DeliveryFault['source']): number {
-    const before = this.faults.length;
-    this.faults = source ? this.faults.filter((f) => f.source !== source) : [];
-    return before - this.faults.length;
+  clearSource(source?: DeliveryFault['source']): number {
+    return this.clear(source ? (f) => f.source === source : undefined);
   }
 
   /** Consumes the first fault active now that matches the address, if any. */
   take(target: FaultTarget, nowMs: number): DeliveryFault | undefined {
     this.prune(nowMs);
-    const i = this.faults.findIndex(
+    return this.consume(
       (f) =>
         (f.from === null || Date.parse(f.from) <= nowMs) &&
         (f.endpoint_id === null || f.endpoint_id === target.id) &&
         (f.url === null || pathMatches(f.url, target.url)),
+      (f) => (f.applied += 1),
     );
-    if (i < 0) return undefined;
-    const fault = this.faults[i]!;
-    fault.applied += 1;
-    if (fault.remaining !== null) {
-      fault.remaining -= 1;
-      if (fault.remaining <= 0) this.faults.splice(i, 1);
-    }
-    return { ...fault };
   }
 
   private prune(nowMs: number): void {
-    this.faults = this.faults.filter((f) => f.until === null || Date.parse(f.until) >= nowMs);
+    this.clear((f) => f.until !== null && Date.parse(f.until) < nowMs);
   }
 }

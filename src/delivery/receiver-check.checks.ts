@@ -62,8 +62,6 @@ export const DEFAULT_FETCH_WITHIN_MS = 2_000;
 export const MAX_FETCH_WITHIN_MS = 10_000;
 /** How often check 12 reads the journal while it waits. */
 export const FETCH_POLL_MS = 25;
-/** What `expect_fetch.path` must hold: replaced by each event's onboarding id. */
-export const ONBOARDING_ID_PLACEHOLDER = '{onboarding_id}';
 export const FETCH_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'] as const;
 
 /** Messages in the burst when not told, and the most a run sends. */

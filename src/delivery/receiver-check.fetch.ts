@@ -1,7 +1,8 @@
 import { fail } from '../core/errors.js';
 import { monotonicMs } from '../core/clock.js';
 import { wallDelay } from '../core/timers.js';
-import { DEFAULT_FETCH_WITHIN_MS, FETCH_METHODS, FETCH_POLL_MS, MAX_FETCH_WITHIN_MS, ONBOARDING_ID_PLACEHOLDER } from './receiver-check.checks.js';
+import { DEFAULT_FETCH_WITHIN_MS, FETCH_METHODS, FETCH_POLL_MS, MAX_FETCH_WITHIN_MS } from './receiver-check.checks.js';
+import { ONBOARDING_ID_PLACEHOLDER, withOnboardingId } from '../core/placeholders.js';
 import { skipped, type Outcome, type Run } from './receiver-check.run.js';
 
 /**
@@ -68,7 +69,7 @@ export async function fetchedAfterEvent(run: Run, expect: ResolvedFetch, seen: (
   const ids = run.acknowledgedNew;
   const call = `${expect.method} ${expect.path}`;
   if (ids.length === 0) return skipped(`no new event was acknowledged (checks 1 and 11), so no ${call} was due`);
-  const wanted = new Map(ids.map((id) => [expect.path.split(ONBOARDING_ID_PLACEHOLDER).join(id), id]));
+  const wanted = new Map(ids.map((id) => [withOnboardingId(expect.path, id), id]));
   const began = monotonicMs();
   const deadline = began + expect.withinMs;
   let counts = new Map<string, number>();

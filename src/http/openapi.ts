@@ -4,7 +4,7 @@ import type { ApiRoute, BodyType, ControlRoute } from '../resources/route.js';
 import type { Emulator } from '../emulator.js';
 import { API_VERSIONS } from '../core/versions.js';
 import { IDEMPOTENCY_KEY_MAX } from '../core/idempotency.js';
-import { EMULATOR_VERSION } from '../control/control.service.js';
+import { DEFAULT_BASE_URL, EMULATOR_VERSION } from '../core/product.js';
 import { pageRoutes } from '../pages/pages.routes.js';
 import type { PageResponse, PageRoute } from '../pages/route.js';
 import { allControlRoutes, apiRoutes, servedPaths } from './routes.js';
@@ -15,7 +15,7 @@ type AnyRoute = ApiRoute | ControlRoute<Emulator>;
 type Json = Record<string, unknown>;
 
 /** The address the document names when its builder is given none: the CLI's default. */
-export const DEFAULT_SERVER_URL = 'http://127.0.0.1:4010';
+export const DEFAULT_SERVER_URL = DEFAULT_BASE_URL;
 
 // ---------------------------------------------------------------------------------------------
 // Named schemas: a schema's `title` is its name under components.schemas.

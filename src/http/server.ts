@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { Emulator } from '../emulator.js';
 import { createApp, type AppOptions } from './app.js';
 import { answerClientErrors } from './client-errors.js';
+import { DEFAULT_HOST, DEFAULT_PORT } from '../core/product.js';
 
 export interface RunningServer {
   server: Server;
@@ -22,7 +23,7 @@ export async function listen(emulator: Emulator, options: AppOptions & { host?: 
   answerClientErrors(server, () => emulator.requestId(), options.logger);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port ?? 4010, options.host ?? '127.0.0.1', () => resolve());
+    server.listen(options.port ?? DEFAULT_PORT, options.host ?? DEFAULT_HOST, () => resolve());
   });
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;

@@ -9,7 +9,7 @@ import {
   resolveAction, returnForCorrection, sendContract, verifyIdentity,
 } from '../resources/onboardings/onboardings.lifecycle.js';
 import { TERMINAL_STATUSES, type OnboardingRecord } from '../resources/onboardings/onboardings.model.js';
-import { DEFAULT_BASE_URL } from '../resources/onboardings/onboardings.service.js';
+import { DEFAULT_BASE_URL } from '../core/product.js';
 import { isManualEntry, payrollOutcome } from '../resources/onboardings/onboardings.payroll.js';
 import type { Role } from '../resources/organizations/organizations.model.js';
 import { testUser } from '../resources/sandbox/sandbox.service.js';

@@ -1,5 +1,6 @@
 import { parseDuration } from '../core/durations.js';
 import { junitXml } from '../core/junit.js';
+import { ONBOARDING_ID_PLACEHOLDER, withOnboardingId } from '../core/placeholders.js';
 import { differences, type JournalEntry, type RequestMatcher } from '../core/journal.js';
 import type { Workspace } from '../core/workspace.js';
 import type { EventRecord } from '../resources/events/events.model.js';
@@ -49,8 +50,6 @@ export interface ExpectationReport {
   expectations: ExpectationResult[];
 }
 
-/** The placeholder `after.request.path` may hold: the onboarding of the event. */
-export const ONBOARDING_PLACEHOLDER = '{onboarding_id}';
 
 /** Items a result's reason names at most; the details list them all. */
 const NAMED = 3;
@@ -80,10 +79,10 @@ export function expectMistakes(doc: unknown, reported: readonly { path: string }
     for (const [path, value] of paths) {
       if (typeof value !== 'string' || isReported(path)) continue;
       const placeholders = value.match(/\{[^}]*\}/g) ?? [];
-      const wrong = placeholders.find((p) => p !== ONBOARDING_PLACEHOLDER);
-      if (wrong) mistakes.push({ path, message: `${wrong} is not a placeholder`, hint: `${ONBOARDING_PLACEHOLDER} is the only one: the onboarding of the event` });
+      const wrong = placeholders.find((p) => p !== ONBOARDING_ID_PLACEHOLDER);
+      if (wrong) mistakes.push({ path, message: `${wrong} is not a placeholder`, hint: `${ONBOARDING_ID_PLACEHOLDER} is the only one: the onboarding of the event` });
       else if (placeholders.length > 0 && path.endsWith('never.path')) {
-        mistakes.push({ path, message: `${ONBOARDING_PLACEHOLDER} names the onboarding of an event, and never has none`, hint: 'write the path with * for any onboarding (/v1/onboardings/*)' });
+        mistakes.push({ path, message: `${ONBOARDING_ID_PLACEHOLDER} names the onboarding of an event, and never has none`, hint: 'write the path with * for any onboarding (/v1/onboardings/*)' });
       }
     }
   });
@@ -109,7 +108,7 @@ const written = (delay: number | string) => (typeof delay === 'number' ? `${dela
 /** The request matcher of an expectation; `{onboarding_id}` replaced when an event names one. */
 function matcherOf(req: ExpectRequest, onboardingId?: string): RequestMatcher {
   const { path, ...rest } = req;
-  return { ...rest, ...(path !== undefined ? { path: onboardingId === undefined ? path : path.replaceAll(ONBOARDING_PLACEHOLDER, onboardingId) } : {}) };
+  return { ...rest, ...(path !== undefined ? { path: onboardingId === undefined ? path : withOnboardingId(path, onboardingId) } : {}) };
 }
 
 const describeRequest = (req: ExpectRequest) =>

@@ -66,7 +66,7 @@ export function faultMistakes(doc: unknown, reported: readonly { path: string }[
 
 /** Replaces the workspace's scenario-declared faults with those of its current scenario, counted from now. */
 export function installScenarioFaults(ws: Workspace): void {
-  ws.deliveryFaults.clear('scenario');
+  ws.deliveryFaults.clearSource('scenario');
   const now = ws.clock.nowMs();
   (ws.scenario?.document.delivery_faults ?? []).forEach((fault, i) => {
     // Stable ids: loading a scenario draws nothing from the workspace's id sequence.

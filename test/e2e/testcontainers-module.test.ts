@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createEmulator, type InProcessEmulator } from '../../src/index.js';
 import { DEFAULT_IMAGE, OnboardingEmulatorContainer, StartedOnboardingEmulator, WELL_KNOWN_KEYS } from '../../src/testcontainers.js';
-import { EMULATOR_VERSION } from '../../src/control/control.service.js';
+import { EMULATOR_VERSION } from '../../src/core/product.js';
 import { answer, useReceivers } from '../support/receiver.js';
 import { until } from '../support/wait.js';
 

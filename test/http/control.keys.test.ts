@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { envelope, harness, KEYS } from '../support/harness.js';
 import { type KeyInfo, DEFAULT, FIXTURE_KEYS, ISO, newWorkspace, expectKeyInfo } from '../support/workspaces.js';
@@ -10,7 +11,8 @@ describe('GET /_emulator/health', () => {
     const res = await h.http().get('/_emulator/health');
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ status: 'ok', workspaces: 1 });
-    expect(typeof res.body.version).toBe('string');
+    // The package's own version, written in package.json only.
+    expect(res.body.version).toBe(JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version);
     expect(res.body.started_at).toMatch(ISO);
     await newWorkspace(h);
     expect((await h.http().get('/_emulator/health')).body.workspaces).toBe(2);

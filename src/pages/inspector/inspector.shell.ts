@@ -1,4 +1,4 @@
-import { EMULATOR_VERSION } from '../../control/control.service.js';
+import { EMULATOR_VERSION } from '../../core/product.js';
 import { FAULT_METHODS } from '../../core/faults.js';
 import { EXPLORER_PATH } from '../explorer/explorer.paths.js';
 import { html, type Html } from '../html.js';

@@ -3,7 +3,7 @@ import type { Workspace } from '../../core/workspace.js';
 import type { Role, User } from '../organizations/organizations.model.js';
 import type { DocumentRecord, EmployeeDetails, OnboardingRecord } from './onboardings.model.js';
 import type { TermsBody } from './onboardings.schemas.js';
-import { DEFAULT_BASE_URL } from './onboardings.service.js';
+import { DEFAULT_BASE_URL } from '../../core/product.js';
 import { transition } from './onboardings.transitions.js';
 import { sendMail } from './onboardings.outbox.js';
 import { scriptedPayroll } from './onboardings.hooks.js';

@@ -1,6 +1,7 @@
 import { visibleTo, type Principal } from '../organizations/organizations.access.js';
 import { fail } from '../../core/errors.js';
 import { paginate, type Page } from '../../core/pagination.js';
+import { DEFAULT_BASE_URL } from '../../core/product.js';
 import { nextSequence } from '../../core/store.js';
 import type { Workspace } from '../../core/workspace.js';
 import { DEFAULT_PAGE_LIMIT, type Metadata } from '../common.schemas.js';
@@ -24,8 +25,6 @@ export interface CreateOptions {
   /** Base of the links put into mails. */
   baseUrl?: string;
 }
-
-export const DEFAULT_BASE_URL = 'http://127.0.0.1:4010';
 
 /** POST /v1/onboardings: every check first, then one write (no partial writes). */
 export function createOnboarding(
