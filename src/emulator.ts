@@ -19,7 +19,7 @@ import { installScenarioFaults } from './scenarios/scenario.faults.js';
 import { checkScenario, mergeScenarios, readScenarioFile } from './scenarios/scenario.load.js';
 import type { ScenarioDocument } from './scenarios/scenario.schemas.js';
 import { deliverySettings, type DeliverySettings } from './delivery/settings.js';
-import { inFlightAsDue } from './delivery/in-flight.js';
+import { inFlightAsDue } from './persistence/in-flight.js';
 import type { RelayHub } from './delivery/relay.js';
 import { JOURNAL_LIMIT, journalLimitProblem } from './core/journal.js';
 
@@ -217,7 +217,7 @@ export class Emulator {
 
   /**
    * The workspace's whole state as one plain JSON document (src/persistence/snapshot.ts), taken at
-   * once: webhook attempts still running are stored as due again (src/delivery/in-flight.ts).
+   * once: webhook attempts still running are stored as due again (src/persistence/in-flight.ts).
    */
   snapshot(ws: Workspace): WorkspaceSnapshot {
     return inFlightAsDue(takeSnapshot(ws));

@@ -1,7 +1,7 @@
 import { basename } from 'node:path';
 import type { FaultInput } from './core/faults.js';
-import type { DeliveryFaultInput } from './delivery/chaos.js';
-import { CreateDeliveryFaultBody } from './delivery/chaos.schemas.js';
+import type { DeliveryFaultInput } from './delivery-faults/delivery-faults.js';
+import { CreateDeliveryFaultBody } from './delivery-faults/delivery-faults.schemas.js';
 import * as deliveryFaults from './control/delivery-faults.service.js';
 import type { Workspace } from './core/workspace.js';
 import { DEFAULT_HOST } from './core/product.js';
@@ -50,7 +50,7 @@ export type {
 } from './control/control.client.js';
 export type { WorkspaceSnapshot } from './persistence/snapshot.js';
 export type { Fault, FaultInput } from './core/faults.js';
-export type { DeliveryFault, DeliveryFaultInput, InjectedAttempt, InjectedFault } from './delivery/chaos.js';
+export type { DeliveryFault, DeliveryFaultInput, InjectedAttempt, InjectedFault } from './delivery-faults/delivery-faults.js';
 export type { OutboxMail } from './resources/onboardings/onboardings.outbox.js';
 export type { OutboxFilter } from './control/control.service.js';
 export type { ScenarioDocument, ScenarioRule, ScenarioMatch, ScenarioExpectation } from './scenarios/scenario.schemas.js';

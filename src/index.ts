@@ -18,7 +18,7 @@ export { verifySignature, type VerifyOptions } from './delivery/signature.js';
 export type { StateMachineView, TriggerView, StateView, Guard as StateMachineGuard } from './resources/onboardings/onboardings.machine.view.js';
 export {
   runReceiverCheck, type ReceiverCheckInput, type ReceiverCheckSettings, type ReceiverCheckReport, type CheckResult, type CheckGrade,
-} from './delivery/receiver-check.js';
+} from './receiver-check/receiver-check.js';
 
 /** In-process use from a Node test suite: see src/in-process.ts and the README. */
 export { createEmulator } from './in-process.js';

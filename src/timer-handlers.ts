@@ -3,7 +3,7 @@ import type { WorkspaceHooks } from './core/workspace.js';
 import { plan, playStep, SCENARIO_STEP } from './scenarios/scenario.autopilot.js';
 import { scriptedPayroll } from './scenarios/scenario.rules.js';
 import { purgeEvent } from './resources/events/events.emit.js';
-import { purgeDelivery } from './delivery/dispatcher.js';
+import { purgeDelivery } from './resources/webhooks/webhooks.dispatcher.js';
 import { attemptTimer, expireSecret } from './resources/webhooks/webhooks.rules.js';
 import { reviewerLinkExpired, reviewSessionExpired } from './resources/reviews/reviews.service.js';
 

@@ -1,5 +1,5 @@
 import type { WorkspacePartTable } from './core/workspace.js';
-import { DELIVERY_FAULTS_PART } from './delivery/chaos.parts.js';
+import { DELIVERY_FAULTS_PART } from './delivery-faults/delivery-faults.parts.js';
 import { CLOCK_PART, FAULTS_PART, IDEMPOTENCY_PART, RANDOM_PART, REQUESTS_PART, TIMERS_PART } from './persistence/core.parts.js';
 import { snapshotSchema } from './persistence/snapshot.schemas.js';
 import { STORE_PART } from './persistence/store.parts.js';

@@ -2,7 +2,7 @@ import { Command, CommanderError, Option, type CommandOptions } from 'commander'
 import type { ClockState, ControlClient, KeyInfo } from '../control/control.client.js';
 import type { Fault } from '../core/faults.js';
 import { DEFAULT_BASE_URL } from '../core/product.js';
-import type { DeliveryFault } from '../delivery/chaos.js';
+import type { DeliveryFault } from '../delivery-faults/delivery-faults.js';
 import type { OutboxMail } from '../resources/onboardings/onboardings.outbox.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { Fault, FaultInput } from '../core/faults.js';
-import type { DeliveryFault, DeliveryFaultInput } from '../delivery/chaos.js';
+import type { DeliveryFault, DeliveryFaultInput } from '../delivery-faults/delivery-faults.js';
 import type { ErrorDetail } from '../core/errors.js';
 import type { WorkspaceInput } from '../emulator.js';
 import type { WorkspaceSnapshot } from '../persistence/snapshot.js';
@@ -12,7 +12,7 @@ import type { ExpectedCount, RequestMatcher } from '../core/journal.js';
 import type * as requests from './requests.service.js';
 import type { describeScenario, scenarioReport } from './scenario.service.js';
 import type { restoreWorkspace } from './snapshot.service.js';
-import type { ReceiverCheckReport } from '../delivery/receiver-check.js';
+import type { ReceiverCheckReport } from '../receiver-check/receiver-check.js';
 import type { ReceiverCheckBody } from './receiver-check.schemas.js';
 
 /**

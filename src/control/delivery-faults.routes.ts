@@ -1,5 +1,5 @@
 import type { Emulator } from '../emulator.js';
-import { CreateDeliveryFaultBody, DeliveryFaultSchema } from '../delivery/chaos.schemas.js';
+import { CreateDeliveryFaultBody, DeliveryFaultSchema } from '../delivery-faults/delivery-faults.schemas.js';
 import { Type } from '../core/schema.js';
 import { ErrorSchema, IdParam } from '../resources/common.schemas.js';
 import { defineControlRoute, ok, type ControlRoute } from '../resources/route.js';

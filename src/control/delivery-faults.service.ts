@@ -1,10 +1,10 @@
 import { MAX_FAULTS } from './control.service.js';
 import { fail } from '../core/errors.js';
 import type { Workspace } from '../core/workspace.js';
-import type { DeliveryFault, DeliveryFaultInput } from '../delivery/chaos.js';
+import type { DeliveryFault, DeliveryFaultInput } from '../delivery-faults/delivery-faults.js';
 
 /**
- * Delivery faults (src/delivery/chaos.ts) of one workspace: over HTTP
+ * Delivery faults (src/delivery-faults/delivery-faults.ts) of one workspace: over HTTP
  * (/_emulator/delivery-faults) and in process, the same functions.
  */
 export function addDeliveryFault(ws: Workspace, input: DeliveryFaultInput): DeliveryFault {

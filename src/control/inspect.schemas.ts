@@ -1,5 +1,5 @@
 import { Type, type Static } from '../core/schema.js';
-import { InjectedAttemptSchema, InjectedFaultSchema } from '../delivery/chaos.schemas.js';
+import { InjectedAttemptSchema, InjectedFaultSchema } from '../delivery-faults/delivery-faults.schemas.js';
 import { DateTime, ListOf, Literals, Nullable } from '../resources/common.schemas.js';
 import { EVENT_TYPES } from '../resources/events/events.model.js';
 import { ONBOARDING_STATUSES } from '../resources/onboardings/onboardings.model.js';

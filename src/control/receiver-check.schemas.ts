@@ -1,7 +1,7 @@
 import { Type, type Static } from '../core/schema.js';
 import { PATH_WITH_PLACEHOLDER } from '../core/placeholders.js';
-import { DEFAULT_BURST, MAX_BURST, MAX_TIMEOUT_MS } from '../delivery/receiver-check.js';
-import { ALL_CHECK_NAMES, DEFAULT_FETCH_WITHIN_MS, FETCH_METHODS, MAX_FETCH_WITHIN_MS } from '../delivery/receiver-check.checks.js';
+import { DEFAULT_BURST, MAX_BURST, MAX_TIMEOUT_MS } from '../receiver-check/receiver-check.js';
+import { ALL_CHECK_NAMES, DEFAULT_FETCH_WITHIN_MS, FETCH_METHODS, MAX_FETCH_WITHIN_MS } from '../receiver-check/receiver-check.checks.js';
 import { DateTime, Literals, Nullable } from '../resources/common.schemas.js';
 
 /** POST /_emulator/receiver-checks: the body it validates and the report it answers (docs/receiver-check.md). */

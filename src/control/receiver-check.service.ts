@@ -1,6 +1,6 @@
 import { ApiError } from '../core/errors.js';
 import type { Workspace } from '../core/workspace.js';
-import { runReceiverCheck, type ReceiverCheckReport, type RequestsSeen } from '../delivery/receiver-check.js';
+import { runReceiverCheck, type ReceiverCheckReport, type RequestsSeen } from '../receiver-check/receiver-check.js';
 import type { ReceiverCheckBody } from './receiver-check.schemas.js';
 
 /**

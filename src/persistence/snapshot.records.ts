@@ -1,7 +1,7 @@
 import { Type, type TSchema } from '../core/schema.js';
 import { ONBOARDING_STATUSES, PAYROLL_STATUSES } from '../resources/onboardings/onboardings.model.js';
 import { CONTRACT_TYPES, ROLES, SCOPES } from '../resources/organizations/organizations.model.js';
-import { InjectedAttemptSchema, InjectedFaultSchema } from '../delivery/chaos.schemas.js';
+import { InjectedAttemptSchema, InjectedFaultSchema } from '../delivery-faults/delivery-faults.schemas.js';
 import { EVENT_TYPES } from '../resources/events/events.model.js';
 import { DELIVERY_STATUSES } from '../resources/webhooks/webhooks.model.js';
 

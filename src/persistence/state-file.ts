@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { ApiError } from '../core/errors.js';
 import type { WorkspaceSnapshot } from './snapshot.js';
-import type { Emulator } from '../emulator.js';
+import type { Workspace } from '../core/workspace.js';
 import { writeDurably, writeDurablySync } from './durable-file.js';
 
 /**
@@ -31,6 +31,19 @@ function accessHint(code: string): string {
   return `${who} may not write there (${code === 'EROFS' ? 'a read-only file system' : 'permission denied'}). `
     + 'Put the state file in a folder it can write: in the container image that is /data, with a volume mounted on it '
     + '(-v emu-state:/data -e EMULATOR_STATE_FILE=/data/state.json); a folder of the host mounted there must belong to uid 1000 (chown 1000 DIR).';
+}
+
+/** What the state file asks of the emulator (the composition root, which opens it). */
+export interface StateFileHost {
+  readonly defaultWorkspace: Workspace;
+  snapshot(ws: Workspace): WorkspaceSnapshot;
+  restore(ws: Workspace, document: unknown, restart?: number): void;
+  /** Calls `listener` after each change to a workspace; returns how to stop. */
+  onChange(listener: (ws: Workspace) => void): () => void;
+  /** Names the scenario given at start, so a stored state can say which one it played. */
+  startScenarioDigest(): string | null;
+  /** After a restore at start: a start scenario other than the stored state's replaces it; says whether it did. */
+  adoptStartScenario(ws: Workspace, storedDigest: string | null | undefined): boolean;
 }
 
 export interface StateFileOptions {
@@ -93,7 +106,7 @@ export class StateFile {
    * opens, and marks it open on the disk before any answer: a kill from now on is known at the
    * next start.
    */
-  constructor(private readonly emulator: Emulator, private readonly options: StateFileOptions) {
+  constructor(private readonly emulator: StateFileHost, private readonly options: StateFileOptions) {
     this.path = resolve(options.path);
     const found = options.reset ? NO_FILE : readFile(this.path);
     let restarts = 0;
@@ -208,7 +221,7 @@ function readFile(path: string): unknown {
   }
 }
 
-function restoreFrom(emulator: Emulator, found: unknown, path: string, restart: number | undefined): void {
+function restoreFrom(emulator: StateFileHost, found: unknown, path: string, restart: number | undefined): void {
   try {
     emulator.restore(emulator.defaultWorkspace, found, restart);
   } catch (err) {
@@ -220,6 +233,6 @@ function restoreFrom(emulator: Emulator, found: unknown, path: string, restart: 
 }
 
 /** Opens the state file of the default workspace: restored from it, or written fresh. */
-export function openStateFile(emulator: Emulator, options: StateFileOptions): StateFile {
+export function openStateFile(emulator: StateFileHost, options: StateFileOptions): StateFile {
   return new StateFile(emulator, options);
 }

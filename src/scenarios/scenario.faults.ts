@@ -1,11 +1,11 @@
 import { parseDuration } from '../core/durations.js';
 import { ApiError } from '../core/errors.js';
 import type { Workspace } from '../core/workspace.js';
-import { DELIVERY_FAULT_LIMITS, DeliveryFaultList, type DeliveryFaultInput } from '../delivery/chaos.js';
+import { DELIVERY_FAULT_LIMITS, DeliveryFaultList, type DeliveryFaultInput } from '../delivery-faults/delivery-faults.js';
 import type { ScenarioDocument, ScenarioDeliveryFault } from './scenario.schemas.js';
 
 /**
- * A scenario's `delivery_faults`: delivery faults (src/delivery/chaos.ts) declared in the file,
+ * A scenario's `delivery_faults`: delivery faults (src/delivery-faults/delivery-faults.ts) declared in the file,
  * their windows counted from when the scenario is loaded. Loading a scenario (and resetting
  * its workspace) replaces the faults the scenario before it declared; faults added through
  * the API stay.

@@ -1,7 +1,7 @@
 import { FAULT_METHODS } from '../core/faults.js';
 import { Type, type Static } from '../core/schema.js';
-import { DELIVERY_FAULT_LIMITS } from '../delivery/chaos.js';
-import { DeliveryFaultKindSchema, UrlPattern } from '../delivery/chaos.schemas.js';
+import { DELIVERY_FAULT_LIMITS } from '../delivery-faults/delivery-faults.js';
+import { DeliveryFaultKindSchema, UrlPattern } from '../delivery-faults/delivery-faults.schemas.js';
 import { Literals } from '../resources/common.schemas.js';
 import { EVENT_TYPES } from '../resources/events/events.model.js';
 import { ONBOARDING_STATUSES } from '../resources/onboardings/onboardings.model.js';

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/core/errors.js';
-import { runReceiverCheck } from '../../src/delivery/receiver-check.js';
-import { RECEIVER_CHECKS } from '../../src/delivery/receiver-check.checks.js';
+import { runReceiverCheck } from '../../src/receiver-check/receiver-check.js';
+import { RECEIVER_CHECKS } from '../../src/receiver-check/receiver-check.checks.js';
 import { gradedReceiver, gradesOf, PREVIOUS_SECRET, SECRET, type GradedReceiver } from '../support/graded-receivers.js';
 
 /** The receiver check's domain function against real receivers on 127.0.0.1. */

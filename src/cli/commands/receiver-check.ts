@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { ApiError as RefusedError } from '../../core/errors.js';
 import { junitXml, type JunitCase } from '../../core/junit.js';
-import { DEFAULT_BURST, MAX_BURST, MAX_TIMEOUT_MS, runReceiverCheck, type CheckResult, type ReceiverCheckReport } from '../../delivery/receiver-check.js';
+import { DEFAULT_BURST, MAX_BURST, MAX_TIMEOUT_MS, runReceiverCheck, type CheckResult, type ReceiverCheckReport } from '../../receiver-check/receiver-check.js';
 import { action, printJson, printTable, usageExit, UsageError } from '../client.js';
 
 interface ReceiverCheckOptions {

@@ -1,4 +1,4 @@
-import type { InjectedAttempt, InjectedFault } from '../../delivery/chaos.js';
+import type { InjectedAttempt, InjectedFault } from '../../delivery-faults/delivery-faults.js';
 import type { Environment } from '../organizations/organizations.model.js';
 
 export interface WebhookEndpointRecord {

@@ -1,7 +1,7 @@
 import type { Facts } from '../../core/scheduler.js';
 import type { Timer } from '../../core/timers.js';
 import type { Workspace } from '../../core/workspace.js';
-import { attemptTimer as runAttempt, enqueue, messageBody, stopPending, type AttemptRules } from '../../delivery/dispatcher.js';
+import { attemptTimer as runAttempt, enqueue, messageBody, stopPending, type AttemptRules } from './webhooks.dispatcher.js';
 import { AUTO_DISABLE_AFTER } from '../../delivery/schedule.js';
 import type { EventRecord } from '../events/events.model.js';
 import type { DeliveryRecord, WebhookEndpointRecord } from './webhooks.model.js';

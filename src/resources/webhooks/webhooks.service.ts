@@ -5,7 +5,7 @@ import { paginate, type Page } from '../../core/pagination.js';
 import { nextSequence } from '../../core/store.js';
 import type { Workspace } from '../../core/workspace.js';
 import { checkAddressUrl } from '../../delivery/address-policy.js';
-import { attempt, enqueue, messageBody, stopPending } from '../../delivery/dispatcher.js';
+import { attempt, enqueue, messageBody, stopPending } from './webhooks.dispatcher.js';
 import { ATTEMPT_RULES } from './webhooks.rules.js';
 import { deliverySettings } from '../../delivery/settings.js';
 import { EVENT_TYPES } from '../events/events.model.js';

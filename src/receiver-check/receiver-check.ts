@@ -8,13 +8,13 @@
  */
 import { monotonicMs, wallClockMs } from '../core/clock.js';
 import { fail } from '../core/errors.js';
-import { checkAddressUrl, systemResolver, vetDeliveryTarget, type Resolver, type UrlPolicy } from './address-policy.js';
+import { checkAddressUrl, systemResolver, vetDeliveryTarget, type Resolver, type UrlPolicy } from '../delivery/address-policy.js';
 import { FETCHED_AFTER_EVENT, DEFAULT_BURST, MAX_BURST, RECEIVER_CHECKS, type CheckDefinition, type CheckGrade, type CheckName, type FollowUpCheckName } from './receiver-check.checks.js';
 import { fetchedAfterEvent, fetchExpectation, type FetchExpectation, type RequestsSeen } from './receiver-check.fetch.js';
 import { PLAYS } from './receiver-check.plays.js';
 import { Run, skipped, type Outcome } from './receiver-check.run.js';
-import { DEFAULT_WEBHOOK_TIMEOUT_MS } from './settings.js';
-import { httpTransport, type Transport } from './transport.js';
+import { DEFAULT_WEBHOOK_TIMEOUT_MS } from '../delivery/settings.js';
+import { httpTransport, type Transport } from '../delivery/transport.js';
 
 export type { FetchExpectation, RequestsSeen, SeenRequest } from './receiver-check.fetch.js';
 export type { CheckGrade } from './receiver-check.checks.js';

@@ -4,9 +4,9 @@ import { createIds } from '../core/ids.js';
 import { createRandom } from '../core/random.js';
 import type { EventType } from '../resources/events/events.model.js';
 import type { CheckGrade } from './receiver-check.checks.js';
-import { messageBody } from './dispatcher.js';
-import { signatureHeader } from './signature.js';
-import type { Transport, TransportResult } from './transport.js';
+import { messageBody } from '../resources/webhooks/webhooks.dispatcher.js';
+import { signatureHeader } from '../delivery/signature.js';
+import type { Transport, TransportResult } from '../delivery/transport.js';
 
 /**
  * One receiver check run: the receiver, its secrets, the fictitious employer and onboardings

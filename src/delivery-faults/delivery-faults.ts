@@ -84,7 +84,7 @@ export interface InjectedAttempt {
 
 declare module '../core/workspace.js' {
   interface WorkspaceParts {
-    /** Injected faults for webhook deliveries (its part: delivery/chaos.parts.ts). */
+    /** Injected faults for webhook deliveries (its part: delivery-faults.parts.ts). */
     deliveryFaults: PartShape<'delivery_faults', DeliveryFaultList, DeliveryFault[]>;
   }
 }

@@ -1,7 +1,7 @@
 import { Type, type TSchema } from '../core/schema.js';
 import type { WorkspacePart } from '../core/workspace.js';
-import { DeliveryFaultList, type DeliveryFault } from './chaos.js';
-import { DeliveryFaultSchema } from './chaos.schemas.js';
+import { DeliveryFaultList, type DeliveryFault } from './delivery-faults.js';
+import { DeliveryFaultSchema } from './delivery-faults.schemas.js';
 
 /** The delivery faults still to play; absent in snapshots taken before they existed. */
 export const DELIVERY_FAULTS_PART: WorkspacePart<'deliveryFaults'> = {

@@ -1,4 +1,4 @@
-import type { WorkspaceSnapshot } from '../persistence/snapshot.js';
+import type { WorkspaceSnapshot } from './snapshot.js';
 import type { Timer } from '../core/timers.js';
 import type { DeliveryRecord } from '../resources/webhooks/webhooks.model.js';
 

@@ -1,6 +1,6 @@
-import type { Workspace } from '../core/workspace.js';
-import type { DeliveryRecord } from '../resources/webhooks/webhooks.model.js';
-import { STALE_BY_SECONDS, type DeliveryFault, type DeliveryFaultKind, type InjectedAttempt, type InjectedFault } from './chaos.js';
+import type { Workspace } from '../../core/workspace.js';
+import type { DeliveryRecord } from './webhooks.model.js';
+import { STALE_BY_SECONDS, type DeliveryFault, type DeliveryFaultKind, type InjectedAttempt, type InjectedFault } from '../../delivery-faults/delivery-faults.js';
 
 /**
  * How the dispatcher plays a delivery fault out: when the first attempt is due, how the first

@@ -2,8 +2,8 @@ import { OLDER_NAMES } from '../resources/events/events.model.js';
 import { wallClockSeconds } from '../core/clock.js';
 import { STALE_SECONDS, UNKNOWN_EVENT_TYPE, type CheckGrade, type CheckName } from './receiver-check.checks.js';
 import { randomId, type Outcome, type Run } from './receiver-check.run.js';
-import { signatureHeader } from './signature.js';
-import type { TransportResult } from './transport.js';
+import { signatureHeader } from '../delivery/signature.js';
+import type { TransportResult } from '../delivery/transport.js';
 
 /** What each check of the table sends, and how its answers are graded. */
 

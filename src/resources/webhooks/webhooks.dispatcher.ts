@@ -1,16 +1,16 @@
-import { wallClockSeconds } from '../core/clock.js';
-import type { Facts } from '../core/scheduler.js';
-import { nextSequence } from '../core/store.js';
-import type { Timer } from '../core/timers.js';
-import type { Workspace } from '../core/workspace.js';
-import type { EventRecord } from '../resources/events/events.model.js';
-import type { DeliveryRecord, WebhookEndpointRecord } from '../resources/webhooks/webhooks.model.js';
-import { vetDeliveryTarget } from './address-policy.js';
-import type { InjectedAttempt, InjectedFault } from './chaos.js';
-import { attemptFault, bentSignature, firstAttemptDue, holdBehind, injectedMark, releaseHeld, signedAt } from './chaos.play.js';
-import { retryDelayMs } from './schedule.js';
-import { deliverySettings, type DeliverySettings } from './settings.js';
-import { signatureHeader } from './signature.js';
+import { wallClockSeconds } from '../../core/clock.js';
+import type { Facts } from '../../core/scheduler.js';
+import { nextSequence } from '../../core/store.js';
+import type { Timer } from '../../core/timers.js';
+import type { Workspace } from '../../core/workspace.js';
+import type { EventRecord } from '../events/events.model.js';
+import type { DeliveryRecord, WebhookEndpointRecord } from './webhooks.model.js';
+import { vetDeliveryTarget } from '../../delivery/address-policy.js';
+import type { InjectedAttempt, InjectedFault } from '../../delivery-faults/delivery-faults.js';
+import { attemptFault, bentSignature, firstAttemptDue, holdBehind, injectedMark, releaseHeld, signedAt } from './webhooks.fault-play.js';
+import { retryDelayMs } from '../../delivery/schedule.js';
+import { deliverySettings, type DeliverySettings } from '../../delivery/settings.js';
+import { signatureHeader } from '../../delivery/signature.js';
 
 /**
  * The webhook dispatcher's mechanics: a delivery per address it is handed, each attempt a
@@ -49,7 +49,7 @@ export interface AttemptRules {
 
 /**
  * One delivery, its first attempt due now and its removal due after 30 days. A delivery fault
- * (chaos.ts) may delay or hold it, or queue a copy of it.
+ * (src/delivery-faults) may delay or hold it, or queue a copy of it.
  */
 export function enqueue(ws: Workspace, endpoint: WebhookEndpointRecord, eventId: string, eventType: string, body: string): DeliveryRecord {
   const now = ws.clock.nowMs();

@@ -1,5 +1,5 @@
 import { Type, type TSchema } from '../core/schema.js';
-import { DELAY_DEFAULTS, DELIVERY_FAULT_KINDS, DELIVERY_FAULT_LIMITS, STALE_BY_SECONDS, type DeliveryFault, type InjectedAttempt, type InjectedFault } from './chaos.js';
+import { DELAY_DEFAULTS, DELIVERY_FAULT_KINDS, DELIVERY_FAULT_LIMITS, STALE_BY_SECONDS, type DeliveryFault, type InjectedAttempt, type InjectedFault } from './delivery-faults.js';
 
 /**
  * The shapes of delivery faults and of their marks on deliveries: one definition for the
