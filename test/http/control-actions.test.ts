@@ -200,7 +200,7 @@ describe('onboarding actions: approvals in the dashboard', () => {
 
   it('an approval the template does not ask for is refused', async () => {
     const h = harness();
-    const id = await createOnboarding(h, { employment: { ...createBody().employment, template_id: 'tpl_acme_flex' } });
+    const id = await createOnboarding(h, KEYS.owner, { employment: { ...createBody().employment, template_id: 'tpl_acme_flex' } });
     await toReview(h, id);
     await must(h, id, 'verify-identity');
     await refused(h, id, 'approve', { role: 'owner', user_id: USERS.owner }, 422, 'approval_not_required');
@@ -360,7 +360,7 @@ describe('hosted links, mails and the outbox', () => {
 
   it('the employee opens with the mailed code; a wrong code is 422 and changes nothing', async () => {
     const h = harness();
-    const id = await createOnboarding(h, { options: { send_invitation: true } });
+    const id = await createOnboarding(h, KEYS.owner, { options: { send_invitation: true } });
     const [mail] = await outbox(h, `?onboarding_id=${id}`);
     const wrong = mail!.code === '000000' ? '111111' : '000000';
     const err = await refused(h, id, 'employee/open', { code: wrong }, 422, 'one_time_code_invalid');
@@ -383,7 +383,7 @@ describe('hosted links, mails and the outbox', () => {
 
   it('a new link with send_invitation mails kind new_link and revokes the old one', async () => {
     const h = harness();
-    const id = await createOnboarding(h, { options: { send_invitation: true } });
+    const id = await createOnboarding(h, KEYS.owner, { options: { send_invitation: true } });
     const [first] = await outbox(h, `?onboarding_id=${id}`);
     const renewed = await h.as(KEYS.owner).post(`/v1/onboardings/${id}/hosted-link`, { send_invitation: true });
     expect(renewed.status).toBe(201);
@@ -423,8 +423,8 @@ describe('hosted links, mails and the outbox', () => {
 
   it('GET /_emulator/outbox: oldest first, filters by onboarding_id and to, refuses unknown query fields', async () => {
     const h = harness();
-    const a = await createOnboarding(h, { options: { send_invitation: true } });
-    const b = await createOnboarding(h, { options: { send_invitation: true }, employee: { first_name: 'Ali', last_name: 'Y', email: 'ali@example.test' } });
+    const a = await createOnboarding(h, KEYS.owner, { options: { send_invitation: true } });
+    const b = await createOnboarding(h, KEYS.owner, { options: { send_invitation: true }, employee: { first_name: 'Ali', last_name: 'Y', email: 'ali@example.test' } });
     await must(h, a, 'send-reminder');
     const all = await outbox(h);
     expect(all.map((m) => [m.onboarding_id, m.kind])).toEqual([[a, 'invitation'], [b, 'invitation'], [a, 'reminder']]);

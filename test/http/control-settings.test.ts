@@ -193,7 +193,7 @@ describe('the clock control endpoints', () => {
 
   it('events are purged after 30 days: the advance lists the event.purge timers it fired', async () => {
     const h = harness();
-    const id = await createOnboarding(h, { options: { send_invitation: true } });
+    const id = await createOnboarding(h, KEYS.owner, { options: { send_invitation: true } });
     const listed = await h.as(KEYS.owner).get('/v1/events');
     const ids = (listed.body.data as { id: string }[]).map((e) => e.id);
     expect(await types(h, id)).toEqual(['onboarding.created', 'onboarding.invitation_sent']);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { expectError, FROZEN_START, harness, KEYS } from '../support/harness.js';
 import { createOnboarding, events, must, toProcessing } from '../support/control.js';
-import { advance, advanceTimes, createOnboarding as createForSandbox } from '../support/sandbox-steps.js';
+import { advance, advanceTimes } from '../support/sandbox-steps.js';
 
 type H = ReturnType<typeof harness>;
 
@@ -13,7 +13,7 @@ const codeOf = (step: { onboarding: Record<string, unknown> }) => (step.onboardi
 
 /** The sandbox's ninth step is employer_signed: the onboarding is then processing. */
 async function sandboxToProcessing(h: H): Promise<string> {
-  const id = await createForSandbox(h);
+  const id = await createOnboarding(h);
   expect((await advanceTimes(h, id, 9))[8]).toBe('employer_signed');
   return id;
 }
@@ -130,10 +130,10 @@ describe('payroll_down and the sandbox advance', () => {
     const ws = (await h.http().post('/_emulator/workspaces')).body as { id: string; keys: { key: string }[] };
     const owner = ws.keys.find((k) => k.key.startsWith(`${KEYS.owner}_`))!.key;
     await h.http().post(`/_emulator/workspaces/${ws.id}/faults`).send({ kind: 'payroll_down' });
-    const id = await createForSandbox(h);
+    const id = await createOnboarding(h);
     await advanceTimes(h, id, 9);
     expect((await advance(h, id)).step).toBe('payroll_completed');
-    const other = await createForSandbox(h, owner);
+    const other = await createOnboarding(h, owner);
     await advanceTimes(h, other, 9, owner);
     expect((await advance(h, other, owner)).step).toBe('payroll_failed');
   });

@@ -40,11 +40,7 @@ export interface Event {
 /** The users of org_acme in fixtures/default.json, one per role. */
 export const USERS = { manager: 'usr_acme_mark', payroll_reviewer: 'usr_acme_paula', owner: 'usr_acme_olivia', dual: 'usr_acme_dana' } as const;
 
-export async function createOnboarding(h: H, overrides: Record<string, unknown> = {}, key: string = KEYS.owner): Promise<string> {
-  const res = await h.as(key).post('/v1/onboardings', createBody(overrides));
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return (res.body as { id: string }).id;
-}
+export { createOnboarding } from './sandbox-steps.js';
 
 /** POST /_emulator/onboardings/{id}/{action}, unchecked. */
 export function act(h: H, id: string, action: string, body?: object) {
