@@ -52,7 +52,7 @@ export interface OptionSpec {
   repeatable?: boolean;
 }
 
-export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 export const SERVE_OPTIONS: OptionSpec[] = [
   { key: 'port', flag: '-p, --port <port>', env: 'EMULATOR_PORT', default: String(DEFAULT_PORT), description: 'TCP port to listen on (0 picks a free one)' },

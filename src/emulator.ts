@@ -23,7 +23,7 @@ import { inFlightAsDue } from './persistence/in-flight.js';
 import type { RelayHub } from './delivery/relay.js';
 import { JOURNAL_LIMIT, journalLimitProblem } from './core/journal.js';
 
-export const DEFAULT_FIXTURES_PATH = fileURLToPath(new URL('../fixtures/default.json', import.meta.url));
+const DEFAULT_FIXTURES_PATH = fileURLToPath(new URL('../fixtures/default.json', import.meta.url));
 export const DEFAULT_WORKSPACE = 'default';
 
 export interface EmulatorOptions {

@@ -50,7 +50,7 @@ export type {
 } from './control/control.client.js';
 export type { WorkspaceSnapshot } from './persistence/snapshot.js';
 export type { Fault, FaultInput } from './core/faults.js';
-export type { DeliveryFault, DeliveryFaultInput, InjectedAttempt, InjectedFault } from './delivery-faults/delivery-faults.js';
+;
 export type { OutboxMail } from './resources/onboardings/onboardings.outbox.js';
 export type { OutboxFilter } from './control/control.service.js';
 export type { ScenarioDocument, ScenarioRule, ScenarioMatch, ScenarioExpectation } from './scenarios/scenario.schemas.js';

@@ -10,7 +10,7 @@ import type { OutboxMail } from '../resources/onboardings/onboardings.outbox.js'
  * environment, the spec's error envelope turned into one line on stderr, and exit codes a CI
  * script can use (0 success, 1 the API refused, 2 connection or usage problem).
  */
-export const DEFAULT_URL = DEFAULT_BASE_URL;
+const DEFAULT_URL = DEFAULT_BASE_URL;
 
 export interface ClientOptions {
   url: string;
@@ -37,7 +37,7 @@ export class UsageError extends Error {}
  * --url as an http(s) base. `127.0.0.1:4304` and `localhost:4010` are what people type: the
  * first is no URL at all, the second one of the scheme `localhost:`; both get the fix named.
  */
-export function baseUrl(raw: string): URL {
+function baseUrl(raw: string): URL {
   let url: URL | undefined;
   try {
     url = new URL(raw);

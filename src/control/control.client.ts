@@ -25,7 +25,7 @@ import type { ReceiverCheckBody } from './receiver-check.schemas.js';
 
 /** What GET /_emulator/requests answers: a page of recorded requests, newest first, with the total matching and the number dropped. */
 export type RequestPage = ReturnType<typeof requests.findRequests>;
-export type RequestVerification = ReturnType<typeof requests.verifyRequests>;
+type RequestVerification = ReturnType<typeof requests.verifyRequests>;
 
 export type ClockState = ReturnType<typeof control.clockState>;
 export type ClockMove = Awaited<ReturnType<typeof control.advanceClock>>;

@@ -16,7 +16,7 @@ import { restoreWorkspace, snapshotWorkspace } from './snapshot.service.js';
 
 /** The largest snapshot PUT /_emulator/snapshot reads: 32 MB (about 12,000 onboardings). */
 export const SNAPSHOT_BODY_LIMIT = 32 * 1024 * 1024;
-export const SNAPSHOT_BODY_DEPTH = BODY_DEPTH_LIMIT + 32;
+const SNAPSHOT_BODY_DEPTH = BODY_DEPTH_LIMIT + 32;
 
 const errors = { description: 'Error', schema: ErrorSchema };
 const tag = 'Control';

@@ -5,7 +5,7 @@ import { Literals, Nullable, DateTime } from '../resources/common.schemas.js';
 import { SCOPES, ROLES } from '../resources/organizations/organizations.model.js';
 
 
-export const ClockInput = Type.Object(
+const ClockInput = Type.Object(
   {
     mode: Type.Optional(Literals(['realtime', 'frozen'])),
     start: Type.Optional(DateTime),
@@ -23,7 +23,7 @@ export const CreateWorkspaceBody = Type.Object(
   { additionalProperties: false, title: 'CreateWorkspaceRequest' },
 );
 
-export const KeyInfo = Type.Object(
+const KeyInfo = Type.Object(
   {
     key: Type.String(),
     name: Type.String(),
@@ -82,7 +82,7 @@ export const AdvanceBody = Type.Object(
 export const SetClockBody = Type.Object({ now: DateTime }, { additionalProperties: false, title: 'SetClockRequest' });
 
 /** A timer as the clock reports it (the next one, and each in `fired`): kind, due time, then its payload's fields. */
-export const TimerEntry = Type.Object(
+const TimerEntry = Type.Object(
   {
     kind: Type.String({ description: 'scenario.step, webhook.attempt, webhook.delivery_purge, webhook.secret_expire, event.purge, review_session.expire or reviewer_link.expire' }),
     due_at: DateTime,

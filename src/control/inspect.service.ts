@@ -69,7 +69,7 @@ const ACTION_SUMMARIES: Record<ActionName, string> = {
  * expired or revoked, the identity check, four-eyes, data returned to the manager, manual
  * payroll entry). Only what a request brings is left open: a wrong one-time code, a body.
  */
-export function allowedActions(ws: Workspace, r: OnboardingRecord): ActionName[] {
+function allowedActions(ws: Workspace, r: OnboardingRecord): ActionName[] {
   return (Object.keys(ACTIONS) as ActionName[]).filter((a) => decide(r.status, ACTIONS[a].trigger).ok && guardsPass(ws, r, a));
 }
 
@@ -168,7 +168,7 @@ export function listEvents(ws: Workspace, q: InspectEventsQuery) {
  * (the inspector lists every address's) and each attempt. No `object`, as the inspector's
  * answers are not API objects; the keys keep their order.
  */
-export function renderInspectDelivery(d: DeliveryRecord) {
+function renderInspectDelivery(d: DeliveryRecord) {
   const { id, object: _object, ...rest } = renderDelivery(d);
   return { id, endpoint_id: d.endpoint_id, ...rest, attempt_log: d.attempt_log ?? [], ...(d.injected ? { injected: d.injected } : {}) };
 }

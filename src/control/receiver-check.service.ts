@@ -10,7 +10,7 @@ import type { ReceiverCheckBody } from './receiver-check.schemas.js';
  * but for `expect_fetch` (check 12), which reads the workspace's request journal.
  */
 /** Receiver checks running at once in this process: each may open 50 connections and run for minutes. */
-export const MAX_RUNNING_RECEIVER_CHECKS = 4;
+const MAX_RUNNING_RECEIVER_CHECKS = 4;
 let running = 0;
 
 export async function receiverCheck(ws: Workspace, body: ReceiverCheckBody, signal?: AbortSignal): Promise<ReceiverCheckReport> {

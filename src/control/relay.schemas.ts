@@ -39,7 +39,7 @@ export const ClaimBody = Type.Object(
   { additionalProperties: false, title: 'RelayClaimRequest' },
 );
 
-export const RelayedMessageSchema = Type.Object(
+const RelayedMessageSchema = Type.Object(
   {
     id: Type.String(),
     url: Type.String({ description: "the address's URL" }),

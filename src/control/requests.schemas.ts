@@ -30,7 +30,7 @@ export const RequestsQuery = Type.Object(
 );
 export type RequestsQuery = Static<typeof RequestsQuery>;
 
-export const RequestMatcherSchema = Type.Object(
+const RequestMatcherSchema = Type.Object(
   { ...filterFields, body_includes: Type.Optional(Type.Unknown({ description: 'fields the body must hold with these values (objects by subset, arrays item by item)' })) },
   { ...Strict, title: 'RequestMatcher' },
 );
@@ -51,7 +51,7 @@ export const VerifyRequestsBody = Type.Object(
 );
 export type VerifyRequestsBody = Static<typeof VerifyRequestsBody>;
 
-export const JournalEntrySchema = Type.Object(
+const JournalEntrySchema = Type.Object(
   {
     id: Type.String(),
     object: Type.Literal('request'),

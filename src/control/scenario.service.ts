@@ -39,7 +39,7 @@ export function loadScenario(ws: Workspace, document: ScenarioDocument | null, s
   return describeScenario(ws);
 }
 
-export const magicAddresses = () =>
+const magicAddresses = () =>
   Object.entries(MAGIC_ADDRESSES).map(([local, m]) => ({ address: `${local}@example.com`, summary: m.summary }));
 
 export function describeScenario(ws: Workspace) {

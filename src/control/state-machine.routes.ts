@@ -5,7 +5,7 @@ import { defineControlRoute, ok, RawFile, type ControlRoute } from '../resources
 import { StateMachineQuery, StateMachineSchema } from './state-machine.schemas.js';
 
 /** The media type of ?format=mermaid: plain text, so a browser shows it and curl prints it. */
-export const MERMAID_CONTENT_TYPE = 'text/plain; charset=utf-8';
+const MERMAID_CONTENT_TYPE = 'text/plain; charset=utf-8';
 
 export const stateMachineRoutes: ControlRoute<Emulator>[] = [
   defineControlRoute({

@@ -29,10 +29,10 @@ export const CLOCK_LIMITS = {
   maxAdvanceMs: 100 * YEAR_MS,
 } as const;
 
-export const CLOCK_RANGE_TEXT = '2000-01-01T00:00:00.000Z to 9899-12-31T23:59:59.999Z';
+const CLOCK_RANGE_TEXT = '2000-01-01T00:00:00.000Z to 9899-12-31T23:59:59.999Z';
 
 /** An instant as ISO 8601 where Date can write it, else as the number it is. */
-export function describeInstant(ms: number): string {
+function describeInstant(ms: number): string {
   const date = new Date(ms);
   return Number.isNaN(date.getTime()) ? String(ms) : date.toISOString();
 }

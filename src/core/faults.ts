@@ -21,8 +21,8 @@ export const FAULT_LIMITS = { count: 1000, latencyMs: 30_000, retryAfterSeconds:
  * (SLOW_RESPONSE_CHUNKS - 1) pauses (27 s at the bound) whatever the size of the body.
  */
 export const SLOW_RESPONSE_CHUNKS = 10;
-export type FaultKind = (typeof FAULT_KINDS)[number];
-export type FaultMethod = (typeof FAULT_METHODS)[number];
+type FaultKind = (typeof FAULT_KINDS)[number];
+type FaultMethod = (typeof FAULT_METHODS)[number];
 
 export interface FaultInput {
   kind: FaultKind;

@@ -4,7 +4,7 @@
  * first is still being received or handled gets idempotency_in_progress. Only successful
  * responses are remembered (docs/decisions.md): after a refusal the key is free again.
  */
-export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
+const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
 export const IDEMPOTENCY_KEY_MAX = 200;
 
 export interface StoredResponse {

@@ -5,7 +5,7 @@ const ALPHANUMERIC = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuv
 const DIGITS = '0123456789';
 
 /** Spec prefixes (section "Conventions"), plus the emulator's own. */
-export type IdPrefix =
+type IdPrefix =
   | 'onb' | 'emp' | 'org' | 'loc' | 'doc' | 'wh' | 'whd' | 'evt' | 'whsec'
   | 'req' | 'ws' | 'usr' | 'tpl' | 'hl' | 'mail' | 'rvs' | 'wht' | 'flt' | 'dft';
 

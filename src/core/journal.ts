@@ -32,7 +32,7 @@ export function journalLimitProblem(limit: number): string | undefined {
   return Number.isInteger(limit) && limit >= 0 && limit <= JOURNAL_MAX_LIMIT ? undefined : `not a valid journal limit (0 to ${JOURNAL_MAX_LIMIT}): ${limit}`;
 }
 
-export interface JournalHeaders {
+interface JournalHeaders {
   idempotency_key: string | null;
   service_version: string | null;
   service_organization: string | null;
@@ -158,7 +158,7 @@ export function differences(entry: JournalEntry, m: RequestMatcher): MatcherFiel
 
 export const matches = (entry: JournalEntry, m: RequestMatcher): boolean => differences(entry, m).length === 0;
 
-export function countMeets(count: number, expected: ExpectedCount): boolean {
+function countMeets(count: number, expected: ExpectedCount): boolean {
   if ('exactly' in expected) return count === expected.exactly;
   if ('at_least' in expected) return count >= expected.at_least;
   return count <= expected.at_most;

@@ -1,5 +1,5 @@
 /** An insertion-ordered collection; records are replaced whole, never mutated in place. */
-export class Collection<T> {
+class Collection<T> {
   private readonly items = new Map<string, T>();
 
   constructor(private readonly idOf: (item: T) => string) {}

@@ -29,6 +29,7 @@ function precompiledValidator(key: string): ValidateFunction | undefined {
   }
 }
 
+/** @public read by the build's own test, which loads dist/ by path */
 export const precompiledCount = (): number => {
   try {
     return readdirSync(PRECOMPILED).filter((f) => f.endsWith('.cjs')).length;
@@ -36,6 +37,7 @@ export const precompiledCount = (): number => {
     return 0;
   }
 };
+/** @public as precompiledCount */
 export const isPrecompiled = (schema: TSchema, coerce = false): boolean => existsSync(new URL(`${schemaKey(schema, coerce)}.cjs`, PRECOMPILED));
 
 /** Bodies and documents are validated as sent; query strings are coerced to their declared types. */
@@ -76,7 +78,7 @@ export function check<T>(validator: Validator<T>, data: unknown, prefix = ''): T
 }
 
 /** "/employee/email" -> "employee.email"; "/organizations/0/id" -> "organizations[0].id". */
-export function pathOf(pointer: string): string {
+function pathOf(pointer: string): string {
   return pointer
     .split('/')
     .slice(1)

@@ -13,6 +13,7 @@ import type { TimerQueue, TimerQueueState } from './timers.js';
  * The types of what a workspace is handed by the layers above the core and keeps without
  * saving it: the webhook delivery settings. Empty here: each owner declares its entry in its
  * own module (declaration merging), so the core names none of them.
+ * @public exported for those declarations, which import nothing from here by name
  */
 export interface WorkspaceKept {}
 
@@ -29,6 +30,7 @@ export interface PartShape<Name extends string, Value, Saved = Value> {
  * its own in its module (declaration merging), so the core names none of them. A declared piece
  * is a field of Workspace and a field of the snapshot document, and the table of parts
  * (WorkspacePartTable) does not compile without its part.
+ * @public exported for those declarations, which import nothing from here by name
  */
 export interface WorkspaceParts {
   /**
@@ -46,8 +48,8 @@ export interface WorkspaceParts {
 }
 
 export type PartField = keyof WorkspaceParts;
-export type PartValue<K extends PartField> = WorkspaceParts[K]['value'];
-export type PartSaved<K extends PartField> = WorkspaceParts[K]['saved'];
+type PartValue<K extends PartField> = WorkspaceParts[K]['value'];
+type PartSaved<K extends PartField> = WorkspaceParts[K]['saved'];
 /** A value for every part: what a workspace holds, and what a restore builds before it swaps it in. */
 export type PartValues = { [K in PartField]: PartValue<K> };
 /** Every part under its snapshot field, as a snapshot document holds them. */
@@ -84,14 +86,14 @@ export interface WorkspacePart<K extends PartField> {
 export type WorkspacePartTable = { readonly [K in PartField]: WorkspacePart<K> };
 
 /** The type an owner declared under `K` in WorkspaceKept (never while none does). */
-export type Kept<K extends string> = K extends keyof WorkspaceKept ? WorkspaceKept[K] : never;
+type Kept<K extends string> = K extends keyof WorkspaceKept ? WorkspaceKept[K] : never;
 
 /** What a timer of one kind does in a workspace when it fires (see Scheduler). */
-export type TimerHandler = HandlerOf<Workspace>;
+type TimerHandler = HandlerOf<Workspace>;
 export type TimerHandlers = Readonly<Record<string, TimerHandler>>;
 
 /** What a workspace is made from; kept so that a reset rebuilds exactly the same state. */
-export interface WorkspaceRecipe {
+interface WorkspaceRecipe {
   id: string;
   seed?: string | undefined;
   clock?: ClockOptions | undefined;

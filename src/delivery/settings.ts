@@ -22,9 +22,9 @@ declare module '../core/workspace.js' {
   }
 }
 
-export type Limiter = <T>(work: () => Promise<T>) => Promise<T>;
+type Limiter = <T>(work: () => Promise<T>) => Promise<T>;
 
-export function createLimiter(max: number): Limiter {
+function createLimiter(max: number): Limiter {
   let running = 0;
   const waiting: (() => void)[] = [];
   return async (work) => {

@@ -5,13 +5,13 @@ import type { BodyType } from '../resources/route.js';
 import { lingeringClose } from './lingering-close.js';
 
 /** 1 MB, in bytes: of the body as sent, and of the JSON once decoded. */
-export const BODY_LIMIT = 1024 * 1024;
+const BODY_LIMIT = 1024 * 1024;
 /**
  * A YAML body's own limit: the parser takes about 5 ms and 0.5 MB of memory per KB, so a
  * 1 MB document would hold the process for seconds. A scenario written by hand is a few KB;
  * larger documents go as JSON.
  */
-export const YAML_BODY_LIMIT = 128 * 1024;
+const YAML_BODY_LIMIT = 128 * 1024;
 
 /** The body's bytes as sent, kept on the request for the journal (src/http/journal.ts). */
 export type WithRawBody = Request & { rawBody?: Buffer };
@@ -34,7 +34,7 @@ const megabytes = (bytes: number): string => (bytes >= 1024 * 1024 ? `${Math.rou
 
 const JSON_TYPES = ['application/json', 'application/*+json'];
 /** Every name YAML goes by: the registered one and the two in common use before it. */
-export const YAML_TYPES = ['application/yaml', 'text/yaml', 'application/x-yaml'];
+const YAML_TYPES = ['application/yaml', 'text/yaml', 'application/x-yaml'];
 
 /** Did the client send a body at all (a length above zero, or a chunked stream)? */
 export function hasBody(req: Request): boolean {

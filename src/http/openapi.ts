@@ -15,7 +15,7 @@ type AnyRoute = ApiRoute | ControlRoute<Emulator>;
 type Json = Record<string, unknown>;
 
 /** The address the document names when its builder is given none: the CLI's default. */
-export const DEFAULT_SERVER_URL = DEFAULT_BASE_URL;
+const DEFAULT_SERVER_URL = DEFAULT_BASE_URL;
 
 // ---------------------------------------------------------------------------------------------
 // Named schemas: a schema's `title` is its name under components.schemas.

@@ -25,7 +25,7 @@ export interface OriginGuardOptions {
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** `--allowed-hosts a.test,.b.test` (and EMULATOR_ALLOWED_HOSTS): the names, trimmed, lower-cased. */
-export function parseAllowedHosts(value: readonly string[] | string | undefined): string[] {
+function parseAllowedHosts(value: readonly string[] | string | undefined): string[] {
   const list = typeof value === 'string' ? value.split(',') : [...(value ?? [])];
   return list.map((h) => h.trim().toLowerCase()).filter(Boolean);
 }

@@ -26,7 +26,7 @@ import { requestIdOf } from './reply.js';
  */
 const PAGE_SEGMENTS = new Set(pageRoutes.filter((r) => !r.inspector).map((r) => r.path.split('/')[1]!));
 
-export const isPagePath = (path: string): boolean => PAGE_SEGMENTS.has(path.split('/')[1] ?? '');
+const isPagePath = (path: string): boolean => PAGE_SEGMENTS.has(path.split('/')[1] ?? '');
 
 export interface PageMountOptions {
   publicUrl?: string | undefined;
@@ -57,7 +57,7 @@ function writePage(res: Response, reply: PageReply): void {
  * page), runs what fell due before and after, reads the form on demand with the one reader,
  * and answers a refusal with the row's page for it (else the plain error page, below).
  */
-export function mountPageRoute(app: Express, emulator: Emulator, route: PageRoute, options: PageMountOptions): void {
+function mountPageRoute(app: Express, emulator: Emulator, route: PageRoute, options: PageMountOptions): void {
   const method = route.method === 'GET' ? 'get' : 'post';
   app[method](route.path, async (req: Request, res: Response) => {
     if (route.inspector && options.ui === false) throw fail('route_not_found', `No route ${req.method} ${req.path}: the inspector and the API explorer are off (--no-ui).`);

@@ -14,8 +14,8 @@ import { tooManyRequests } from './faults.js';
  * clock, which may be frozen or fast-forwarded); it lives in the HTTP layer for that reason.
  * Tests inject `now`.
  */
-export const RATE_PERIODS = { s: 1_000, m: 60_000 } as const;
-export type RatePeriod = keyof typeof RATE_PERIODS;
+const RATE_PERIODS = { s: 1_000, m: 60_000 } as const;
+type RatePeriod = keyof typeof RATE_PERIODS;
 
 export interface RateLimit {
   /** Requests per period, and the burst allowed from a full bucket. */
@@ -38,7 +38,7 @@ export function parseRateLimit(value: string): RateLimit {
   return { requests, per: match[2] as RatePeriod };
 }
 
-export const formatRateLimit = (limit: RateLimit): string => `${limit.requests}/${limit.per}`;
+const formatRateLimit = (limit: RateLimit): string => `${limit.requests}/${limit.per}`;
 
 interface Bucket {
   tokens: number;

@@ -67,7 +67,7 @@ function styleFor(color: string | null | undefined): { css: string; hash: string
 /** Origins only (`https://host:port`), so a setting can never add a directive. */
 const ORIGIN = /^https?:\/\/[a-z0-9.-]+(?::\d+)?$/i;
 
-export function contentSecurityPolicy(styleHash: string, policy: PagePolicy = {}): string {
+function contentSecurityPolicy(styleHash: string, policy: PagePolicy = {}): string {
   const formAction = ["'self'", ...(policy.formAction ?? []).filter((o) => ORIGIN.test(o))];
   return [
     "default-src 'none'",

@@ -8,7 +8,7 @@ import type { RequestInfo } from '../resources/route.js';
  * one function (finding the workspace, running due work, reading the form, writing the answer)
  * and builds the rows' OpenAPI operations from the same rows.
  */
-export type PageMethod = 'GET' | 'POST';
+type PageMethod = 'GET' | 'POST';
 
 interface ReplyBase {
   status: number;

@@ -11,14 +11,14 @@ import type { PartField, SavedParts, WorkspacePart, WorkspacePartTable } from '.
 export const SNAPSHOT_FORMAT = 'onboarding-emulator-snapshot';
 export const SNAPSHOT_VERSION = 1;
 
-export interface SnapshotHeader {
+interface SnapshotHeader {
   format: typeof SNAPSHOT_FORMAT;
   version: typeof SNAPSHOT_VERSION;
   /** Where the snapshot was taken; informative: it may be restored into another workspace. */
   workspace: { id: string; created_at: string };
 }
 
-export interface SnapshotTrailer {
+interface SnapshotTrailer {
   /**
    * Only in a --state-file: the digest of the start scenario (--scenario) in force when it was
    * written, null for none, so a restart tells a changed flag from a scenario changed through the

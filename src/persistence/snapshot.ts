@@ -4,7 +4,7 @@ import { compile } from '../core/validation.js';
 import type { PartField, PartValues, Workspace, WorkspacePart, WorkspacePartTable } from '../core/workspace.js';
 import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION, snapshotSchema, type WorkspaceSnapshot } from './snapshot.schemas.js';
 
-export { SNAPSHOT_FORMAT, SNAPSHOT_VERSION, snapshotSchema, type WorkspaceSnapshot } from './snapshot.schemas.js';
+export {    type WorkspaceSnapshot } from './snapshot.schemas.js';
 
 /**
  * Snapshots of one workspace (the control API's snapshot and restore, and the state file):

@@ -5,9 +5,9 @@ export const DateTime = Type.String({ format: 'date-time' });
 export const DateOnly = Type.String({ format: 'date' });
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
-export const METADATA_KEY_PATTERN = '^[A-Za-z0-9_.-]{1,40}$';
+const METADATA_KEY_PATTERN = '^[A-Za-z0-9_.-]{1,40}$';
 export const METADATA_MAX_KEYS = 20;
-export const METADATA_MAX_TEXT = 500;
+const METADATA_MAX_TEXT = 500;
 
 const MetadataValue = Type.Union([Type.String({ maxLength: METADATA_MAX_TEXT }), Type.Number(), Type.Boolean()]);
 

@@ -7,7 +7,7 @@ import type { Scope } from './organizations/organizations.model.js';
  * Routes are data: one table per resource feeds the HTTP adapter (matching, auth, scopes,
  * validation) and the published OpenAPI document. Handlers return a reply; one place writes it.
  */
-export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
 /** A body already serialized to JSON (a cached rendering), written as is. */
 export class RawJson {
@@ -104,7 +104,7 @@ export function defineRoute<B extends TSchema = TSchema, Q extends TSchema = TSc
 
 export const ok = (body: unknown, status = 200): Reply => ({ status, body });
 
-export interface ControlContext<E = unknown, B = unknown, Q = unknown> {
+interface ControlContext<E = unknown, B = unknown, Q = unknown> {
   emulator: E;
   /** The selected workspace: by path, by bearer key, else the default one. */
   workspace: Workspace;
@@ -135,5 +135,3 @@ export interface TypedControlRoute<E, B extends TSchema, Q extends TSchema> exte
 export function defineControlRoute<E, B extends TSchema = TSchema, Q extends TSchema = TSchema>(row: TypedControlRoute<E, B, Q>): ControlRoute<E> {
   return { ...row, handle: (ctx) => row.handle(ctx as ControlContext<E, Static<B>, Static<Q>>) };
 }
-
-export type RouteDef = ApiRoute | ControlRoute<never>;

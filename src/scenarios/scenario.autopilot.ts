@@ -27,7 +27,7 @@ import type { DelayValue, ScenarioDocument, ScenarioRule } from './scenario.sche
  */
 export const SCENARIO_STEP = 'scenario.step';
 
-export type ScriptedStep =
+type ScriptedStep =
   | 'employee_opened'
   | 'employee_submitted'
   | 'manager_corrected'
@@ -73,7 +73,7 @@ function baseUrlOf(ws: Workspace, r: OnboardingRecord): string {
 }
 
 /** The next step the rule scripts for the onboarding as it is now, or null when the rule is silent. */
-export function nextScripted(ws: Workspace, r: OnboardingRecord, rule: ScenarioRule, p: AutopilotProgress): Planned | null {
+function nextScripted(ws: Workspace, r: OnboardingRecord, rule: ScenarioRule, p: AutopilotProgress): Planned | null {
   const { employee, review, contract, payroll } = rule;
   const terms = review?.terms_change;
   const termsNow = (when: 'in_review' | 'after_approval'): Planned | null =>

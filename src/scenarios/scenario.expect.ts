@@ -18,10 +18,10 @@ import { EXPECTATION_KINDS, type ExpectationKind, type ExpectRequest, type Scena
  * requests recorded from then on, not the fixtures' data already there.
  */
 
-export type ExpectationStatus = 'passed' | 'failed' | 'pending';
+type ExpectationStatus = 'passed' | 'failed' | 'pending';
 
 /** One onboarding, event or request an expectation looked at, and what it found. */
-export interface ExpectationItem {
+interface ExpectationItem {
   /** The onboarding, event or request id. */
   subject: string;
   status: ExpectationStatus;
@@ -32,7 +32,7 @@ export interface ExpectationItem {
   reason: string;
 }
 
-export interface ExpectationResult {
+interface ExpectationResult {
   name: string;
   kind: ExpectationKind;
   status: ExpectationStatus;
@@ -54,7 +54,7 @@ export interface ExpectationReport {
 /** Items a result's reason names at most; the details list them all. */
 const NAMED = 3;
 
-export const kindOf = (e: ScenarioExpectation): ExpectationKind | undefined => EXPECTATION_KINDS.find((k) => e[k] !== undefined);
+const kindOf = (e: ScenarioExpectation): ExpectationKind | undefined => EXPECTATION_KINDS.find((k) => e[k] !== undefined);
 
 /** What the schema cannot say: exactly one kind per entry, and {onboarding_id} only where an event names one. */
 export function expectMistakes(doc: unknown, reported: readonly { path: string }[]): { path: string; message: string; hint?: string }[] {
@@ -90,7 +90,7 @@ export function expectMistakes(doc: unknown, reported: readonly { path: string }
 }
 
 /** A length of time as people write it: "1d 2h", "45m", "30s". */
-export function span(ms: number): string {
+function span(ms: number): string {
   let rest = Math.round(Math.abs(ms) / 1000);
   const parts: string[] = [];
   for (const [unit, size] of [['d', 86_400], ['h', 3600], ['m', 60], ['s', 1]] as const) {
@@ -114,7 +114,7 @@ function matcherOf(req: ExpectRequest, onboardingId?: string): RequestMatcher {
 const describeRequest = (req: ExpectRequest) =>
   [req.method ?? 'any method', req.path ?? 'any path', ...Object.entries(req).filter(([k]) => k !== 'method' && k !== 'path').map(([k, v]) => `${k}=${String(v)}`)].join(' ');
 
-export function defaultName(e: ScenarioExpectation): string {
+function defaultName(e: ScenarioExpectation): string {
   if (e.onboarding) return `${e.onboarding.match ? `onboardings matching ${JSON.stringify(e.onboarding.match)}` : 'every onboarding'} reaches ${e.onboarding.reaches} within ${written(e.onboarding.within)}`;
   if (e.delivered) return `every ${e.delivered.event} is delivered within ${written(e.delivered.within)}`;
   if (e.after) return `after ${e.after.event}: ${describeRequest(e.after.request)} within ${written(e.after.within)}`;

@@ -205,10 +205,10 @@ export function readyScenarioNames(): string[] {
  * works from any folder, the package's own inside node_modules included; anything else is a
  * path. A file of such a name in the working folder is reached as `./name`.
  */
-export const isReadyName = (input: string): boolean => /^[^/\\.]+$/.test(input);
+const isReadyName = (input: string): boolean => /^[^/\\.]+$/.test(input);
 
 /** The file a scenario input names; throws ScenarioFileError for an unknown ready name. */
-export function scenarioPath(input: string): string {
+function scenarioPath(input: string): string {
   if (!isReadyName(input)) return input;
   const names = readyScenarioNames();
   if (!names.includes(input)) {

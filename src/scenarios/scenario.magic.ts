@@ -7,7 +7,7 @@ import type { ScenarioRule } from './scenario.schemas.js';
  */
 
 /** The journey with realistic delays: about a working day from invitation to payroll. */
-export const HAPPY_PATH: Omit<ScenarioRule, 'match'> = {
+const HAPPY_PATH: Omit<ScenarioRule, 'match'> = {
   employee: { opens: '1h', submits: '30m', signs: '2h' },
   review: { identity_check: '15m', approvals: '1h' },
   contract: { sent: '10m', employer_signs: '1h' },
@@ -34,9 +34,9 @@ export const MAGIC_ADDRESSES = {
   'payroll-fail-recover': { summary: 'payroll fails, then is resolved a day later', rule: merge({ payroll: { outcome: 'failure', error_code: 'payroll_rejected', resolved: '1d' } }) },
 } satisfies Record<string, { summary: string; rule: Omit<ScenarioRule, 'match'> }>;
 
-export type MagicName = keyof typeof MAGIC_ADDRESSES;
+type MagicName = keyof typeof MAGIC_ADDRESSES;
 
-export function magicNameOf(email: string): MagicName | null {
+function magicNameOf(email: string): MagicName | null {
   const local = email.split('@')[0]!.split('+')[0]!.toLowerCase();
   return Object.hasOwn(MAGIC_ADDRESSES, local) ? (local as MagicName) : null;
 }

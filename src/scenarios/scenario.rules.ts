@@ -32,7 +32,7 @@ export function driverFor(ws: Workspace, r: OnboardingRecord): Driver | null {
   return magicRuleFor(r.employee.email);
 }
 
-export const DEFAULT_PAYROLL_ERROR = 'payroll_rejected';
+const DEFAULT_PAYROLL_ERROR = 'payroll_rejected';
 
 /** The scripted payroll of an onboarding a scenario (or magic address) drives, else null. */
 export function scriptedPayroll(ws: Workspace, r: OnboardingRecord): ScriptedPayroll | null {

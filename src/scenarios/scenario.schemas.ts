@@ -51,7 +51,7 @@ export const Match = Type.Object(
   { ...Strict, minProperties: 1, description: 'every condition given must hold; {"all": true} selects every onboarding' },
 );
 
-export const EmployeeScript = Type.Object(
+const EmployeeScript = Type.Object(
   {
     opens: Type.Optional(DelayOrNever),
     submits: Type.Optional(DelayOrNever),
@@ -60,7 +60,7 @@ export const EmployeeScript = Type.Object(
   { ...Strict, description: 'opens: after the invitation; submits: after opening (or after a return); signs: after the contract was sent' },
 );
 
-export const Corrections = Type.Object(
+const Corrections = Type.Object(
   {
     to: Choice(['employee', 'manager'], 'who gets the data back: the employee, who submits again, or the manager, who corrects it after manager_corrects'),
     times: Type.Optional(Type.Integer({ minimum: 1, maximum: 20, description: 'how many submissions are returned; default 1' })),
@@ -69,7 +69,7 @@ export const Corrections = Type.Object(
   { ...Strict, description: 'the reviewer returns the data for correction this long after the identity check' },
 );
 
-export const TermsChange = Type.Object(
+const TermsChange = Type.Object(
   {
     when: Type.Optional(Choice(['in_review', 'after_approval'], 'in_review, the default, counts from the identity check, after_approval from the last approval')),
     after: Delay,
@@ -91,7 +91,7 @@ const Approvals = Type.Union(
   { description: 'one delay (or "never") for every required role, or an object with a delay per role; each counts from the step before' },
 );
 
-export const ReviewScript = Type.Object(
+const ReviewScript = Type.Object(
   {
     identity_check: Type.Optional(DelayOrNever),
     approvals: Type.Optional(Approvals),
@@ -102,7 +102,7 @@ export const ReviewScript = Type.Object(
   { ...Strict, description: 'identity_check: after the submission; manager_corrects: after a return to the manager' },
 );
 
-export const ContractScript = Type.Object(
+const ContractScript = Type.Object(
   {
     sent: Type.Optional(DelayOrNever),
     employer_signs: Type.Optional(DelayOrNever),
@@ -110,7 +110,7 @@ export const ContractScript = Type.Object(
   { ...Strict, description: 'sent: after the last approval (else the client sends it); employer_signs: after the employee signed' },
 );
 
-export const PayrollScript = Type.Object(
+const PayrollScript = Type.Object(
   {
     connector: Type.Optional(Type.String({ minLength: 1, maxLength: 60, description: "instead of the organization's payroll connector" })),
     outcome: Type.Optional(Choice(['success', 'failure'], "left out, the organization's payroll_failure switch decides")),

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createBody, envelope, harness, KEYS } from '../support/harness.js';
 import {
-  act, approveAll, createOnboarding, events, must, outbox, refused, toProcessing, toReview, types, typesAfter, USERS,
+  approveAll, createOnboarding, events, must, outbox, refused, toProcessing, toReview, types, typesAfter, USERS,
 } from '../support/control.js';
 
 type H = ReturnType<typeof harness>;

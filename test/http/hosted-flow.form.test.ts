@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { harness, KEYS } from '../support/harness.js';
-import { ID_JPG, GOOD, ws, outbox, eventTypes, created, signedIn, details } from '../support/hosted-flow.js';
+import { ID_JPG, GOOD, ws, eventTypes, created, signedIn, details } from '../support/hosted-flow.js';
 
 /** The employee's data form behind hosted_url: a message per wrong field, nothing stored on error, submit, return for correction. */
 

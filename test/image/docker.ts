@@ -82,7 +82,7 @@ export async function waitForStatus(url: string, status = 200, ms = 15_000, head
 }
 
 /** The container's health status as the engine reports it. */
-export async function health(id: string): Promise<string> {
+async function health(id: string): Promise<string> {
   return must(['inspect', '-f', '{{if .State.Health}}{{.State.Health.Status}}{{else}}none{{end}}', id]);
 }
 

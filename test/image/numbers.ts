@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
  * that measure them and printed as one table when the suite ends; docs/benchmarks.md quotes a
  * run of it. One JSON line per figure in a file, since every test file runs in a worker of its own.
  */
-export const NUMBERS_FILE = join(dirname(fileURLToPath(import.meta.url)), '../../.bench-tmp/image-numbers.jsonl');
+const NUMBERS_FILE = join(dirname(fileURLToPath(import.meta.url)), '../../.bench-tmp/image-numbers.jsonl');
 
 export interface Figure {
   name: string;

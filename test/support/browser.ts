@@ -11,7 +11,7 @@ import { FROZEN_START } from './harness.js';
  * Debian's chromium, headless, in a fresh profile. A missing browser fails the test
  * (`npm test` installs it first where apt-get is at hand); it is never a reason to skip.
  */
-export const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM = '/usr/bin/chromium';
 
 export async function openBrowser(extraArgs: string[] = []): Promise<{ context: BrowserContext; close: () => Promise<void> }> {
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install Chromium there (on Debian: apt-get install chromium; npm test does it where apt-get is at hand)`);

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { createBody, envelope, type harness, KEYS } from './harness.js';
+import { envelope, type harness, KEYS } from './harness.js';
 
 /**
  * Helpers that drive onboardings through the control API's actions (employee, dashboard,

@@ -38,15 +38,15 @@ export const DEFAULT = JSON.parse(readFileSync(new URL('../../fixtures/default.j
   keys: FixtureKey[];
 };
 export const FIXTURE_KEYS = DEFAULT.keys.map((k) => k.key);
-export const PARTNER_IDS = new Set(DEFAULT.partners.map((p) => p.id));
-export const USERS = new Map<string, FixtureUser>(
+const PARTNER_IDS = new Set(DEFAULT.partners.map((p) => p.id));
+const USERS = new Map<string, FixtureUser>(
   [...DEFAULT.organizations, ...DEFAULT.partners].flatMap((o) => (o.users ?? []).map((u) => [u.id, u] as const)),
 );
 
 /** GET /v1/onboardings of Acme's owner key on the default fixtures, newest first (two staff onboardings, completed at load, then the two open ones). */
 export const FIXTURE_ONBOARDINGS = ['onb_demo_partner', 'onb_demo_jansen', 'onb_acme_daan', 'onb_acme_sanne'];
 
-export const KEY_FIELDS = ['api_version', 'environment', 'key', 'name', 'organization_id', 'partner_id', 'scopes', 'user'];
+const KEY_FIELDS = ['api_version', 'environment', 'key', 'name', 'organization_id', 'partner_id', 'scopes', 'user'];
 export const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 
 /** A minimal valid fixtures document: one employer, one user, one key. */

@@ -29,7 +29,7 @@ function printClock(clock: ClockState | ClockMove): void {
 }
 
 /** A number of seconds goes as a number; anything else ("90m", "1h30m", "PT1H") as the server's duration string. */
-export function durationValue(input: string): number | string {
+function durationValue(input: string): number | string {
   const trimmed = input.trim();
   if (trimmed === '') throw new UsageError('the duration is empty');
   return /^\d+(\.\d+)?$/.test(trimmed) ? Number(trimmed) : trimmed;

@@ -24,7 +24,7 @@ function wholeNumber(flag: string, raw: string | undefined, max: number): number
 }
 
 /** One testcase per check; a warning passes (it fails no run), its reason kept in the case's name. */
-export function junitCases(report: ReceiverCheckReport): JunitCase[] {
+function junitCases(report: ReceiverCheckReport): JunitCase[] {
   return report.checks.map((c) => ({
     name: `${c.id} ${c.name}${c.grade === 'warning' ? ' (warning)' : ''}`,
     classname: 'receiver-check',

@@ -42,7 +42,7 @@ function printMistakes(checks: FileCheck[]): void {
 }
 
 /** Warnings go to stderr like mistakes, marked so a reader tells them apart; they change no exit status. */
-export const warningLine = (file: string | undefined, w: ScenarioWarning) => `warning: ${file === undefined ? '' : `${file}: `}${w.path} ${w.message}`;
+const warningLine = (file: string | undefined, w: ScenarioWarning) => `warning: ${file === undefined ? '' : `${file}: `}${w.path} ${w.message}`;
 
 /**
  * Scenario files checked locally and merged (rules in the order given), as `--scenario` does at

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
  * The path is the same from this file in `src/pages/explorer/` (tests run the sources) and in
  * `dist/pages/explorer/`: three folders up is the project's root either way.
  */
-export const LIBRARY = 'swagger-ui-dist';
+const LIBRARY = 'swagger-ui-dist';
 
 export type LibraryFile = 'swagger-ui-bundle.js' | 'swagger-ui.css';
 

@@ -48,7 +48,7 @@ export function goneView(kind: GoneKind, employer: string, expiresAt: string | n
 }
 
 /** l***@example.test: enough to recognise the address, not enough to learn it. */
-export function maskEmail(email: string): string {
+function maskEmail(email: string): string {
   const at = email.lastIndexOf('@');
   if (at < 1) return '***';
   return `${email[0]}***${email.slice(at)}`;

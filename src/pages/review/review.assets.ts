@@ -6,7 +6,7 @@
 
 /** The message types the review page posts to its parent (README, docs/decisions.md). */
 export const MESSAGE_TYPE = 'onboarding-review';
-export const RESIZE_TYPE = 'onboarding-review.resize';
+const RESIZE_TYPE = 'onboarding-review.resize';
 
 /**
  * GET /embed.js: included by the partner's page. `OnboardingReview.mount(target, reviewUrl,

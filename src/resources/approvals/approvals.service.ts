@@ -17,7 +17,7 @@ import { getOnboarding } from '../onboardings/onboardings.service.js';
 
 /** Documented values of OpenApproval.blocked_by, in the order they are listed. */
 export const BLOCKED_BY = ['api_approvals_disabled', 'four_eyes', 'returned_to_manager', 'identity_check'] as const;
-export type BlockedBy = (typeof BLOCKED_BY)[number];
+type BlockedBy = (typeof BLOCKED_BY)[number];
 
 export interface OpenApproval {
   onboarding_id: string;
@@ -77,7 +77,7 @@ function openRolesHeld(r: OnboardingRecord, p: Principal): Role[] {
 }
 
 /** What this key's user could approve on one onboarding in review, and what it waits for. */
-export function openApproval(r: OnboardingRecord, p: Principal): OpenApproval {
+function openApproval(r: OnboardingRecord, p: Principal): OpenApproval {
   const user = reviewerOf(p);
   const held = openRolesHeld(r, p);
   // Four-eyes: one person, one role per data_version; so an earlier approval closes every other role.

@@ -21,7 +21,7 @@ const SAFE_NAME = /^[a-z0-9][a-z0-9-]*\.(pdf|png|jpe?g)$/;
 
 const cache = new Map<string, RawFile>();
 
-export function mediaTypeOf(file: string): string | undefined {
+function mediaTypeOf(file: string): string | undefined {
   const ext = SAFE_NAME.exec(file)?.[1];
   return ext === undefined ? undefined : MEDIA_TYPES[ext];
 }

@@ -47,7 +47,7 @@ const PayrollFailureData = dataWith(
  * The data of each event type: one table for the published schemas and the emitter, which
  * fills in the fields a type has beyond the common ones (events.emit.ts).
  */
-export const EVENT_DATA: Record<ListedType, TSchema> = {
+const EVENT_DATA: Record<ListedType, TSchema> = {
   'onboarding.created': EventData,
   'onboarding.invitation_sent': InvitationData,
   'onboarding.started': EventData,

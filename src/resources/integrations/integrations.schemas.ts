@@ -6,7 +6,7 @@ import { DateTime, Literals, Nullable, pageQuery } from '../common.schemas.js';
  * list of the employer's payroll connector (docs/decisions.md): status `failing` while the organization's payroll failure switch is on (never for manual entry, which cannot fail), else `connected`;
  * last_sync the newest payroll outcome among the onboardings this key may see.
  */
-export const LastSync = Type.Object(
+const LastSync = Type.Object(
   {
     at: DateTime,
     outcome: Literals(['succeeded', 'failed']),

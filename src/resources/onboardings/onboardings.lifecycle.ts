@@ -24,7 +24,7 @@ const DOCUMENTS = {
   contract: { title: 'Employment contract', file: 'contract.pdf', downloadable: true },
   signature: { title: 'Signature of the employee', file: 'signature.png', downloadable: true },
 } as const;
-export type DocumentKind = keyof typeof DOCUMENTS;
+type DocumentKind = keyof typeof DOCUMENTS;
 
 function attach(ws: Workspace, r: OnboardingRecord, kinds: DocumentKind[]): DocumentRecord[] {
   const have = new Set(r.documents.map((d) => d.kind));

@@ -32,7 +32,7 @@ const CREATE: readonly Guard[] = [{ code: 'subscription_required', requires: 'th
  * The guards of the domain functions every caller (API, sandbox, control API, hosted pages,
  * scenarios) goes through. Checks on the caller (scopes, roles held, settings) are not here.
  */
-export const GUARDS: Readonly<Partial<Record<Trigger, readonly Guard[]>>> = {
+const GUARDS: Readonly<Partial<Record<Trigger, readonly Guard[]>>> = {
   create: CREATE,
   create_and_invite: CREATE,
   employee_open: [
@@ -55,7 +55,7 @@ export const GUARDS: Readonly<Partial<Record<Trigger, readonly Guard[]>>> = {
  * Which of two triggers of one action runs, where the action's outcome picks it (the table
  * cannot tell them apart by status).
  */
-export const CHOSEN_WHEN: Readonly<Partial<Record<Trigger, string>>> = {
+const CHOSEN_WHEN: Readonly<Partial<Record<Trigger, string>>> = {
   create: 'options.send_invitation is not true',
   create_and_invite: 'options.send_invitation is true',
   approve: 'required roles remain without an approval for this data_version',
@@ -94,7 +94,7 @@ export interface StateMachineView {
 
 const TERMINAL_REFUSALS: Record<string, ErrorCode> = { completed: 'onboarding_completed', cancelled: 'onboarding_cancelled' };
 
-export function stateMachineTriggers(): TriggerView[] {
+function stateMachineTriggers(): TriggerView[] {
   return (Object.keys(TRANSITIONS) as Trigger[]).map((name) => {
     const rule = TRANSITIONS[name];
     return {
@@ -115,7 +115,7 @@ export function stateMachineTriggers(): TriggerView[] {
  * (change_terms from in_review too) are no self-loop arrows (seven around in_review would bury the picture): each status that has
  * some gets one note listing them.
  */
-export function stateMachineMermaid(triggers: readonly TriggerView[] = stateMachineTriggers()): string {
+function stateMachineMermaid(triggers: readonly TriggerView[] = stateMachineTriggers()): string {
   const edges = new Map<string, string[]>();
   const stays = new Map<OnboardingStatus, string[]>();
   const add = <K>(map: Map<K, string[]>, key: K, name: string) => map.set(key, [...(map.get(key) ?? []), name]);

@@ -17,7 +17,7 @@ export const TERMINAL_STATUSES: readonly OnboardingStatus[] = ['completed', 'can
 
 /** Documented values for what the spec leaves "not shown" (docs/decisions.md). */
 export const PAYROLL_STATUSES = ['processing', 'succeeded', 'failed', 'resolved'] as const;
-export type PayrollStatus = (typeof PAYROLL_STATUSES)[number];
+type PayrollStatus = (typeof PAYROLL_STATUSES)[number];
 export const STEP_PHASES = ['employee', 'review', 'contract', 'payroll'] as const;
 export const STEP_KINDS = ['invitation', 'form', 'identity_check', 'approval', 'contract', 'signature', 'payroll_sync'] as const;
 export type StepPhase = (typeof STEP_PHASES)[number];
@@ -54,7 +54,7 @@ export interface EmployeeDetails {
   identity_document: { file_name: string; content_type: string; size: number } | null;
 }
 
-export interface ApprovalRecord {
+interface ApprovalRecord {
   role: Role;
   user_id: string;
   data_version: number;

@@ -6,7 +6,7 @@ import { Literals,
 import { ONBOARDING_STATUSES, PAYROLL_STATUSES, STEP_KINDS, STEP_PHASES } from './onboardings.model.js';
 
 
-export const REFERENCE_MAX = 200;
+const REFERENCE_MAX = 200;
 export const EXPIRES_IN_HOURS = { minimum: 1, maximum: 336, default: 336 } as const;
 
 const Text = Type.String({ minLength: 1 });
@@ -166,7 +166,7 @@ const onboardingFields = {
 };
 
 /** An onboarding in GET /v1/onboardings: no steps, documents, e-mail, phone or terms. */
-export const OnboardingListItemSchema = Type.Object(onboardingFields, { title: 'OnboardingListItem' });
+const OnboardingListItemSchema = Type.Object(onboardingFields, { title: 'OnboardingListItem' });
 
 /**
  * One onboarding, always with its steps and documents; e-mail, phone and the employment terms

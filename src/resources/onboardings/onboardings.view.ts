@@ -117,7 +117,7 @@ export function waitingOn(r: OnboardingRecord): string[] {
   }
 }
 
-export function contractStatus(r: OnboardingRecord): 'none' | 'sent' | 'signed_by_employee' | 'signed' {
+function contractStatus(r: OnboardingRecord): 'none' | 'sent' | 'signed_by_employee' | 'signed' {
   if (r.contract.employer_signed_at) return 'signed';
   if (r.contract.employee_signed_at) return 'signed_by_employee';
   if (r.contract.sent_at) return 'sent';
@@ -140,7 +140,7 @@ const ROLE_TITLES: Record<Role, string> = {
 };
 
 /** The documented step list (docs/decisions.md): the same ids in every onboarding. */
-export function steps(r: OnboardingRecord): Step[] {
+function steps(r: OnboardingRecord): Step[] {
   const payrollDone = r.payroll?.status === 'succeeded' || r.payroll?.status === 'resolved';
   return [
     step('employee_opened', 'employee', 'invitation', 'Employee opens the link and confirms the code', true, !!r.started_at),

@@ -2,7 +2,7 @@ import { fail } from '../../core/errors.js';
 import type { Store } from '../../core/store.js';
 import { CURRENT_API_VERSION } from '../../core/versions.js';
 import {
-  REVIEWING_ROLES, SCOPES, type ApiKey, type Environment, type Organization, type Role, type Scope, type User,
+  REVIEWING_ROLES, SCOPES, type ApiKey, type Environment, type Organization, type Scope, type User,
 } from './organizations.model.js';
 
 /** Who is calling: resolved from the bearer key (spec section Authentication). */
@@ -39,7 +39,7 @@ export function findCaller(store: Store, token: string, apiVersion: string | und
   };
 }
 
-export function requireKeyScope(caller: Caller, scope: Scope): void {
+function requireKeyScope(caller: Caller, scope: Scope): void {
   if (!caller.key.scopes.includes(scope)) {
     throw fail('scope_missing', `This key lacks the scope ${scope}.`);
   }
@@ -113,7 +113,7 @@ export function visibleTo(r: Filed, p: Principal): boolean {
 }
 
 /** The key id recorded as `created_by_key` for what the web dashboard creates. */
-export const DASHBOARD_KEY = 'dashboard';
+const DASHBOARD_KEY = 'dashboard';
 
 /**
  * The employer's web dashboard acting for its own organization (control API): every scope,

@@ -2,7 +2,7 @@
 export const ROLES = ['manager', 'payroll_reviewer', 'owner'] as const;
 export type Role = (typeof ROLES)[number];
 /** The roles that review an onboarding (open the dossier, sign in on the review page); every role, today. */
-export const REVIEWING_ROLES: readonly Role[] = ROLES;
+export const REVIEWING_ROLES: readonly Role[] = [...ROLES];
 
 /** The spec's scope table (section Authentication). */
 export const SCOPES = [
@@ -24,15 +24,15 @@ export const CONTRACT_TYPES = ['on_call', 'fixed_term', 'permanent'] as const;
 export type ContractType = (typeof CONTRACT_TYPES)[number];
 
 export type Environment = 'test' | 'live';
-export type SubscriptionStatus = 'active' | 'trial' | 'none';
+type SubscriptionStatus = 'active' | 'trial' | 'none';
 
-export interface Location {
+interface Location {
   id: string;
   name: string;
   city: string;
 }
 
-export interface Template {
+interface Template {
   id: string;
   name: string;
   contract_type: ContractType;

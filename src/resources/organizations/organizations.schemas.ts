@@ -21,7 +21,7 @@ export const OrganizationSchema = Type.Object(
   { title: 'Organization' },
 );
 
-export const OrganizationListItemSchema = Type.Object(
+const OrganizationListItemSchema = Type.Object(
   {
     id: Type.String({ pattern: '^org_' }),
     object: Type.Literal('organization'),

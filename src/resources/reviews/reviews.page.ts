@@ -43,7 +43,7 @@ export type ResumeResult = { kind: 'ok'; context: ReviewContext } | { kind: 'inv
  * an http(s) origin whose host is in the employer's or the partner's allowed_origins: an entry
  * admits what it admits for return_url (organizations.origins.ts).
  */
-export function admittedOrigin(raw: string | undefined, organizations: (Organization | undefined)[]): string | null {
+function admittedOrigin(raw: string | undefined, organizations: (Organization | undefined)[]): string | null {
   if (!raw) return null;
   let url: URL;
   try {

@@ -5,7 +5,7 @@ import type { Workspace } from '../../core/workspace.js';
 import type { OnboardingRecord } from '../onboardings/onboardings.model.js';
 import { getOnboarding } from '../onboardings/onboardings.service.js';
 import {
-  REVIEW_LINK_MS, REVIEWER_LINK_MS, reviewerLinkId, type ReviewerLinkRecord, type ReviewSessionRecord,
+  REVIEW_LINK_MS, reviewerLinkId, type ReviewerLinkRecord, type ReviewSessionRecord,
 } from './reviews.model.js';
 import type { ReviewSessionBody } from './reviews.schemas.js';
 

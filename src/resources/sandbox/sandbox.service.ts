@@ -32,7 +32,7 @@ export const SANDBOX_STEPS = [
   'payroll_failed',
   'payroll_resolved',
 ] as const;
-export type SandboxStep = (typeof SANDBOX_STEPS)[number];
+type SandboxStep = (typeof SANDBOX_STEPS)[number];
 
 export interface Advanced {
   step: SandboxStep;

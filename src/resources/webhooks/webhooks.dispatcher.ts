@@ -18,7 +18,7 @@ import { signatureHeader } from '../../delivery/signature.js';
  * secrets and what outcomes mean for an address are the webhook rules'
  * (resources/webhooks/webhooks.rules.ts). No Express; the HTTP sending is the transport's.
  */
-export const DELIVERY_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
+const DELIVERY_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
 /** For workspaces made without the emulator (unit tests): the real transport, local policy. */
 const FALLBACK_SETTINGS = deliverySettings();
 

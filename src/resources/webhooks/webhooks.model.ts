@@ -22,7 +22,7 @@ export interface WebhookEndpointRecord {
 }
 
 export const DELIVERY_STATUSES = ['pending', 'in_progress', 'succeeded', 'failed', 'dead'] as const;
-export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
 export interface DeliveryRecord {
   id: string;
@@ -53,14 +53,17 @@ export interface DeliveryRecord {
 }
 
 /** A running attempt's way back: the status and timer before it, and the scheduled timer it came from. */
-export interface DeliveryResume {
+interface DeliveryResume {
   status: DeliveryStatus;
   timer_seq: number | null;
   /** The scheduled attempt's timer (its number and due instant); null for a manual retry. */
   timer: { seq: number; due: number } | null;
 }
 
-/** One HTTP attempt of a delivery: when, what came back, and what was planned next. */
+/**
+ * One HTTP attempt of a delivery: when, what came back, and what was planned next.
+ * @public named by the declarations the build writes for the inspector's service
+ */
 export interface AttemptRecord {
   at: string;
   status_code: number | null;

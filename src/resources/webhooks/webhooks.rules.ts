@@ -28,7 +28,7 @@ function partnerReceives(ws: Workspace, event: EventRecord): boolean {
  * key made the onboarding while the employer admits it with onboardings:read; same environment,
  * enabled, subscribed to the type (no filter means every type, older names included).
  */
-export function subscribers(ws: Workspace, event: EventRecord): WebhookEndpointRecord[] {
+function subscribers(ws: Workspace, event: EventRecord): WebhookEndpointRecord[] {
   const owners = new Set([event.organization_id]);
   if (partnerReceives(ws, event)) owners.add(event.partner_id!);
   return ws.store.webhooks
@@ -42,7 +42,7 @@ export function dispatchEvent(ws: Workspace, event: EventRecord): DeliveryRecord
 }
 
 /** The current secret, then the previous one while its overlap lasts. */
-export function signingSecrets(ws: Workspace, endpoint: WebhookEndpointRecord): string[] {
+function signingSecrets(ws: Workspace, endpoint: WebhookEndpointRecord): string[] {
   const previousValid = endpoint.previous_secret && endpoint.previous_secret_expires_at && Date.parse(endpoint.previous_secret_expires_at) > ws.clock.nowMs();
   return previousValid ? [endpoint.secret, endpoint.previous_secret!] : [endpoint.secret];
 }
@@ -64,7 +64,7 @@ function countDead(ws: Workspace, dead: DeliveryRecord): void {
 }
 
 /** Stops an address: its waiting deliveries end dead with the reason (their retries are cancelled). */
-export function disableEndpoint(ws: Workspace, endpointId: string, reason: string): void {
+function disableEndpoint(ws: Workspace, endpointId: string, reason: string): void {
   const endpoint = ws.store.webhooks.get(endpointId);
   if (endpoint) ws.store.webhooks.put({ ...endpoint, status: 'disabled' });
   stopPending(ws, endpointId, reason);
