@@ -4,15 +4,12 @@ import { ApiError } from '../core/errors.js';
 import type { Facts } from '../core/scheduler.js';
 import type { Timer } from '../core/timers.js';
 import type { Workspace } from '../core/workspace.js';
-import {
-  approve, changeTerms, employeeOpen, employeeSign, employeeSubmit, employerSign, managerCorrect, payrollFail, payrollSucceed,
-  resolveAction, returnForCorrection, sendContract, verifyIdentity,
-} from '../resources/onboardings/onboardings.lifecycle.js';
+import { changeTerms, returnForCorrection } from '../resources/onboardings/onboardings.lifecycle.js';
+import { nextJourneyStep, type JourneyStep, type NextStep } from '../resources/onboardings/onboardings.next-step.js';
 import { TERMINAL_STATUSES, type OnboardingRecord } from '../resources/onboardings/onboardings.model.js';
 import { DEFAULT_BASE_URL } from '../core/product.js';
-import { isManualEntry, payrollOutcome } from '../resources/onboardings/onboardings.payroll.js';
+import { isManualEntry } from '../resources/onboardings/onboardings.payroll.js';
 import type { Role } from '../resources/organizations/organizations.model.js';
-import { testUser } from '../resources/sandbox/sandbox.service.js';
 import type { AutopilotProgress } from './scenario.model.js';
 import { driverFor, type Driver } from './scenario.rules.js';
 import type { DelayValue, ScenarioDocument, ScenarioRule } from './scenario.schemas.js';
@@ -27,20 +24,8 @@ import type { DelayValue, ScenarioDocument, ScenarioRule } from './scenario.sche
  */
 export const SCENARIO_STEP = 'scenario.step';
 
-type ScriptedStep =
-  | 'employee_opened'
-  | 'employee_submitted'
-  | 'manager_corrected'
-  | 'identity_verified'
-  | 'returned'
-  | 'terms_changed'
-  | 'approval_given'
-  | 'contract_sent'
-  | 'employee_signed'
-  | 'employer_signed'
-  | 'payroll_completed'
-  | 'payroll_failed'
-  | 'payroll_resolved';
+/** The journey's steps, and the two only a script adds: a return for correction and a change of terms. */
+type ScriptedStep = JourneyStep | 'returned' | 'terms_changed';
 
 interface Planned {
   step: ScriptedStep;
@@ -74,52 +59,59 @@ function baseUrlOf(ws: Workspace, r: OnboardingRecord): string {
 
 /** The next step the rule scripts for the onboarding as it is now, or null when the rule is silent. */
 function nextScripted(ws: Workspace, r: OnboardingRecord, rule: ScenarioRule, p: AutopilotProgress): Planned | null {
-  const { employee, review, contract, payroll } = rule;
-  const terms = review?.terms_change;
+  const terms = rule.review?.terms_change;
   const termsNow = (when: 'in_review' | 'after_approval'): Planned | null =>
     terms && !p.terms_changed && (terms.when ?? 'in_review') === when
       ? { step: 'terms_changed', delay: delayOf(terms.after), count: (q) => void (q.terms_changed = true), run: () => changeTerms(ws, r, terms.terms) }
       : null;
-  switch (r.status) {
-    case 'pending_employee':
-      return r.started_at
-        ? { step: 'employee_submitted', delay: delayOf(employee?.submits), run: () => employeeSubmit(ws, r) }
-        : { step: 'employee_opened', delay: delayOf(employee?.opens), run: () => employeeOpen(ws, r) };
-    case 'in_review': {
-      if (r.returned_to === 'manager') return { step: 'manager_corrected', delay: delayOf(review?.manager_corrects), run: () => managerCorrect(ws, r) };
-      if (!r.identity_verified_at) return { step: 'identity_verified', delay: delayOf(review?.identity_check), run: () => verifyIdentity(ws, r) };
-      const c = review?.corrections;
-      if (c && p.corrections < (c.times ?? 1)) {
-        return { step: 'returned', delay: delayOf(c.after), count: (q) => void q.corrections++, run: () => returnForCorrection(ws, r, c.to) };
-      }
-      const change = termsNow('in_review');
-      if (change) return change;
-      const role = r.required_roles.find((want) => !r.approvals.some((a) => a.role === want && a.data_version === r.data_version));
-      if (!role) return null;
-      return { step: 'approval_given', delay: approvalDelay(review?.approvals, role), run: () => approve(ws, r, testUser(ws, r, role), role, r.data_version) };
+  // What only a script does comes before the journey's own step: in review, once the manager's
+  // correction and the identity check are done and before the approvals; after approval, before the contract.
+  if (r.status === 'in_review' && r.returned_to !== 'manager' && r.identity_verified_at) {
+    const c = rule.review?.corrections;
+    if (c && p.corrections < (c.times ?? 1)) {
+      return { step: 'returned', delay: delayOf(c.after), count: (q) => void q.corrections++, run: () => returnForCorrection(ws, r, c.to) };
     }
-    case 'contract_ready':
-      return termsNow('after_approval') ?? { step: 'contract_sent', delay: delayOf(contract?.sent), run: () => sendContract(ws, r, baseUrlOf(ws, r)) };
-    case 'awaiting_employee_signature':
-      return { step: 'employee_signed', delay: delayOf(employee?.signs), run: () => employeeSign(ws, r) };
-    case 'awaiting_employer_signature':
-      return { step: 'employer_signed', delay: delayOf(contract?.employer_signs), run: () => employerSign(ws, r) };
-    case 'processing':
-      // Named by the script; the outcome is decided when the run happens, so a payroll_down
-      // fault set in the meantime fails it as it fails every other run.
-      return {
-        step: payroll?.outcome === 'failure' && !isManualEntry(r) ? 'payroll_failed' : 'payroll_completed',
-        delay: delayOf(payroll?.after),
-        run: () => {
-          const outcome = payrollOutcome(ws, r);
-          return outcome.fail ? payrollFail(ws, r, outcome.error_code) : payrollSucceed(ws, r);
-        },
-      };
-    case 'action_required':
-      return { step: 'payroll_resolved', delay: delayOf(payroll?.resolved), run: () => resolveAction(ws, r) };
-    case 'completed':
-    case 'cancelled':
-      return null;
+    const change = termsNow('in_review');
+    if (change) return change;
+  }
+  if (r.status === 'contract_ready') {
+    const change = termsNow('after_approval');
+    if (change) return change;
+  }
+  const next = nextJourneyStep(ws, r, {
+    // Only the contract step mails a link; the outbox is read for it alone.
+    baseUrl: r.status === 'contract_ready' ? baseUrlOf(ws, r) : undefined,
+    // Named by the script; the outcome is decided when the run happens.
+    payrollStep: rule.payroll?.outcome === 'failure' && !isManualEntry(r) ? 'payroll_failed' : 'payroll_completed',
+  });
+  return next && { step: next.step, delay: scriptedDelay(rule, next), run: next.run };
+}
+
+/** How long the rule lets a journey step wait; null: it never happens by itself. */
+function scriptedDelay(rule: ScenarioRule, next: NextStep): number | null {
+  const { employee, review, contract, payroll } = rule;
+  switch (next.step) {
+    case 'employee_opened':
+      return delayOf(employee?.opens);
+    case 'employee_submitted':
+      return delayOf(employee?.submits);
+    case 'manager_corrected':
+      return delayOf(review?.manager_corrects);
+    case 'identity_verified':
+      return delayOf(review?.identity_check);
+    case 'approval_given':
+      return approvalDelay(review?.approvals, next.role!);
+    case 'contract_sent':
+      return delayOf(contract?.sent);
+    case 'employee_signed':
+      return delayOf(employee?.signs);
+    case 'employer_signed':
+      return delayOf(contract?.employer_signs);
+    case 'payroll_completed':
+    case 'payroll_failed':
+      return delayOf(payroll?.after);
+    case 'payroll_resolved':
+      return delayOf(payroll?.resolved);
   }
 }
 
