@@ -7,6 +7,7 @@ import type { Emulator } from '../emulator.js';
 import { appendDurably, writeDurably, writeDurablySync } from './durable-file.js';
 import { ChangeTracker, logLine, replayLog } from './change-log.js';
 import type { StoreLayout } from '../core/store.js';
+import { STORE_LAYOUT } from '../resources/collections.js';
 
 /**
  * `--state-file PATH`: the default workspace kept in a JSON file (a snapshot document) and its
@@ -48,7 +49,7 @@ export interface StateFileOptions {
   onError?: ((err: Error) => void) | undefined;
   /** The document is rewritten with the log folded in once no write came for this long (ms). Default 200. */
   compactAfterIdleMs?: number | undefined;
-  /** The document is rewritten once the log holds more bytes than it and than this. Default 1 MiB. */
+  /** The document is rewritten once the log holds more bytes than it and than this. Default 8 MiB. */
   compactLogBytes?: number | undefined;
 }
 
@@ -187,7 +188,7 @@ export class StateFile {
   private async write(open: boolean, whole: boolean): Promise<void> {
     const ws = this.emulator.defaultWorkspace;
     const tracker = this.tracker;
-    if (!whole && tracker?.follows(ws) && this.logBytes <= Math.max(this.documentBytes, this.options.compactLogBytes ?? 1024 * 1024)) {
+    if (!whole && tracker?.follows(ws) && this.logBytes <= Math.max(this.documentBytes, this.options.compactLogBytes ?? 8 * 1024 * 1024)) {
       let line: string | null;
       try {
         const record = tracker.take(this.trailer(open, tracker.logId));
@@ -278,22 +279,33 @@ function readFile(path: string): unknown {
  */
 function readState(path: string, logPath: string, layout: StoreLayout): unknown {
   const found = readFile(path);
-  if (found === NO_FILE || found === null || typeof found !== 'object' || Array.isArray(found)) return found;
-  const log = (found as Partial<WorkspaceSnapshot>).state_file?.log;
-  if (typeof log !== 'string') return found; // written before the log existed
+  return found === NO_FILE ? found : withChangeLog(found, path, layout);
+}
+
+/**
+ * A document read from `path` with the records of its change log (`path`.log) applied, when it
+ * is a state file that names one: what the emulator would restore from it (`snapshot load`
+ * takes a state file too). Anything else is returned as it is. Throws a StateFileError when
+ * the log cannot be read or does not apply.
+ */
+export function withChangeLog(document: unknown, path: string, layout: StoreLayout = STORE_LAYOUT): unknown {
+  if (document === null || typeof document !== 'object' || Array.isArray(document)) return document;
+  const log = (document as Partial<WorkspaceSnapshot>).state_file?.log;
+  if (typeof log !== 'string') return document; // written before the log existed, or a saved snapshot
+  const logPath = logPathOf(resolve(path));
   let text: string;
   try {
     text = readFileSync(logPath, 'utf8');
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return found;
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return document;
     throw new StateFileError(`state file ${path}: its change log ${logPath} cannot be read (${(err as Error).message})`, err);
   }
   try {
-    replayLog(found as Record<string, unknown>, text, layout);
+    replayLog(document as Record<string, unknown>, text, layout);
   } catch (err) {
     throw new StateFileError(`state file ${path}: its change log ${logPath} does not apply to it (${(err as Error).message})`);
   }
-  return found;
+  return document;
 }
 
 function restoreFrom(emulator: Emulator, found: unknown, path: string, restart: number | undefined): void {
