@@ -1,7 +1,11 @@
 // Write throughput of `serve`, with and without --state-file: POST /v1/onboardings from 10
 // connections for a few seconds on 127.0.0.1. With the state file every answer waits for a
 // durable write holding its change (group commit: writes are shared by the answers waiting
-// together), so the difference is the price of "an answer means it is on the disk".
+// together), so the difference is the price of "an answer means it is on the disk". The
+// state file is measured twice in the same run: on the fixtures (an empty store), and on a
+// store first filled with BENCH_WRITE_FILL onboardings (default 6,000: made in memory, taken
+// as a snapshot and given to `serve --state-file` as its file), to show whether a durable
+// write costs more when the store holds more; `fill_ratio` is the second over the first.
 // Run with `npm run bench` (last) or `npm run build && node bench/writes.mjs`;
 // BENCH_WRITE_DURATION sets the seconds per case (default 3). Figures go to stdout and, under
 // the key `writes`, to bench/results.json.
@@ -15,6 +19,9 @@ import autocannon from 'autocannon';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CLI = path.join(ROOT, 'dist/cli/main.js');
 const DURATION_S = Number(process.env.BENCH_WRITE_DURATION ?? 3);
+const FILL = Number(process.env.BENCH_WRITE_FILL ?? 6000);
+// Another build to compare with (its dist/cli/main.js), e.g. one made from an older commit.
+const CLI_UNDER_TEST = process.env.BENCH_WRITES_CLI ? path.resolve(process.env.BENCH_WRITES_CLI) : CLI;
 const CONNECTIONS = 10;
 const BODY = JSON.stringify({
   reference: 'bench-write',
@@ -31,13 +38,13 @@ process.on('exit', () => {
 });
 // Bounded: a hang ends the run with a message instead of blocking `npm run bench`.
 setTimeout(() => {
-  console.error('bench/writes.mjs: gave up after 120 s');
+  console.error('bench/writes.mjs: gave up after 300 s');
   process.exit(1);
-}, 120_000).unref();
+}, 300_000).unref();
 
 /** Spawns `serve` on a free port; resolves with its URL from the ready line. */
 function start(extra) {
-  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--log-level', 'warn', ...extra], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [CLI_UNDER_TEST, 'serve', '--port', '0', '--log-level', 'warn', ...extra], { stdio: ['ignore', 'pipe', 'inherit'] });
   children.add(child);
   child.once('exit', () => children.delete(child));
   return new Promise((resolve, reject) => {
@@ -59,6 +66,7 @@ async function stop(child) {
 
 async function measure(label, extra, file) {
   const { child, url } = await start(extra);
+  const onboardingsAtStart = file ? (await snapshotOf(url)).store.onboardings.length : undefined;
   try {
     process.stdout.write(`  ${label}: ${DURATION_S} s ... `);
     const r = await autocannon({
@@ -75,9 +83,11 @@ async function measure(label, extra, file) {
       latency_ms: { p50: r.latency.p50, p99: r.latency.p99, max: r.latency.max },
       non_2xx: r.non2xx,
       errors: r.errors,
+      ...(file ? { onboardings_at_start: onboardingsAtStart } : {}),
     };
     await stop(child);
     if (file) figures.state_file_bytes_at_end = statSync(file).size;
+    if (file && existsSync(`${file}.log`)) figures.state_file_log_bytes_at_end = statSync(`${file}.log`).size;
     console.log(`${figures.requests_per_s} writes/s, p50 ${figures.latency_ms.p50} ms, p99 ${figures.latency_ms.p99} ms${file ? `, file ${Math.round(figures.state_file_bytes_at_end / 1024)} KiB at the end` : ''}`);
     if (r.non2xx || r.errors) console.log(`  WARNING ${label}: ${r.non2xx} non-2xx, ${r.errors} errors`);
     return figures;
@@ -86,16 +96,60 @@ async function measure(label, extra, file) {
   }
 }
 
+async function snapshotOf(url) {
+  const res = await fetch(`${url}/_emulator/snapshot`);
+  if (res.status !== 200) throw new Error(`GET /_emulator/snapshot answered ${res.status}`);
+  return res.json();
+}
+
+/** A state file holding `count` onboardings besides the fixtures': made in memory, as fast as that goes. */
+async function filledStateFile(file, count) {
+  const { child, url } = await start([]);
+  try {
+    process.stdout.write(`  filling a store with ${count} onboardings in memory ... `);
+    const r = await autocannon({
+      url: `${url}/v1/onboardings`,
+      method: 'POST',
+      connections: CONNECTIONS,
+      amount: count,
+      timeout: 30,
+      headers: { authorization: 'Bearer hrs_test_acme_owner', 'content-type': 'application/json' },
+      body: BODY,
+    });
+    if (r.non2xx || r.errors) throw new Error(`filling: ${r.non2xx} non-2xx, ${r.errors} errors`);
+    writeFileSync(file, JSON.stringify(await snapshotOf(url)), { mode: 0o600 });
+    console.log(`${Math.round(statSync(file).size / 1024 / 1024)} MB`);
+  } finally {
+    await stop(child);
+  }
+}
+
 if (!existsSync(CLI)) throw new Error('dist/cli/main.js is missing: run `npm run build` first (npm run bench does)');
 console.log(`\nwrite throughput: POST /v1/onboardings, ${CONNECTIONS} connections, ${DURATION_S} s per case`);
 const memory = await measure('in memory', []);
 const file = path.join(tmp, 'state.json');
-const durable = await measure('--state-file (fsync per group commit)', ['--state-file', file], file);
+const durable = await measure('--state-file on an empty store (fsync per group commit)', ['--state-file', file], file);
 const ratio = Math.round((100 * durable.requests_per_s) / memory.requests_per_s) / 100;
 console.log(`  ratio --state-file / in memory: ${ratio}`);
+const filledFile = path.join(tmp, 'filled.json');
+await filledStateFile(filledFile, FILL);
+const filled = await measure(`--state-file on a store of ${FILL} onboardings`, ['--state-file', filledFile], filledFile);
+const fillRatio = Math.round((100 * filled.requests_per_s) / durable.requests_per_s) / 100;
+console.log(`  ratio --state-file at ${FILL} onboardings / on an empty store: ${fillRatio}`);
 
 const resultsFile = path.join(ROOT, 'bench/results.json');
 const all = existsSync(resultsFile) ? JSON.parse(readFileSync(resultsFile, 'utf8')) : {};
-const writes = { measured_at: new Date().toISOString(), connections: CONNECTIONS, duration_s: DURATION_S, in_memory: memory, state_file: durable, ratio };
-writeFileSync(resultsFile, JSON.stringify({ ...all, writes }, null, 2) + '\n');
+const writes = {
+  measured_at: new Date().toISOString(),
+  connections: CONNECTIONS,
+  duration_s: DURATION_S,
+  in_memory: memory,
+  state_file: durable,
+  ratio,
+  fill_onboardings: FILL,
+  state_file_filled: filled,
+  fill_ratio: fillRatio,
+};
+if (process.env.BENCH_WRITES_CLI) console.log('  (another build: bench/results.json left as it was)');
+else writeFileSync(resultsFile, JSON.stringify({ ...all, writes }, null, 2) + '\n');
 process.exit(0);

@@ -213,6 +213,9 @@ function textOf(input: { body: unknown; body_text?: string | null }): string | n
   return input.body === null || input.body === undefined ? null : JSON.stringify(input.body);
 }
 
+/** The number in an entry's id (jrn_000042: 42). */
+const seqOf = (e: JournalEntry): number => Number(e.id.slice(4));
+
 export class RequestJournal {
   private entries: JournalEntry[] = [];
   /** Entries at the front of `entries` that were dropped, removed together (see record()). */
@@ -339,6 +342,19 @@ export class RequestJournal {
    * Durations are wall-clock measurements: left out, so equal workspaces keep giving equal
    * snapshots, and an entry read back shows null.
    */
+  /**
+   * What the journal gained since the entry numbered `since` (its `next_seq` then): the entries
+   * numbered from it, as save() gives them, and `kept`, how many entries it holds now, so that
+   * the saved entries, these appended and the oldest dropped down to `kept`, are save()'s.
+   */
+  saveSince(since: number): { next_seq: number; dropped: number; kept: number; added: JournalState['entries'] } {
+    this.settle();
+    const entries = this.entries;
+    let first = entries.length;
+    while (first > this.start && seqOf(entries[first - 1]!) >= since) first--;
+    return { next_seq: this.nextSeq, dropped: this.droppedCount, kept: entries.length - this.start, added: entries.slice(first).map((e) => ({ ...e, duration_ms: null })) };
+  }
+
   save(): JournalState {
     this.settle();
     return { next_seq: this.nextSeq, dropped: this.droppedCount, entries: this.live().map((e) => ({ ...e, duration_ms: null })) };

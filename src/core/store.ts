@@ -1,6 +1,22 @@
+/**
+ * What a collection's puts and deletes changed since the last takeChanges(): the ids deleted
+ * (applied first), then every record put that is still there, in the collection's order for
+ * those inserted afresh (appended), so applying both to the saved records gives the records now.
+ */
+export interface CollectionChanges<T> {
+  deleted: string[];
+  put: T[];
+}
+
 /** An insertion-ordered collection; records are replaced whole, never mutated in place. */
-class Collection<T> {
+export class Collection<T> {
   private readonly items = new Map<string, T>();
+  /**
+   * Once trackChanges() was called (the state file): each id put or deleted since the last
+   * takeChanges(), true when it was deleted (its position may have changed). An id inserted
+   * afresh moves to the end, so the inserted ones keep the collection's order.
+   */
+  private touched: Map<string, boolean> | null = null;
 
   constructor(private readonly idOf: (item: T) => string) {}
 
@@ -14,12 +30,45 @@ class Collection<T> {
 
   /** Adds a new record or replaces the stored one with the same id. */
   put(item: T): T {
-    this.items.set(this.idOf(item), item);
+    const id = this.idOf(item);
+    const touched = this.touched;
+    if (touched) {
+      if (this.items.has(id)) {
+        if (!touched.has(id)) touched.set(id, false);
+      } else {
+        const deleted = touched.get(id) ?? false;
+        touched.delete(id);
+        touched.set(id, deleted);
+      }
+    }
+    this.items.set(id, item);
     return item;
   }
 
   delete(id: string): boolean {
-    return this.items.delete(id);
+    const had = this.items.delete(id);
+    if (had) this.touched?.set(id, true);
+    return had;
+  }
+
+  /** From now on, remembers what changes, for takeChanges(). */
+  trackChanges(): void {
+    this.touched = new Map();
+  }
+
+  /** What changed since trackChanges() or the last call, and starts afresh; null when not tracking. */
+  takeChanges(): CollectionChanges<T> | null {
+    const touched = this.touched;
+    if (!touched) return null;
+    const deleted: string[] = [];
+    const put: T[] = [];
+    for (const [id, wasDeleted] of touched) {
+      if (wasDeleted) deleted.push(id);
+      const item = this.items.get(id);
+      if (item !== undefined) put.push(item);
+    }
+    this.touched = new Map();
+    return { deleted, put };
   }
 
   /** Oldest first. */

@@ -29,10 +29,46 @@ function representable(due: number): number {
   return Number.isNaN(due) ? LAST_INSTANT_MS : Math.min(Math.max(due, -LAST_INSTANT_MS), LAST_INSTANT_MS);
 }
 
+/** What changed in a queue since the last takeChanges(): timers scheduled (copies) and numbers gone. */
+export interface TimerQueueChanges {
+  next_seq: number;
+  /** Gone from the queue (fired, discarded, dropped once cancelled); applied before `added`. */
+  removed: number[];
+  added: Timer[];
+  cancelled: number[];
+}
+
 export class TimerQueue {
   private heap: Timer[] = [];
   private nextSeq = 1;
   private readonly cancelled = new Set<number>();
+  /** Once trackChanges() was called (the state file): timers added and numbers removed since the last takeChanges(). */
+  private changes: { added: Map<number, Timer>; removed: Set<number> } | null = null;
+
+  /** From now on, remembers what changes, for takeChanges(). */
+  trackChanges(): void {
+    this.changes = { added: new Map(), removed: new Set() };
+  }
+
+  /** What changed since trackChanges() or the last call, and starts afresh; null when not tracking. */
+  takeChanges(): TimerQueueChanges | null {
+    const changes = this.changes;
+    if (!changes) return null;
+    this.changes = { added: new Map(), removed: new Set() };
+    return {
+      next_seq: this.nextSeq,
+      removed: [...changes.removed],
+      added: [...changes.added.values()].map((t) => ({ ...t, payload: structuredClone(t.payload) })),
+      cancelled: [...this.cancelled].sort((a, b) => a - b),
+    };
+  }
+
+  private gone(timer: Timer): void {
+    const changes = this.changes;
+    if (!changes) return;
+    if (changes.added.get(timer.seq) === timer) changes.added.delete(timer.seq);
+    else changes.removed.add(timer.seq);
+  }
 
   /** Rebuilds a queue from entries(); the timers are copied, so the state can be reused. */
   static restore(state: TimerQueueState): TimerQueue {
@@ -66,6 +102,7 @@ export class TimerQueue {
   /** `seq`: one given by reserve(); a new one otherwise. */
   schedule(kind: string, due: number, payload: Record<string, unknown> = {}, seq = this.nextSeq++): Timer {
     const timer = { seq, due: representable(due), kind, payload };
+    this.changes?.added.set(seq, timer);
     this.heap.push(timer);
     this.up(this.heap.length - 1);
     return timer;
@@ -73,7 +110,11 @@ export class TimerQueue {
 
   /** Removes every timer that matches at once (not lazily), leaving no trace in entries(). */
   discard(match: (timer: Timer) => boolean): void {
-    const kept = this.heap.filter((t) => !match(t));
+    const kept = this.heap.filter((t) => {
+      if (!match(t)) return true;
+      this.gone(t);
+      return false;
+    });
     this.heap = [];
     for (const t of kept) {
       this.heap.push(t);
@@ -111,6 +152,7 @@ export class TimerQueue {
   }
 
   private pop(): void {
+    if (this.heap.length) this.gone(this.heap[0]!);
     const last = this.heap.pop()!;
     if (this.heap.length) {
       this.heap[0] = last;

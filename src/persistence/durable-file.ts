@@ -1,4 +1,4 @@
-import { closeSync, fchmodSync, fsyncSync, openSync, renameSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, fchmodSync, fsyncSync, openSync, renameSync, writeFileSync } from 'node:fs';
 import { open, rename } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
@@ -48,6 +48,22 @@ export function writeDurablySync(path: string, text: string): void {
     }
   } catch (err) {
     if (!folderSyncUnsupported(err)) throw err;
+  }
+}
+
+/**
+ * Appends to a file that exists (a missing one is an error: it is made by writeDurably, which
+ * makes its name durable), and returns once the text is on the disk (fdatasync). A kill -9 or a
+ * power cut during the call may leave part of the text at the end: the reader of the file
+ * ignores a torn last line (src/persistence/change-log.ts).
+ */
+export async function appendDurably(path: string, text: string): Promise<void> {
+  const file = await open(path, constants.O_WRONLY | constants.O_APPEND);
+  try {
+    await file.appendFile(text, 'utf8');
+    await file.datasync();
+  } finally {
+    await file.close();
   }
 }
 

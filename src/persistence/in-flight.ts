@@ -12,13 +12,24 @@ import type { DeliveryRecord } from '../resources/webhooks/webhooks.model.js';
 export function inFlightAsDue(snapshot: WorkspaceSnapshot): WorkspaceSnapshot {
   const again: Timer[] = [];
   const deliveries = snapshot.store.deliveries.map((d: DeliveryRecord) => {
-    if (!d.resume) return d;
-    const { resume, ...before } = d;
-    if (resume.timer) again.push({ seq: resume.timer.seq, due: resume.timer.due, kind: 'webhook.attempt', payload: { delivery_id: d.id } });
-    return { ...before, status: resume.status, attempts: d.attempts - 1, timer_seq: resume.timer ? resume.timer.seq : resume.timer_seq };
+    const due = deliveryAsDue(d);
+    if (due.timer) again.push(due.timer);
+    return due.record;
   });
   if (!deliveries.some((d, i) => d !== snapshot.store.deliveries[i])) return snapshot;
   // Firing order, as TimerQueue.entries() gives it: due time, then number.
   const timers = [...snapshot.timers.timers, ...again].sort((a, b) => a.due - b.due || a.seq - b.seq);
   return { ...snapshot, store: { ...snapshot.store, deliveries }, timers: { ...snapshot.timers, timers } };
+}
+
+/**
+ * One delivery as a snapshot stores it: the record itself when no attempt of it is running,
+ * else the record as before that attempt, and the attempt's timer put back (when it had one).
+ * The state file's change log stores changed deliveries this way (src/persistence/change-log.ts).
+ */
+export function deliveryAsDue(d: DeliveryRecord): { record: DeliveryRecord; timer: Timer | null } {
+  if (!d.resume) return { record: d, timer: null };
+  const { resume, ...before } = d;
+  const timer = resume.timer ? { seq: resume.timer.seq, due: resume.timer.due, kind: 'webhook.attempt', payload: { delivery_id: d.id } } : null;
+  return { record: { ...before, status: resume.status, attempts: d.attempts - 1, timer_seq: resume.timer ? resume.timer.seq : resume.timer_seq }, timer };
 }

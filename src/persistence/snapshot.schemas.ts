@@ -34,6 +34,11 @@ interface SnapshotTrailer {
     open?: boolean;
     /** How many starts followed such a kill; each draws ids from a stream of its own. */
     restarts?: number;
+    /**
+     * Names this document for its change log (`PATH.log`, src/persistence/change-log.ts): only
+     * records naming it apply to it. Absent in files written before the log: no log applies.
+     */
+    log?: string;
   };
 }
 
@@ -62,7 +67,7 @@ export function snapshotSchema(parts: WorkspacePartTable): TSchema<WorkspaceSnap
         ...(Object.fromEntries(partFields) as Record<string, TSchema>),
         state_file: Type.Optional(
           Type.Object(
-            { start_scenario: Nullable(Str), open: Type.Optional(Type.Boolean()), restarts: Type.Optional(Type.Integer({ minimum: 0 })) },
+            { start_scenario: Nullable(Str), open: Type.Optional(Type.Boolean()), restarts: Type.Optional(Type.Integer({ minimum: 0 })), log: Type.Optional(Str) },
             { additionalProperties: false, description: 'written by --state-file; ignored by a restore' },
           ),
         ),

@@ -1,17 +1,25 @@
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { ApiError } from '../core/errors.js';
 import type { WorkspaceSnapshot } from './snapshot.js';
 import type { Workspace } from '../core/workspace.js';
-import { writeDurably, writeDurablySync } from './durable-file.js';
+import { appendDurably, writeDurably, writeDurablySync } from './durable-file.js';
+import { ChangeTracker, logLine, replayLog } from './change-log.js';
+import type { StoreLayout } from '../core/store.js';
+import { STORE_LAYOUT } from '../resources/collections.js';
 
 /**
- * `--state-file PATH`: the default workspace kept in a JSON file (a snapshot document). The
- * promise is that an answer is only sent once the file holds what its request changed: the HTTP
- * layer awaits commit() before it answers (src/http/hold.ts). Writes are group commits: one runs
- * at a time, and everything that asks for a write while it runs shares the next one, which
- * takes its snapshot when it starts. A write is durable (src/persistence/durable-file.ts), and a
- * snapshot never waits for webhook attempts: one still running is stored as due again.
+ * `--state-file PATH`: the default workspace kept in a JSON file (a snapshot document) and its
+ * change log beside it (`PATH.log`, src/persistence/change-log.ts). The promise is that an
+ * answer is only sent once the files hold what its request changed: the HTTP layer awaits
+ * commit() before it answers (src/http/hold.ts). Writes are group commits: one runs at a time,
+ * and everything that asks for a write while it runs shares the next one, which takes what
+ * changed when it starts. A write appends one record to the log, so it costs what changed,
+ * not what the store holds; the document is written whole (and the log emptied) at start, at
+ * close, after a reset, a restore or a failed write, once the log outgrows the document, and
+ * once writes pause (compaction). Every write is durable (src/persistence/durable-file.ts), and
+ * a snapshot never waits for webhook attempts: one still running is stored as due again.
  */
 export class StateFileError extends Error {
   /** What to do about it, one or two sentences for the command line. */
@@ -52,26 +60,19 @@ export interface StateFileOptions {
   reset?: boolean | undefined;
   /** A failed write nobody waited for (timers, deliveries); the next write tries again. Default: ignored. */
   onError?: ((err: Error) => void) | undefined;
+  /** The document is rewritten with the log folded in once no write came for this long (ms). Default 200. */
+  compactAfterIdleMs?: number | undefined;
+  /** The document is rewritten once the log holds more bytes than it and than this. Default 8 MiB. */
+  compactLogBytes?: number | undefined;
 }
+
+/** The change log beside the state file. */
+export const logPathOf = (path: string): string => `${path}.log`;
+
+const newLogId = (): string => randomBytes(8).toString('hex');
 
 /** What happened at start: the file was read, made, or overwritten on --reset-state. */
 export type StateFileStart = 'restored' | 'created' | 'reset';
-
-/**
- * The file's text, and the text compared with the last write to skip writing an unchanged
- * state: realtime `now` moves on every read while nothing changed (the offset is what a
- * realtime clock keeps), so it is null there and put in after. One serialisation for both, as
- * this runs for every batch of answers: `clock` comes before any record in a snapshot, so the
- * first `"now": null` is the clock's.
- */
-function render(s: WorkspaceSnapshot): { comparable: string; file: () => string } {
-  if (s.clock.mode !== 'realtime') {
-    const text = JSON.stringify(s, null, 2);
-    return { comparable: text, file: () => text };
-  }
-  const text = JSON.stringify({ ...s, clock: { ...s.clock, now: null } }, null, 2);
-  return { comparable: text, file: () => text.replace('"now": null', `"now": ${JSON.stringify(s.clock.now)}`) };
-}
 
 interface Batch {
   promise: Promise<void>;
@@ -93,8 +94,14 @@ export class StateFile {
   readonly scenarioReplaced: boolean = false;
   /** Starts on this file that followed a kill (the file was still open); each draws fresh ids. */
   readonly restarts: number;
-  /** The comparable text of the last write that reached the disk. */
-  private written: string;
+  readonly logPath: string;
+  /** Follows the workspace since the document was written; null: the next write writes it whole. */
+  private tracker: ChangeTracker | null = null;
+  private documentBytes = 0;
+  private logBytes = 0;
+  /** The next write writes the document whole (compaction once writes paused). */
+  private wholeNext = false;
+  private idle: ReturnType<typeof setTimeout> | undefined;
   private closed = false;
   private running: Promise<void> | null = null;
   /** The next write's waiters; it starts when the running one ends. */
@@ -108,7 +115,8 @@ export class StateFile {
    */
   constructor(private readonly emulator: StateFileHost, private readonly options: StateFileOptions) {
     this.path = resolve(options.path);
-    const found = options.reset ? NO_FILE : readFile(this.path);
+    this.logPath = logPathOf(this.path);
+    const found = options.reset ? NO_FILE : readState(this.path, this.logPath, emulator.defaultWorkspace.recipe.collections);
     let restarts = 0;
     if (found !== NO_FILE) {
       // Read before the restore checks the document: a refused one never gets this far.
@@ -122,14 +130,19 @@ export class StateFile {
       this.start = options.reset ? 'reset' : 'created';
     }
     this.restarts = restarts;
-    const document = this.document(true);
+    const logId = newLogId();
+    const document = this.document(true, logId);
+    const tracker = new ChangeTracker(emulator.defaultWorkspace, document, logId);
     try {
       mkdirSync(dirname(this.path), { recursive: true });
-      writeDurablySync(this.path, JSON.stringify(document, null, 2));
+      const text = JSON.stringify(document, null, 2);
+      writeDurablySync(this.path, text);
+      writeDurablySync(this.logPath, '');
+      this.documentBytes = Buffer.byteLength(text);
     } catch (err) {
       throw new StateFileError(`state file ${this.path} cannot be written: ${(err as Error).message}`, err);
     }
-    this.written = render(document).comparable;
+    this.tracker = tracker;
     this.unsubscribe = emulator.onChange((ws) => {
       if (ws === emulator.defaultWorkspace) this.touch();
     });
@@ -159,17 +172,20 @@ export class StateFile {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    clearTimeout(this.idle);
     this.unsubscribe();
     while (this.running) await this.running;
-    await this.write(false);
+    await this.write(false, true);
   }
 
   private runNext(): void {
     const waiting = this.next;
     if (!waiting) return;
     this.next = null;
-    // write() takes its snapshot before its first await, so the batch holds every change made before now.
-    this.running = this.write(true)
+    // write() takes what changed before its first await, so the batch holds every change made before now.
+    const whole = this.wholeNext;
+    this.wholeNext = false;
+    this.running = this.write(true, whole)
       .then(waiting.resolve, waiting.reject)
       .finally(() => {
         this.running = null;
@@ -177,29 +193,77 @@ export class StateFile {
       });
   }
 
-  private async write(open: boolean): Promise<void> {
+  /**
+   * Appends what changed as one record to the log, or writes the document whole (`whole`, or
+   * when the log cannot follow: nothing written yet, a failed write, a reset or a restore, a log
+   * larger than the document).
+   */
+  private async write(open: boolean, whole: boolean): Promise<void> {
+    const ws = this.emulator.defaultWorkspace;
+    const tracker = this.tracker;
+    if (!whole && tracker?.follows(ws) && this.logBytes <= Math.max(this.documentBytes, this.options.compactLogBytes ?? 8 * 1024 * 1024)) {
+      let line: string | null;
+      try {
+        const record = tracker.take(this.trailer(open, tracker.logId));
+        line = record && logLine(record);
+      } catch (err) {
+        this.tracker = null;
+        throw new StateFileError(`state file ${this.path}: the state could not be taken: ${(err as Error).message}`);
+      }
+      if (line === null) return;
+      try {
+        await appendDurably(this.logPath, line);
+      } catch (err) {
+        // The log may end in part of the record now: the next write starts a new document and log.
+        this.tracker = null;
+        throw new StateFileError(`state file ${this.path} could not be written: ${(err as Error).message}`, err);
+      }
+      this.logBytes += Buffer.byteLength(line);
+      this.compactWhenIdle();
+      return;
+    }
+    this.tracker = null;
     let text: string;
-    let file: string;
+    const logId = newLogId();
+    let next: ChangeTracker;
     try {
-      const rendered = render(this.document(open));
-      text = rendered.comparable;
-      if (text === this.written) return;
-      file = rendered.file();
+      const document = this.document(open, logId);
+      next = new ChangeTracker(ws, document, logId);
+      text = JSON.stringify(document, null, 2);
     } catch (err) {
       throw new StateFileError(`state file ${this.path}: the state could not be taken: ${(err as Error).message}`);
     }
     try {
-      await writeDurably(this.path, file);
+      // The document first: a kill between the two leaves the old log, which names the old document and is ignored.
+      await writeDurably(this.path, text);
+      await writeDurably(this.logPath, '');
     } catch (err) {
       throw new StateFileError(`state file ${this.path} could not be written: ${(err as Error).message}`, err);
     }
-    this.written = text;
+    this.documentBytes = Buffer.byteLength(text);
+    this.logBytes = 0;
+    this.tracker = next;
+  }
+
+  /** Once no write came for a while, the next write folds the log into the document. */
+  private compactWhenIdle(): void {
+    clearTimeout(this.idle);
+    this.idle = setTimeout(() => {
+      if (this.closed || this.logBytes === 0) return;
+      this.wholeNext = true;
+      this.touch();
+    }, this.options.compactAfterIdleMs ?? 200);
+    this.idle.unref?.();
+  }
+
+  private trailer(open: boolean, log: string): NonNullable<WorkspaceSnapshot['state_file']> {
+    return { start_scenario: this.emulator.startScenarioDigest(), open, restarts: this.restarts, log };
   }
 
   /** The default workspace's snapshot with what only the state file records. */
-  private document(open: boolean): WorkspaceSnapshot {
+  private document(open: boolean, log: string): WorkspaceSnapshot {
     const snapshot = this.emulator.snapshot(this.emulator.defaultWorkspace);
-    return { ...snapshot, state_file: { start_scenario: this.emulator.startScenarioDigest(), open, restarts: this.restarts } };
+    return { ...snapshot, state_file: this.trailer(open, log) };
   }
 }
 
@@ -219,6 +283,42 @@ function readFile(path: string): unknown {
   } catch (err) {
     throw new StateFileError(`state file ${path} is not valid JSON (${(err as Error).message})`);
   }
+}
+
+/**
+ * The document at `path` with the records of its change log applied (they follow it only when
+ * they name it: an older log, a torn or damaged last record and what follows it are ignored),
+ * or NO_FILE when there is no document.
+ */
+function readState(path: string, logPath: string, layout: StoreLayout): unknown {
+  const found = readFile(path);
+  return found === NO_FILE ? found : withChangeLog(found, path, layout);
+}
+
+/**
+ * A document read from `path` with the records of its change log (`path`.log) applied, when it
+ * is a state file that names one: what the emulator would restore from it (`snapshot load`
+ * takes a state file too). Anything else is returned as it is. Throws a StateFileError when
+ * the log cannot be read or does not apply.
+ */
+export function withChangeLog(document: unknown, path: string, layout: StoreLayout = STORE_LAYOUT): unknown {
+  if (document === null || typeof document !== 'object' || Array.isArray(document)) return document;
+  const log = (document as Partial<WorkspaceSnapshot>).state_file?.log;
+  if (typeof log !== 'string') return document; // written before the log existed, or a saved snapshot
+  const logPath = logPathOf(resolve(path));
+  let text: string;
+  try {
+    text = readFileSync(logPath, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return document;
+    throw new StateFileError(`state file ${path}: its change log ${logPath} cannot be read (${(err as Error).message})`, err);
+  }
+  try {
+    replayLog(document as Record<string, unknown>, text, layout);
+  } catch (err) {
+    throw new StateFileError(`state file ${path}: its change log ${logPath} does not apply to it (${(err as Error).message})`);
+  }
+  return document;
 }
 
 function restoreFrom(emulator: StateFileHost, found: unknown, path: string, restart: number | undefined): void {

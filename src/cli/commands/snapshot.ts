@@ -2,6 +2,7 @@ import { chmodSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { WorkspaceSnapshot } from '../../persistence/snapshot.js';
+import { withChangeLog } from '../../persistence/state-file.js';
 import { action, clientCommand, commandGroup, httpControl, optionsOf, printFields, printJson, UsageError } from '../client.js';
 
 const count = (s: WorkspaceSnapshot, collection: 'onboardings' | 'events') => s.store[collection].length;
@@ -29,10 +30,17 @@ function readSnapshotFile(file: string): unknown {
   } catch (err) {
     throw new UsageError(`cannot read ${file}: ${(err as Error).message}`);
   }
+  let document: unknown;
   try {
-    return JSON.parse(text) as unknown;
+    document = JSON.parse(text) as unknown;
   } catch (err) {
     throw new UsageError(`${file} is not valid JSON: ${(err as Error).message}`);
+  }
+  // A state file: with what its change log (FILE.log) holds, as a start on it would restore.
+  try {
+    return withChangeLog(document, file);
+  } catch (err) {
+    throw new UsageError((err as Error).message);
   }
 }
 
@@ -63,7 +71,7 @@ export function registerSnapshot(program: Command): void {
     }));
 
   clientCommand(snapshot, 'load', "Replace the workspace's whole state with a saved snapshot; a refused snapshot changes nothing")
-    .argument('<file>', 'a file written by `snapshot save` (or the body of GET /_emulator/snapshot)')
+    .argument('<file>', 'a file written by `snapshot save` (or the body of GET /_emulator/snapshot), or a state file (with its change log FILE.log)')
     .option('--workspace <id>', 'the workspace to replace (default: the one --key belongs to, else default)')
     .addHelpText('after', "\nThe snapshot's keys must not belong to another workspace (409 snapshot_key_conflict).")
     .action(action(async (file: string, opts: { workspace?: string }, cmd: Command) => {
