@@ -184,6 +184,17 @@ export interface DeferredIds {
   ids: () => string[];
 }
 
+export const isOnboardingId = (v: unknown): v is string => typeof v === 'string' && v.startsWith('onb_');
+
+/** The onboarding ids an answer names: its id and its onboarding_id, at the top level. */
+export function answerIds(answer: unknown): string[] {
+  if (answer === null || typeof answer !== 'object' || Array.isArray(answer)) return [];
+  const { id, onboarding_id: onboardingId } = answer as Record<string, unknown>;
+  const ids = isOnboardingId(id) ? [id] : [];
+  if (isOnboardingId(onboardingId) && onboardingId !== id) ids.push(onboardingId);
+  return ids;
+}
+
 /** Above this much text held by deferred ids, they are all worked out at once. */
 const PENDING_BYTES_MAX = 16 * 1024 * 1024;
 
@@ -192,19 +203,10 @@ const PENDING_BYTES_MAX = 16 * 1024 * 1024;
  * snapshot): text costs about its own size, a parsed body about twenty times that, and text
  * cannot hold anything a later serialisation chokes on.
  */
-const bodyTexts = new WeakMap<JournalEntry, string | null>();
-
-function keepAsText(entry: JournalEntry, text: string | null): JournalEntry {
-  bodyTexts.set(entry, text);
+function withBodyText(entry: JournalEntry, text: string | null): JournalEntry {
   // Redefined in place, so `body` keeps its position among the entry's fields.
   Object.defineProperty(entry, 'body', { enumerable: true, configurable: true, get: () => (text === null ? null : (JSON.parse(text) as unknown)) });
   return entry;
-}
-
-/** What an entry's body counts against the budget: the size of the text the journal holds. */
-function keptBytes(e: JournalEntry): number {
-  const text = bodyTexts.get(e);
-  return text === null || text === undefined ? 0 : e.body_bytes ?? Buffer.byteLength(text, 'utf8');
 }
 
 /** The text an entry keeps: the body as sent when the caller gave it, else its JSON. */
@@ -213,19 +215,56 @@ function textOf(input: { body: unknown; body_text?: string | null }): string | n
   return input.body === null || input.body === undefined ? null : JSON.stringify(input.body);
 }
 
-/** The number in an entry's id (jrn_000042: 42). */
-const seqOf = (e: JournalEntry): number => Number(e.id.slice(4));
+/**
+ * A request as the journal holds it: what the HTTP edge gave, as it gave it, made into a
+ * JournalEntry only when the journal is read. Recording is on the path of every /v1 request;
+ * most entries are dropped unread, so an entry read costs its making then, once.
+ */
+class Kept {
+  entry: JournalEntry | undefined;
+
+  constructor(
+    readonly seq: number,
+    readonly input: JournalInput,
+    readonly text: string | null,
+    /** The answer's onboarding ids, still to work out (see DeferredIds). */
+    public later: DeferredIds | undefined,
+  ) {}
+
+  /** What the body counts against the budget: the size of the text the journal holds. */
+  get bytes(): number {
+    return this.text === null ? 0 : this.input.body_bytes ?? Buffer.byteLength(this.text, 'utf8');
+  }
+
+  /** Appends the deferred ids, once. */
+  settle(): void {
+    if (!this.later) return;
+    const more = this.later.ids().filter((id) => !this.input.onboarding_ids.includes(id));
+    this.later = undefined;
+    if (more.length === 0) return;
+    this.input.onboarding_ids = [...this.input.onboarding_ids, ...more];
+    if (this.entry) this.entry.onboarding_ids = this.input.onboarding_ids;
+  }
+
+  toEntry(): JournalEntry {
+    if (this.entry) return this.entry;
+    const { body_text: _text, ...fields } = this.input;
+    return (this.entry = withBodyText({ id: journalId(this.seq), object: 'request', ...fields, body: null }, this.text));
+  }
+}
+
+const journalId = (seq: number): string => `jrn_${String(seq).padStart(6, '0')}`;
 
 export class RequestJournal {
-  private entries: JournalEntry[] = [];
+  private entries: Kept[] = [];
   /** Entries at the front of `entries` that were dropped, removed together (see record()). */
   private start = 0;
   /** Bytes of the bodies the kept entries hold. */
   private bodyBytes = 0;
   private nextSeq = 1;
   private droppedCount = 0;
-  /** Entries still in the journal whose answer's onboarding ids are not worked out yet. */
-  private readonly pending = new Map<JournalEntry, DeferredIds>();
+  /** Kept entries whose deferred ids are still to work out, and the bytes of answer text they hold. */
+  private pendingCount = 0;
   private pendingBytes = 0;
 
   /** Dropped entries the array may still hold, removed together: an eighth of the limit, at most 1024. */
@@ -244,8 +283,12 @@ export class RequestJournal {
     const journal = new RequestJournal(limit);
     const over = Math.max(0, state.entries.length - limit);
     // Journals saved before `answered` existed hold answered requests only; before `body_bytes`, its size is unknown.
-    journal.entries = state.entries.slice(over).map((e) => keepAsText({ ...e, answered: e.answered ?? true, body_bytes: e.body_bytes ?? null }, textOf(e)));
-    journal.bodyBytes = journal.entries.reduce((sum, e) => sum + keptBytes(e), 0);
+    journal.entries = state.entries.slice(over).map((e) => {
+      const { id, object: _object, ...fields } = e;
+      // The body is held as its text only, as a recorded one is.
+      return new Kept(Number(id.slice(4)), { ...fields, body: null, answered: e.answered ?? true, body_bytes: e.body_bytes ?? null }, textOf(e), undefined);
+    });
+    journal.bodyBytes = journal.entries.reduce((sum, k) => sum + k.bytes, 0);
     journal.nextSeq = state.next_seq;
     journal.droppedCount = state.dropped + over;
     journal.trim();
@@ -264,22 +307,29 @@ export class RequestJournal {
   /**
    * Records a request. `later`: more onboarding ids, worked out when the journal is first read
    * (newestFirst(), save(), verify()) and appended to `onboarding_ids`; an entry dropped before
-   * that never costs the work. The entry returned lacks them until then. With the journal off,
-   * the entry it would have been, kept nowhere and not counted.
+   * that never costs the work. The input is kept as given, not copied: the caller hands it over.
    */
-  record(input: JournalInput, later?: DeferredIds): JournalEntry {
-    const { body_text: _text, ...fields } = input;
-    if (!this.enabled) return { id: `jrn_${String(this.nextSeq).padStart(6, '0')}`, object: 'request', ...fields };
-    const entry = keepAsText({ id: `jrn_${String(this.nextSeq++).padStart(6, '0')}`, object: 'request', ...fields, body: null }, textOf(input));
-    this.entries.push(entry);
-    this.bodyBytes += keptBytes(entry);
+  append(input: JournalInput, later?: DeferredIds): void {
+    if (!this.enabled) return;
+    const kept = new Kept(this.nextSeq++, input, textOf(input), later);
+    this.entries.push(kept);
+    this.bodyBytes += kept.bytes;
     this.trim();
     if (later) {
-      this.pending.set(entry, later);
+      this.pendingCount++;
       this.pendingBytes += later.bytes;
       if (this.pendingBytes > PENDING_BYTES_MAX) this.settle();
     }
-    return entry;
+  }
+
+  /** append(), and the entry as the journal will show it (the entry it would have been, with the journal off). */
+  record(input: JournalInput, later?: DeferredIds): JournalEntry {
+    if (!this.enabled) {
+      const { body_text: _text, ...fields } = input;
+      return { id: journalId(this.nextSeq), object: 'request', ...fields };
+    }
+    this.append(input, later);
+    return this.entries[this.entries.length - 1]!.toEntry();
   }
 
   /**
@@ -291,9 +341,12 @@ export class RequestJournal {
     const entries = this.entries;
     while (entries.length - this.start > this.limit || (this.bodyBytes > JOURNAL_BODY_BUDGET && entries.length - this.start > 1)) {
       const oldest = entries[this.start++]!;
-      this.bodyBytes -= keptBytes(oldest);
+      this.bodyBytes -= oldest.bytes;
       this.droppedCount++;
-      if (this.pending.size > 0) this.forget(oldest);
+      if (oldest.later) {
+        this.pendingCount--;
+        this.pendingBytes -= oldest.later.bytes;
+      }
     }
     if (this.start >= this.slack) {
       entries.splice(0, this.start);
@@ -301,26 +354,19 @@ export class RequestJournal {
     }
   }
 
-  private forget(entry: JournalEntry): void {
-    const later = this.pending.get(entry);
-    if (later === undefined) return;
-    this.pending.delete(entry);
-    this.pendingBytes -= later.bytes;
-  }
-
-  /** Works out every deferred id still owed, in place, so entries read are whole. */
+  /** Works out every deferred id still owed, so entries read are whole. */
   private settle(): void {
-    for (const [entry, later] of this.pending) {
-      const more = later.ids().filter((id) => !entry.onboarding_ids.includes(id));
-      if (more.length > 0) entry.onboarding_ids = [...entry.onboarding_ids, ...more];
-    }
-    this.pending.clear();
+    if (this.pendingCount === 0) return;
+    for (let i = this.start; i < this.entries.length; i++) this.entries[i]!.settle();
+    this.pendingCount = 0;
     this.pendingBytes = 0;
   }
 
   /** The entries kept: the array may still hold up to `slack` dropped ones before them. */
   private live(): JournalEntry[] {
-    return this.entries.slice(this.start);
+    const out: JournalEntry[] = [];
+    for (let i = this.start; i < this.entries.length; i++) out.push(this.entries[i]!.toEntry());
+    return out;
   }
 
   /** Newest first. */
@@ -334,7 +380,7 @@ export class RequestJournal {
     this.start = 0;
     this.bodyBytes = 0;
     this.droppedCount = 0;
-    this.pending.clear();
+    this.pendingCount = 0;
     this.pendingBytes = 0;
   }
 
@@ -351,8 +397,8 @@ export class RequestJournal {
     this.settle();
     const entries = this.entries;
     let first = entries.length;
-    while (first > this.start && seqOf(entries[first - 1]!) >= since) first--;
-    return { next_seq: this.nextSeq, dropped: this.droppedCount, kept: entries.length - this.start, added: entries.slice(first).map((e) => ({ ...e, duration_ms: null })) };
+    while (first > this.start && entries[first - 1]!.seq >= since) first--;
+    return { next_seq: this.nextSeq, dropped: this.droppedCount, kept: entries.length - this.start, added: entries.slice(first).map((k) => ({ ...k.toEntry(), duration_ms: null })) };
   }
 
   save(): JournalState {

@@ -9,7 +9,7 @@ import { holdAnswers } from './hold.js';
 import { pageRoutes } from '../pages/pages.routes.js';
 import { mountPages, pageErrorHandler } from './pages.js';
 import { parseRateLimit, RateLimiter, type RateLimitOptions } from './rate-limit.js';
-import { envelopeText, writeError, writeJsonText } from './reply.js';
+import { envelopeText, jsonAnswer, send, writeError } from './reply.js';
 import { answerDropped, dropAnswer } from './faults.js';
 import { originGuard } from './origin-guard.js';
 import { requestLog } from './request-log.js';
@@ -70,7 +70,7 @@ export function createApp(emulator: Emulator, options: AppOptions = {}): App {
       if (openapi.size >= OPENAPI_CACHE_SIZE) openapi.delete(openapi.keys().next().value!);
       openapi.set(baseUrl, (text = JSON.stringify(buildOpenApi(baseUrl))));
     }
-    writeJsonText(res, 200, text);
+    void send(req, res, jsonAnswer(200, text));
   });
 
   // OPTIONS is answered by the fallback below (204 with Allow), not by the router's default.
@@ -89,7 +89,7 @@ export function createApp(emulator: Emulator, options: AppOptions = {}): App {
     const methods = matcher.methodsAt(req.path);
     if (methods.length === 0) throw fail('route_not_found', `No route ${req.method} ${req.path}.`);
     res.set('Allow', [...methods, 'OPTIONS'].join(', '));
-    if (req.method === 'OPTIONS') return void res.status(204).end();
+    if (req.method === 'OPTIONS') return void send(req, res, { status: 204 });
     throw fail('method_not_allowed', `${req.method} is not allowed on ${req.path}; allowed: ${methods.join(', ')}.`);
   });
 

@@ -3,8 +3,7 @@ import type { Request, Response } from 'express';
 import { ApiError, fail } from '../core/errors.js';
 import type { Workspace } from '../core/workspace.js';
 import { SLOW_RESPONSE_CHUNKS } from '../core/faults.js';
-import { committed } from './hold.js';
-import { writeJsonText } from './reply.js';
+import { committed, jsonAnswer, send } from './reply.js';
 
 /** What a request fault leaves for later in the request, once it has been taken. */
 export interface FaultEffect {
@@ -80,35 +79,14 @@ export async function dropAnswer(res: Response, would: DroppedAnswer): Promise<v
 
 /**
  * Writes a JSON answer slowly: nothing for `firstByteMs`, then the body in at most
- * SLOW_RESPONSE_CHUNKS pieces with `betweenBytesMs` between them. It waits for the commit
- * before the first byte, since the status line cannot be taken back once sent; if the commit
- * fails, the answer is written at once and the held answer turns it into the 500 it must be.
+ * SLOW_RESPONSE_CHUNKS pieces with `betweenBytesMs` between them, once the commit is done (the
+ * status line cannot be taken back once sent; a failed commit is answered with its 500 at once).
  * A client that hangs up meanwhile ends the writing, and the journal records the request as
  * not answered.
  */
-export async function writeSlowly(res: Response, status: number, text: string, headers: Record<string, string> | undefined, slow: { firstByteMs: number; betweenBytesMs: number }, replayed: boolean): Promise<void> {
+export function writeSlowly(req: Request, res: Response, status: number, text: string, headers: Record<string, string> | undefined, slow: { firstByteMs: number; betweenBytesMs: number }, replayed: boolean): Promise<void> {
   droppedAnswers.set(res, { status, text, replayed });
-  const write = () => writeJsonText(res, status, text, headers);
-  try {
-    await committed(res);
-  } catch {
-    return write();
-  }
-  await faultDelay(slow.firstByteMs);
-  if (res.destroyed) return;
-  const bytes = Buffer.from(text, 'utf8');
-  const size = Math.max(1, Math.ceil(bytes.length / SLOW_RESPONSE_CHUNKS));
-  res.statusCode = status;
-  if (headers) for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
-  res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  res.setHeader('Content-Length', bytes.length);
-  let at = 0;
-  for (; at + size < bytes.length; at += size) {
-    res.write(bytes.subarray(at, at + size));
-    await faultDelay(slow.betweenBytesMs);
-    if (res.destroyed) return;
-  }
-  res.end(bytes.subarray(at));
+  return send(req, res, { ...jsonAnswer(status, text, headers), pace: { ...slow, pieces: SLOW_RESPONSE_CHUNKS } });
 }
 
 /** 429 rate_limited with Retry-After in whole seconds: an injected fault or the --rate-limit limiter. */

@@ -1,14 +1,14 @@
 import { performance } from 'node:perf_hooks';
 import type { Request, Response } from 'express';
-import { JOURNAL_BODY_CAP, maskKey, type DeferredIds } from '../core/journal.js';
+import { answerIds, isOnboardingId, JOURNAL_BODY_CAP, maskKey, type DeferredIds, type JournalEntry } from '../core/journal.js';
 import type { Workspace } from '../core/workspace.js';
 import type { WithRawBody } from './body.js';
 import { droppedAnswerOf } from './faults.js';
+import { outcomeOf } from './reply.js';
 
 /** Answers longer than this are not parsed for their error code or onboarding id. */
 const ANSWER_READ_LIMIT = 256 * 1024;
 
-const isOnboardingId = (v: unknown): v is string => typeof v === 'string' && v.startsWith('onb_');
 
 const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
@@ -27,19 +27,9 @@ function requestIds(path: string, body: unknown): string[] {
   return ids;
 }
 
-/** The onboarding ids of the answer's id and onboarding_id. */
-function answerIds(answer: unknown): string[] {
-  if (!isRecord(answer)) return [];
-  const { id, onboarding_id: onboardingId } = answer;
-  const ids = isOnboardingId(id) ? [id] : [];
-  if (isOnboardingId(onboardingId) && onboardingId !== id) ids.push(onboardingId);
-  return ids;
-}
-
 /** Made out here, so the thunk holds the answer's text and nothing of the request or response. */
 const deferredIds = (text: string): DeferredIds => ({ bytes: text.length, ids: () => answerIds(parsed(text)) });
 
-const merged = (a: string[], b: string[]): string[] => (b.length === 0 ? a : [...a, ...b.filter((id) => !a.includes(id))]);
 
 /** The ISO text of the last instant asked for: requests arriving within the same millisecond share it. */
 let lastMs = Number.NaN;
@@ -70,6 +60,23 @@ function sizeOf(req: Request, body: unknown): number {
   return Number.isInteger(length) && length >= 0 ? length : Buffer.byteLength(JSON.stringify(body) ?? '', 'utf8');
 }
 
+/**
+ * Shared by every entry without a query or without these headers (most of them): an entry is
+ * kept long enough to outlive the young generation, so what it holds is what it costs.
+ */
+const NO_QUERY: Record<string, unknown> = Object.freeze({});
+const NO_HEADERS = Object.freeze({ idempotency_key: null, service_version: null, service_organization: null });
+
+function headersOf(req: Request): JournalEntry['headers'] {
+  const h = req.headers;
+  const idempotencyKey = h['idempotency-key'];
+  const version = h['service-version'];
+  const organization = h['service-organization'];
+  if (idempotencyKey === undefined && version === undefined && organization === undefined) return NO_HEADERS;
+  const one = (v: string | string[] | undefined): string | null => (v === undefined ? null : Array.isArray(v) ? v.join(', ') : v);
+  return { idempotency_key: one(idempotencyKey), service_version: one(version), service_organization: one(organization) };
+}
+
 function parsed(text: string | undefined): unknown {
   if (text === undefined || text.length > ANSWER_READ_LIMIT) return undefined;
   try {
@@ -84,23 +91,15 @@ function parsed(text: string | undefined): unknown {
  * answered it (the route, a replay, a fault or the error handler). Called as soon as the key
  * has named the workspace; a request whose client hangs up before the answer is not recorded,
  * one whose answer a fault dropped, or whose slow answer the client hung up on, is
- * (`answered: false`). With the journal off
- * (`--journal-limit 0`) it does nothing at all: no wrapped res.end, no listeners.
+ * (`answered: false`). What was answered (status, error code, the JSON text for the ids) is
+ * what the writer recorded (src/http/reply.ts), never re-read from the bytes sent. With the
+ * journal off (`--journal-limit 0`) it does nothing at all: no listeners.
  */
 export function journalRequest(req: Request, res: Response, workspace: Workspace, key: string): void {
   if (!workspace.requests.enabled) return;
   const started = performance.now();
   const at = isoAt(workspace.clock.nowMs());
-  // The answer's text, caught on its way out: its envelope gives the error code, its id the onboarding.
-  let answer: string | undefined;
-  const end = res.end;
-  res.end = function (this: Response, chunk?: unknown) {
-    if (typeof chunk === 'string') answer = chunk;
-    else if (Buffer.isBuffer(chunk) && chunk.length <= ANSWER_READ_LIMIT) answer = chunk.toString('utf8');
-    // Passed on as they came, without copying them.
-    return (end as (...args: unknown[]) => Response).apply(this, arguments as unknown as unknown[]);
-  } as Response['end'];
-  const record = (status: number, text: string | undefined, json: boolean, replayed: boolean, answered: boolean): void => {
+  const record = (status: number, text: string | undefined, errorCode: string | null | undefined, replayed: boolean, answered: boolean, answerOnboardingIds?: string[]): void => {
     const sent: unknown = (req as Request & { body?: unknown }).body ?? null;
     const raw = sent === null ? undefined : (req as WithRawBody).rawBody;
     const bodyBytes = sent === null ? null : raw ? raw.length : sizeOf(req, sent);
@@ -108,29 +107,26 @@ export function journalRequest(req: Request, res: Response, workspace: Workspace
     const bodyText = sent === null || bodyBytes! > JOURNAL_BODY_CAP ? null : raw ? raw.toString('utf8') : JSON.stringify(sent);
     const path = req.path;
     let ids = requestIds(path, sent);
-    let error: unknown;
+    let error = errorCode;
     let later: DeferredIds | undefined;
     if (status >= 400) {
-      // An error envelope is small and its code is wanted now.
-      const reply = parsed(text) as { error?: { code?: unknown } } | undefined;
-      error = reply?.error?.code;
-      ids = merged(ids, answerIds(reply));
-    } else if (json && text !== undefined && text.length <= ANSWER_READ_LIMIT) {
+      // Only a dropped answer has its code still to read (its envelope is small); an envelope names no onboarding.
+      if (error === undefined) error = (parsed(text) as { error?: { code?: unknown } } | undefined)?.error?.code as string | undefined;
+    } else if (answerOnboardingIds) {
+      // Named by the writer, which had the answer as an object.
+      for (const id of answerOnboardingIds) if (!ids.includes(id)) ids = [...ids, id];
+    } else if (text !== undefined && text.length <= ANSWER_READ_LIMIT) {
       // A success answer is only read for its ids: parsed when the journal is read, if ever.
       later = deferredIds(text);
     }
-    workspace.requests.record({
+    workspace.requests.append({
       at,
       key: masked(key),
       method: req.method,
       path,
       // Express parses the query anew on every read of req.query: not at all when there is none.
-      query: req.originalUrl.includes('?') ? { ...(req.query as Record<string, unknown>) } : {},
-      headers: {
-        idempotency_key: req.get('Idempotency-Key') ?? null,
-        service_version: req.get('Service-Version') ?? null,
-        service_organization: req.get('Service-Organization') ?? null,
-      },
+      query: req.originalUrl.includes('?') ? { ...(req.query as Record<string, unknown>) } : NO_QUERY,
+      headers: headersOf(req),
       body: null,
       body_text: bodyText,
       body_bytes: bodyBytes,
@@ -143,9 +139,8 @@ export function journalRequest(req: Request, res: Response, workspace: Workspace
     }, later);
   };
   res.on('finish', () => {
-    const status = res.statusCode;
-    const json = status < 400 && answer !== undefined && String(res.getHeader('Content-Type')).startsWith('application/json');
-    record(status, answer, json, res.getHeader('Idempotent-Replayed') === 'true', true);
+    const sent = outcomeOf(res);
+    record(res.statusCode, sent?.json, sent ? (sent.errorCode ?? null) : null, res.getHeader('Idempotent-Replayed') === 'true', true, sent?.onboardingIds);
   });
   // An answer an injected fault dropped, or a slow one the client hung up on: the request ran
   // and committed, so it is recorded with what it would have answered. A client that hung up
@@ -155,6 +150,6 @@ export function journalRequest(req: Request, res: Response, workspace: Workspace
   if (workspace.faults.size === 0) return;
   res.on('close', () => {
     const dropped = res.writableFinished ? undefined : droppedAnswerOf(res);
-    if (dropped) record(dropped.status, dropped.text, true, dropped.replayed, false);
+    if (dropped) record(dropped.status, dropped.text, undefined, dropped.replayed, false);
   });
 }

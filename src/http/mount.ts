@@ -11,7 +11,7 @@ import { dropAnswer, faultDelay, takeFault, writeSlowly } from './faults.js';
 import { beginIdempotency, fingerprintOf } from './idempotency.js';
 import { journalRequest } from './journal.js';
 import type { RateLimiter } from './rate-limit.js';
-import { replyText, requestIdOf, writeJsonText, writeReply } from './reply.js';
+import { jsonAnswer, replyText, requestIdOf, send, writeReply } from './reply.js';
 
 type Lower = 'get' | 'post' | 'patch' | 'put' | 'delete';
 const WRITES = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
@@ -133,8 +133,8 @@ export function mountApiRoute(router: Router, emulator: Emulator, route: ApiRout
       if (replay) {
         if (fault.dropResponse) return void (await dropAnswer(res, { status: replay.status, text: replay.body, replayed: true }));
         const headers = { ...replay.headers, 'Idempotent-Replayed': 'true' };
-        if (fault.slow) return void (await writeSlowly(res, replay.status, replay.body, headers, fault.slow, true));
-        writeJsonText(res, replay.status, replay.body, headers);
+        if (fault.slow) return void (await writeSlowly(req, res, replay.status, replay.body, headers, fault.slow, true));
+        void send(req, res, jsonAnswer(replay.status, replay.body, headers));
         return;
       }
       const reply = await route.handle({ workspace, caller, principal, params: req.params as Record<string, string>, query, body, info: infoOf(req, options) });
@@ -151,10 +151,10 @@ export function mountApiRoute(router: Router, emulator: Emulator, route: ApiRout
         const text = replyText(reply);
         idem?.finish(reply.status, text, { 'Service-Version': caller.apiVersion });
         afterRequest(workspace);
-        await writeSlowly(res, reply.status, text, reply.headers, fault.slow, false);
+        await writeSlowly(req, res, reply.status, text, reply.headers, fault.slow, false);
         return;
       }
-      const text = writeReply(res, reply);
+      const text = writeReply(req, res, reply);
       idem?.finish(reply.status, text, { 'Service-Version': caller.apiVersion });
       afterRequest(workspace);
     } catch (err) {
@@ -190,7 +190,7 @@ export function mountControlRoute(router: Router, emulator: Emulator, route: Con
         if (!res.writableFinished) hangup.abort();
       });
       const info = { ...infoOf(req, options), signal: hangup.signal };
-      writeReply(res, await route.handle({ emulator, workspace, params: req.params as Record<string, string>, query, body, info }));
+      writeReply(req, res, await route.handle({ emulator, workspace, params: req.params as Record<string, string>, query, body, info }));
       afterRequest(workspace);
     });
   }

@@ -10,7 +10,7 @@ import type { PageContext, PageForm, PageReply, PageRoute } from '../pages/route
 import { readForm } from './form.js';
 import { lingeringClose } from './lingering-close.js';
 import { afterRequest, beforeRequest, infoOf } from './mount.js';
-import { requestIdOf } from './reply.js';
+import { requestIdOf, send } from './reply.js';
 
 /**
  * The pages a person opens (hosted_url, review_url and embed.js, and the inspector): rows of
@@ -43,13 +43,15 @@ function cookiesOf(req: Request): Record<string, string> {
   return out;
 }
 
-function writePage(res: Response, reply: PageReply): void {
-  res.status(reply.status);
-  for (const [name, value] of Object.entries(reply.headers ?? {})) res.setHeader(name, value);
-  for (const cookie of reply.cookies ?? []) res.append('Set-Cookie', cookie);
-  if ('redirect' in reply) return res.redirect(reply.status, reply.redirect);
-  res.setHeader('Content-Type', 'html' in reply ? 'text/html; charset=utf-8' : reply.type);
-  res.end('html' in reply ? reply.html : reply.bytes);
+function writePage(req: Request, res: Response, reply: PageReply): void {
+  const { status, headers, cookies } = reply;
+  if ('redirect' in reply) {
+    res.location(reply.redirect); // percent-encodes what a Location header may not hold
+    const location = String(res.getHeader('Location'));
+    return void send(req, res, { status, headers, cookies, body: `Redirecting to ${location}`, contentType: 'text/plain; charset=utf-8' });
+  }
+  const page = 'html' in reply ? { body: reply.html, contentType: 'text/html; charset=utf-8' } : { body: reply.bytes, contentType: reply.type };
+  void send(req, res, { status, headers, cookies, ...page });
 }
 
 /**
@@ -65,7 +67,7 @@ function mountPageRoute(app: Express, emulator: Emulator, route: PageRoute, opti
     let workspace: Workspace | undefined;
     if (route.link) {
       workspace = route.link.find(emulator.workspaces(), params);
-      if (!workspace) return writePage(res, route.link.notFound());
+      if (!workspace) return writePage(req, res, route.link.notFound());
       beforeRequest(workspace);
     }
     let form: Promise<PageForm> | undefined;
@@ -82,7 +84,7 @@ function mountPageRoute(app: Express, emulator: Emulator, route: PageRoute, opti
       if (!route.refused) throw err;
       reply = route.refused(err, ctx);
     }
-    writePage(res, reply);
+    writePage(req, res, reply);
     if (workspace) afterRequest(workspace);
   });
 }
@@ -137,6 +139,6 @@ export function pageErrorHandler(logger: Logger | undefined): ErrorRequestHandle
     const { title, text } = wording(error);
     const framing = req.path.startsWith('/review/') ? '*' : "'none'";
     const page = renderPage({ title, body: html`<h1>${title}</h1><p class="notice error" role="alert">${text}</p>` }, { frameAncestors: framing });
-    res.status(error.status).set({ ...error.headers, ...pageHeaders(page.csp) }).end(page.html);
+    void send(req, res, { status: error.status, headers: { ...error.headers, ...pageHeaders(page.csp) }, body: page.html });
   };
 }

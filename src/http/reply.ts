@@ -1,19 +1,124 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Request, Response } from 'express';
-import { ApiError, errorBody } from '../core/errors.js';
+import { ApiError, errorBody, fail } from '../core/errors.js';
+import { answerIds } from '../core/journal.js';
 import { RawFile, RawJson, type Reply } from '../resources/route.js';
 
 /**
- * The one place that writes responses: JSON replies, files and the spec's error envelope.
- * Returns the JSON text for the idempotency record; files come from GET routes only, which
- * keep no record, so they return ''.
+ * The one place an answer leaves: JSON replies, files, pages, redirects and the spec's error
+ * envelope all go out through `send`. It holds an answer until what the request changed is
+ * durable (with --state-file, src/http/hold.ts), and records what it sent (`outcomeOf`) for
+ * the request journal, which reads it instead of the bytes on the wire.
  */
-export function writeReply(res: Response, reply: Reply): string {
+
+/** What was answered, as the journal keeps it. */
+export interface Outcome {
+  status: number;
+  /** The JSON text of a JSON answer; undefined for any other. */
+  json: string | undefined;
+  /** The envelope's code, for an error answer. */
+  errorCode: string | undefined;
+  /** The onboarding ids the answer names, when the writer had the answer as an object. */
+  onboardingIds: string[] | undefined;
+}
+
+export interface Answer {
+  status: number;
+  headers?: Readonly<Record<string, string>> | undefined;
+  /** No body at all when left out (a 204). */
+  body?: string | Uint8Array;
+  contentType?: string;
+  cookies?: readonly string[] | undefined;
+  errorCode?: string | undefined;
+  /** The onboarding ids the answer names (its id and onboarding_id), when known without reading the text. */
+  onboardingIds?: string[] | undefined;
+  /** slow_response: nothing for firstByteMs, then the body in pieces with betweenBytesMs between them. */
+  pace?: { firstByteMs: number; betweenBytesMs: number; pieces: number } | undefined;
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+const outcomes = new WeakMap<Response, Outcome>();
+export const outcomeOf = (res: Response): Outcome | undefined => outcomes.get(res);
+
+/** The commit an answer waits for, per response (set by holdAnswers for every request with a state file). */
+const holds = new WeakMap<Response, () => Promise<void>>();
+export const holdUntil = (res: Response, commit: () => Promise<void>): void => void holds.set(res, commit);
+
+/**
+ * Resolves once what the request changed is as durable as an answer would have waited for: at
+ * once without a state file. For a request that closes its connection instead of answering (an
+ * injected dropped answer), so the change it did not report is still kept.
+ */
+export function committed(res: Response): Promise<void> {
+  return holds.get(res)?.() ?? Promise.resolve();
+}
+
+/** Headers a replacement error answer keeps; the others described the answer it replaces. */
+const KEPT = new Set(['request-id', 'service-version']);
+
+/**
+ * Sends the answer once the request's change is durable. When the commit fails, a 500
+ * state_not_written in the envelope goes instead: the change is not acknowledged.
+ */
+export function send(req: Request, res: Response, answer: Answer): Promise<void> {
+  const commit = holds.get(res);
+  if (!commit) return write(res, answer);
+  return commit().then(
+    () => write(res, answer),
+    (err: unknown) => {
+      if (res.headersSent) return void res.destroy();
+      for (const name of res.getHeaderNames()) if (!KEPT.has(name)) res.removeHeader(name);
+      return write(res, errorAnswer(req, fail('state_not_written', `The change could not be written to the state file, so it is not acknowledged: ${(err as Error).message}`)));
+    },
+  );
+}
+
+/** Plain node calls: this is the hot path of every request. */
+async function write(res: Response, a: Answer): Promise<void> {
+  if (res.destroyed) return;
+  const json = a.contentType === JSON_TYPE && typeof a.body === 'string' ? a.body : undefined;
+  outcomes.set(res, { status: a.status, json, errorCode: a.errorCode, onboardingIds: a.onboardingIds });
+  res.statusCode = a.status;
+  if (a.headers) for (const name in a.headers) res.setHeader(name, a.headers[name]!);
+  if (a.cookies) for (const cookie of a.cookies) res.appendHeader('Set-Cookie', cookie);
+  if (a.body === undefined) return void res.end();
+  const bytes = a.body;
+  if (a.contentType) res.setHeader('Content-Type', a.contentType);
+  res.setHeader('Content-Length', typeof bytes === 'string' ? Buffer.byteLength(bytes) : bytes.byteLength);
+  if (!a.pace) return void res.end(bytes);
+  await paced(res, typeof bytes === 'string' ? Buffer.from(bytes, 'utf8') : bytes, a.pace);
+}
+
+/** Writes the body in pieces; a client that hangs up meanwhile ends the writing. */
+async function paced(res: Response, bytes: Uint8Array, pace: NonNullable<Answer['pace']>): Promise<void> {
+  if (pace.firstByteMs > 0) await sleep(pace.firstByteMs);
+  if (res.destroyed) return;
+  const size = Math.max(1, Math.ceil(bytes.length / pace.pieces));
+  let at = 0;
+  for (; at + size < bytes.length; at += size) {
+    res.write(bytes.subarray(at, at + size));
+    if (pace.betweenBytesMs > 0) await sleep(pace.betweenBytesMs);
+    if (res.destroyed) return;
+  }
+  res.end(bytes.subarray(at));
+}
+
+/** A route's reply as an answer; `text` is its JSON text ('' for a file). */
+function replyAnswer(reply: Reply): { answer: Answer; text: string } {
   if (reply.body instanceof RawFile) {
-    writeFile(res, reply.status, reply.body, reply.headers);
-    return '';
+    return { answer: { status: reply.status, headers: reply.headers, body: reply.body.bytes, contentType: reply.body.contentType }, text: '' };
   }
   const text = replyText(reply);
-  writeJsonText(res, reply.status, text, reply.headers);
+  const onboardingIds = reply.body instanceof RawJson ? undefined : answerIds(reply.body);
+  return { answer: { ...jsonAnswer(reply.status, text, reply.headers), onboardingIds }, text };
+}
+
+export const jsonAnswer = (status: number, text: string, headers?: Readonly<Record<string, string>>): Answer => ({ status, headers, body: text, contentType: JSON_TYPE });
+
+/** Writes a route's reply; returns its JSON text for the idempotency record ('' for a file, from GET routes only). */
+export function writeReply(req: Request, res: Response, reply: Reply): string {
+  const { answer, text } = replyAnswer(reply);
+  void send(req, res, answer);
   return text;
 }
 
@@ -23,29 +128,16 @@ export function replyText(reply: Reply): string {
   return reply.body instanceof RawJson ? reply.body.text : JSON.stringify(reply.body);
 }
 
-/** Plain node calls: this is the hot path of every request. */
-export function writeJsonText(res: Response, status: number, text: string, headers?: Record<string, string>): void {
-  res.statusCode = status;
-  if (headers) for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
-  res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  res.setHeader('Content-Length', Buffer.byteLength(text));
-  res.end(text);
-}
-
-function writeFile(res: Response, status: number, file: RawFile, headers?: Record<string, string>): void {
-  res.statusCode = status;
-  if (headers) for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
-  res.setHeader('Content-Type', file.contentType);
-  res.setHeader('Content-Length', file.bytes.byteLength);
-  res.end(file.bytes);
-}
-
 /** The envelope of an error as JSON text, as writeError would send it. */
 export const envelopeText = (req: Request, err: ApiError): string => JSON.stringify(errorBody(err, requestIdOf(req)));
 
+function errorAnswer(req: Request, err: ApiError): Answer {
+  const headers = err.status === 401 ? { ...err.headers, 'WWW-Authenticate': 'Bearer' } : err.headers;
+  return { ...jsonAnswer(err.status, envelopeText(req, err), headers), errorCode: err.code };
+}
+
 export function writeError(req: Request, res: Response, err: ApiError): void {
-  if (err.status === 401) res.set('WWW-Authenticate', 'Bearer');
-  writeReply(res, { status: err.status, body: errorBody(err, requestIdOf(req)), headers: err.headers });
+  void send(req, res, errorAnswer(req, err));
 }
 
 export function requestIdOf(req: Request): string {

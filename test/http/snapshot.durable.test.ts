@@ -122,6 +122,9 @@ describe('an answer and its write', () => {
     expect(ok.status).toBe(201);
     const stored = (JSON.parse(readFileSync(file, 'utf8')) as { store: { onboardings: { reference: string }[] } }).store.onboardings.map((o) => o.reference);
     expect(stored).toEqual(expect.arrayContaining(['unwritten', 'written']));
+    // The journal records the answer that was sent, with its code: the writer says what it wrote.
+    const journal = await request(emu.app).get('/_emulator/requests');
+    expect(journal.body.data.map((e: { status: number; error_code: string | null }) => [e.status, e.error_code])).toEqual([[201, null], [500, 'state_not_written']]);
     await emu.close();
   });
 });
