@@ -65,14 +65,16 @@ function mountPageRoute(app: Express, emulator: Emulator, route: PageRoute, opti
     if (route.inspector && options.ui === false) throw fail('route_not_found', `No route ${req.method} ${req.path}: the inspector and the API explorer are off (--no-ui).`);
     const params = req.params as Record<string, string>;
     let workspace: Workspace | undefined;
+    let linked: string | undefined;
     if (route.link) {
-      workspace = route.link.find(emulator.workspaces(), params);
-      if (!workspace) return writePage(req, res, route.link.notFound());
+      const target = route.link.find(emulator.workspaces(), params);
+      if (!target) return writePage(req, res, route.link.notFound());
+      ({ workspace, id: linked } = target);
       beforeRequest(workspace);
     }
     let form: Promise<PageForm> | undefined;
     const ctx: PageContext = {
-      workspace, params, query: req.query as Record<string, unknown>, cookies: cookiesOf(req), info: infoOf(req, options),
+      workspace, linked, params, query: req.query as Record<string, unknown>, cookies: cookiesOf(req), info: infoOf(req, options),
       form: () => (form ??= route.form ? readForm(req, route.form) : Promise.reject(new Error(`${route.path} reads no form`))),
     };
     let reply: PageReply;

@@ -52,6 +52,8 @@ export interface FormRules {
 export interface PageContext {
   /** The workspace the page's link belongs to (rows with `link`); undefined for static files. */
   workspace: Workspace | undefined;
+  /** The id of the record the link names (rows with `link`). */
+  linked: string | undefined;
   params: Record<string, string>;
   query: Record<string, unknown>;
   cookies: Record<string, string>;
@@ -60,14 +62,21 @@ export interface PageContext {
   info: RequestInfo;
 }
 
-/** A row with a link: `workspace` is the one the link was found in. */
+/** A row with a link: `workspace` is the one the link was found in, `linked` the id of the record it names. */
 export interface LinkContext extends PageContext {
   workspace: Workspace;
+  linked: string;
 }
 
-/** How the pages of one kind of link are found, and what an unknown link answers. */
+/** Where a link was found: its workspace and the id of the record it names (read afresh by id once due timers ran). */
+interface LinkTarget {
+  workspace: Workspace;
+  id: string;
+}
+
+/** How the pages of one kind of link are found (once per request), and what an unknown link answers. */
 export interface PageLink {
-  find(workspaces: readonly Workspace[], params: Record<string, string>): Workspace | undefined;
+  find(workspaces: readonly Workspace[], params: Record<string, string>): LinkTarget | undefined;
   notFound(): PageReply;
 }
 

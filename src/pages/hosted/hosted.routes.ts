@@ -1,6 +1,6 @@
 import { documentFile } from '../../resources/documents/documents.files.js';
 import { codeVoid, confirmCode, findByLinkToken, hasSession, needsCodeMail, sendCode } from '../../resources/onboardings/onboardings.hosted-access.js';
-import { employeeSign, employeeSubmit } from '../../resources/onboardings/onboardings.lifecycle.js';
+import { employeeSign, employeeSubmit, linkRefusal } from '../../resources/onboardings/onboardings.lifecycle.js';
 import type { OnboardingRecord } from '../../resources/onboardings/onboardings.model.js';
 import type { Workspace } from '../../core/workspace.js';
 import { pageHeaders, renderPage } from '../layout.js';
@@ -46,7 +46,13 @@ function returnOrigin(r: OnboardingRecord): string[] {
 }
 
 const HOSTED_LINK: PageLink = {
-  find: (workspaces, params) => workspaces.find((ws) => findByLinkToken(ws, params.token!)),
+  find: (workspaces, params) => {
+    for (const workspace of workspaces) {
+      const found = findByLinkToken(workspace, params.token!);
+      if (found) return { workspace, id: found.record.id };
+    }
+    return undefined;
+  },
   notFound: () => answer(notFoundView),
 };
 
@@ -57,18 +63,13 @@ const HOSTED_LINK: PageLink = {
 function locate(ctx: LinkContext): Located | PageReply {
   const { workspace: ws } = ctx;
   const token = ctx.params.token!;
-  const found = findByLinkToken(ws, token);
-  if (!found) return answer(notFoundView);
-  const { record, state } = found;
+  const record = ws.store.onboardings.get(ctx.linked);
+  if (!record) return answer(notFoundView);
   const org = ws.store.organizations.get(record.organization_id);
   const brand = { name: org?.name ?? record.organization_id, color: org?.branding?.color ?? null };
   const link = record.hosted_link;
-  const gone = (kind: Parameters<typeof goneView>[0]) => answer(goneView(kind, brand.name, link?.expires_at ?? null), { brand, record });
-  if (record.status === 'cancelled') return gone('cancelled');
-  if (record.status === 'completed') return gone('completed');
-  if (state === 'replaced') return gone('replaced');
-  if (!link || link.revoked_at) return gone('revoked');
-  if (Date.parse(link.expires_at) <= ws.clock.nowMs()) return gone('expired');
+  const refused = linkRefusal(ws, record, token);
+  if (refused || !link) return answer(goneView(refused ?? 'revoked', brand.name, link?.expires_at ?? null), { brand, record });
   const session = ctx.cookies[COOKIE];
   return { ws, record, brand, model: { token, employer: brand.name, record }, session: hasSession(link, session) ? session : undefined };
 }

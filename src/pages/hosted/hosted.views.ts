@@ -1,4 +1,5 @@
 import type { EmployeeDetails, OnboardingRecord } from '../../resources/onboardings/onboardings.model.js';
+import type { LinkRefusal } from '../../resources/onboardings/onboardings.lifecycle.js';
 import { readableDate, readableInstant } from '../dates.js';
 import { html, type Html } from '../html.js';
 import { ACCEPTED_TYPES, DETAIL_FIELDS, LABELS, MAX_UPLOAD_BYTES, printIban, type FieldErrors, type FieldValues, type FormField } from './hosted.forms.js';
@@ -30,7 +31,8 @@ export const notFoundView: View = {
   body: html`<h1>This link does not exist</h1><p>Check that you opened the whole link from the e-mail. If it still does not work, ask your employer for a new link.</p>`,
 };
 
-export type GoneKind = 'expired' | 'replaced' | 'revoked' | 'cancelled' | 'completed';
+/** The page for each way a link cannot be used (linkRefusal). */
+export type GoneKind = LinkRefusal;
 
 export function goneView(kind: GoneKind, employer: string, expiresAt: string | null): View {
   switch (kind) {

@@ -82,12 +82,18 @@ function done(outcome: ReviewOutcome, c: ReviewContext): Notice {
 }
 
 /** The link's session; the mount found its workspace by the same token. */
-const sessionOf = (ctx: LinkContext): ReviewSessionRecord => findReviewSession(ctx.workspace, ctx.params.token!)!;
+const sessionOf = (ctx: LinkContext): ReviewSessionRecord => ctx.workspace.store.reviewSessions.get(ctx.linked)!;
 
 const ancestorsOf = (ws: Workspace, session: ReviewSessionRecord) => frameAncestors(framingOrganizations(ws, session));
 
 const REVIEW_LINK: PageLink = {
-  find: (workspaces, params) => workspaces.find((ws) => findReviewSession(ws, params.token!)),
+  find: (workspaces, params) => {
+    for (const workspace of workspaces) {
+      const session = findReviewSession(workspace, params.token!);
+      if (session) return { workspace, id: session.id };
+    }
+    return undefined;
+  },
   // Names nothing, so any product may show it in its frame.
   notFound: () => answer({ status: 404, title: 'Review link not found', body: notFoundBody }, '*'),
 };

@@ -37,6 +37,22 @@ function attach(ws: Workspace, r: OnboardingRecord, kinds: DocumentKind[]): Docu
 /** Wrong one-time codes a link takes before its code is void and a new one must be sent. */
 export const MAX_CODE_ATTEMPTS = 5;
 
+/** Why an employee's link cannot be used: the onboarding ended, or the link was replaced, revoked or expired. */
+export type LinkRefusal = 'cancelled' | 'completed' | 'replaced' | 'revoked' | 'expired';
+
+/**
+ * The one reading of a hosted link's validity, for the pages and for opening through the API:
+ * undefined when the link (`token`: one the employee holds, else the current one) can be used.
+ */
+export function linkRefusal(ws: Workspace, r: OnboardingRecord, token?: string): LinkRefusal | undefined {
+  if (r.status === 'cancelled' || r.status === 'completed') return r.status;
+  const link = r.hosted_link;
+  if (token !== undefined && link?.token !== token) return 'replaced';
+  if (!link || link.revoked_at) return 'revoked';
+  if (Date.parse(link.expires_at) <= ws.clock.nowMs()) return 'expired';
+  return undefined;
+}
+
 /**
  * What refuses the employee's opening of the link beyond the status: a replaced, revoked or
  * expired link, a void or wrong code. The action checks it first; the control API asks it to
@@ -44,9 +60,10 @@ export const MAX_CODE_ATTEMPTS = 5;
  */
 export function checkOpen(ws: Workspace, r: OnboardingRecord, code?: string): void {
   if (r.status !== 'pending_employee') return; // the machine's refusal
-  const link = r.hosted_link;
-  if (!link || link.revoked_at) throw fail('hosted_link_revoked', 'The hosted link was replaced or revoked; use the newest link.');
-  if (Date.parse(link.expires_at) <= ws.clock.nowMs()) throw fail('hosted_link_expired', `The hosted link expired at ${link.expires_at}.`);
+  const refused = linkRefusal(ws, r);
+  if (refused === 'revoked') throw fail('hosted_link_revoked', 'The hosted link was replaced or revoked; use the newest link.');
+  if (refused === 'expired') throw fail('hosted_link_expired', `The hosted link expired at ${r.hosted_link!.expires_at}.`);
+  const link = r.hosted_link!;
   if (code !== undefined && (link.code_attempts ?? 0) >= MAX_CODE_ATTEMPTS) {
     throw fail('one_time_code_void', `The one-time code was entered wrongly ${MAX_CODE_ATTEMPTS} times and no longer works; send a new code.`, 'code');
   }
