@@ -15,13 +15,15 @@ interface ReceiverCheckOptions {
   junit?: string;
 }
 
-/** A whole number in range, or a usage error naming the flag. */
-function wholeNumber(flag: string, raw: string | undefined, max: number): number | undefined {
-  if (raw === undefined) return undefined;
-  const n = /^\d+$/.test(raw.trim()) ? Number(raw.trim()) : NaN;
-  if (!Number.isSafeInteger(n) || n < 1 || n > max) throw new UsageError(`${flag} must be a whole number from 1 to ${max}; got ${JSON.stringify(raw)}`);
-  return n;
-}
+/** The flag's digits as a number (anything else NaN): the run itself checks the range, as for every caller. */
+const digits = (raw: string | undefined): number | undefined => (raw === undefined ? undefined : /^\d+$/.test(raw.trim()) ? Number(raw.trim()) : NaN);
+
+/** The flags the run's refusals name by their field: `burst: must be ...` is `--burst must be ...`. */
+const FLAGS: Record<string, string> = { burst: '--burst', timeout_ms: '--timeout-ms' };
+const asUsage = (err: RefusedError): UsageError => {
+  const flag = err.param === undefined ? undefined : FLAGS[err.param];
+  return new UsageError(flag && err.message.startsWith(`${err.param}: `) ? `${flag} ${err.message.slice(err.param!.length + 2)}` : err.message);
+};
 
 /** One testcase per check; a warning passes (it fails no run), its reason kept in the case's name. */
 function junitCases(report: ReceiverCheckReport): JunitCase[] {
@@ -68,8 +70,8 @@ export function registerReceiverCheck(program: Command): void {
     ].join('\n'))
     .exitOverride(usageExit)
     .action(action(async (o: ReceiverCheckOptions) => {
-      const timeoutMs = wholeNumber('--timeout-ms', o.timeoutMs, MAX_TIMEOUT_MS);
-      const burst = wholeNumber('--burst', o.burst, MAX_BURST);
+      const timeoutMs = digits(o.timeoutMs);
+      const burst = digits(o.burst);
       let report: ReceiverCheckReport;
       try {
         report = await runReceiverCheck({
@@ -81,7 +83,7 @@ export function registerReceiverCheck(program: Command): void {
         });
       } catch (err) {
         // The run refuses its input (an address it would not send to) before sending anything.
-        if (err instanceof RefusedError) throw new UsageError(err.message);
+        if (err instanceof RefusedError) throw asUsage(err);
         throw err;
       }
       if (o.junit) {
