@@ -86,7 +86,7 @@ export async function dropAnswer(res: Response, would: DroppedAnswer): Promise<v
  */
 export function writeSlowly(req: Request, res: Response, status: number, text: string, headers: Record<string, string> | undefined, slow: { firstByteMs: number; betweenBytesMs: number }, replayed: boolean): Promise<void> {
   droppedAnswers.set(res, { status, text, replayed });
-  return send(req, res, { ...jsonAnswer(status, text, headers), pace: { ...slow, pieces: SLOW_RESPONSE_CHUNKS } });
+  return send(req, res, { ...jsonAnswer(status, text, headers), pace: { ...slow, pieces: SLOW_RESPONSE_CHUNKS } }) ?? Promise.resolve();
 }
 
 /** 429 rate_limited with Retry-After in whole seconds: an injected fault or the --rate-limit limiter. */

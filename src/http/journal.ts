@@ -4,7 +4,7 @@ import { answerIds, isOnboardingId, JOURNAL_BODY_CAP, maskKey, type DeferredIds,
 import type { Workspace } from '../core/workspace.js';
 import type { WithRawBody } from './body.js';
 import { droppedAnswerOf } from './faults.js';
-import { outcomeOf } from './reply.js';
+import { keepOutcome, outcomeOf } from './reply.js';
 
 /** Answers longer than this are not parsed for their error code or onboarding id. */
 const ANSWER_READ_LIMIT = 256 * 1024;
@@ -97,6 +97,7 @@ function parsed(text: string | undefined): unknown {
  */
 export function journalRequest(req: Request, res: Response, workspace: Workspace, key: string): void {
   if (!workspace.requests.enabled) return;
+  keepOutcome(res);
   const started = performance.now();
   const at = isoAt(workspace.clock.nowMs());
   const record = (status: number, text: string | undefined, errorCode: string | null | undefined, replayed: boolean, answered: boolean, answerOnboardingIds?: string[]): void => {

@@ -30,19 +30,24 @@ export interface Answer {
   contentType?: string;
   cookies?: readonly string[] | undefined;
   errorCode?: string | undefined;
-  /** The onboarding ids the answer names (its id and onboarding_id), when known without reading the text. */
-  onboardingIds?: string[] | undefined;
+  /** The onboarding ids the answer names (its id and onboarding_id), when known without reading the text; asked only when kept. */
+  onboardingIds?: (() => string[]) | undefined;
   /** slow_response: nothing for firstByteMs, then the body in pieces with betweenBytesMs between them. */
   pace?: { firstByteMs: number; betweenBytesMs: number; pieces: number } | undefined;
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
-const outcomes = new WeakMap<Response, Outcome>();
-export const outcomeOf = (res: Response): Outcome | undefined => outcomes.get(res);
+// Kept on the response itself: a property costs less than a WeakMap entry, on every request.
+const OUTCOME = Symbol('outcome');
+const HOLD = Symbol('hold');
+type Marked = Response & { [OUTCOME]?: Outcome | null; [HOLD]?: () => Promise<void> };
 
-/** The commit an answer waits for, per response (set by holdAnswers for every request with a state file). */
-const holds = new WeakMap<Response, () => Promise<void>>();
-export const holdUntil = (res: Response, commit: () => Promise<void>): void => void holds.set(res, commit);
+/** Asks the writer to keep what it sends (the journal does, for the requests it records); others cost nothing. */
+export const keepOutcome = (res: Response): void => void ((res as Marked)[OUTCOME] = null);
+export const outcomeOf = (res: Response): Outcome | undefined => (res as Marked)[OUTCOME] ?? undefined;
+
+/** The commit an answer waits for (set by holdAnswers for every request, with a state file). */
+export const holdUntil = (res: Response, commit: () => Promise<void>): void => void ((res as Marked)[HOLD] = commit);
 
 /**
  * Resolves once what the request changed is as durable as an answer would have waited for: at
@@ -50,7 +55,7 @@ export const holdUntil = (res: Response, commit: () => Promise<void>): void => v
  * injected dropped answer), so the change it did not report is still kept.
  */
 export function committed(res: Response): Promise<void> {
-  return holds.get(res)?.() ?? Promise.resolve();
+  return (res as Marked)[HOLD]?.() ?? Promise.resolve();
 }
 
 /** Headers a replacement error answer keeps; the others described the answer it replaces. */
@@ -58,10 +63,11 @@ const KEPT = new Set(['request-id', 'service-version']);
 
 /**
  * Sends the answer once the request's change is durable. When the commit fails, a 500
- * state_not_written in the envelope goes instead: the change is not acknowledged.
+ * state_not_written in the envelope goes instead: the change is not acknowledged. A promise
+ * only when there is something to wait for (a commit, a paced answer): not on the hot path.
  */
-export function send(req: Request, res: Response, answer: Answer): Promise<void> {
-  const commit = holds.get(res);
+export function send(req: Request, res: Response, answer: Answer): Promise<void> | undefined {
+  const commit = (res as Marked)[HOLD];
   if (!commit) return write(res, answer);
   return commit().then(
     () => write(res, answer),
@@ -74,10 +80,12 @@ export function send(req: Request, res: Response, answer: Answer): Promise<void>
 }
 
 /** Plain node calls: this is the hot path of every request. */
-async function write(res: Response, a: Answer): Promise<void> {
-  if (res.destroyed) return;
-  const json = a.contentType === JSON_TYPE && typeof a.body === 'string' ? a.body : undefined;
-  outcomes.set(res, { status: a.status, json, errorCode: a.errorCode, onboardingIds: a.onboardingIds });
+function write(res: Response, a: Answer): Promise<void> | undefined {
+  if (res.destroyed) return undefined;
+  if ((res as Marked)[OUTCOME] === null) {
+    const json = a.contentType === JSON_TYPE && typeof a.body === 'string' ? a.body : undefined;
+    (res as Marked)[OUTCOME] = { status: a.status, json, errorCode: a.errorCode, onboardingIds: a.onboardingIds?.() };
+  }
   res.statusCode = a.status;
   if (a.headers) for (const name in a.headers) res.setHeader(name, a.headers[name]!);
   if (a.cookies) for (const cookie of a.cookies) res.appendHeader('Set-Cookie', cookie);
@@ -86,7 +94,7 @@ async function write(res: Response, a: Answer): Promise<void> {
   if (a.contentType) res.setHeader('Content-Type', a.contentType);
   res.setHeader('Content-Length', typeof bytes === 'string' ? Buffer.byteLength(bytes) : bytes.byteLength);
   if (!a.pace) return void res.end(bytes);
-  await paced(res, typeof bytes === 'string' ? Buffer.from(bytes, 'utf8') : bytes, a.pace);
+  return paced(res, typeof bytes === 'string' ? Buffer.from(bytes, 'utf8') : bytes, a.pace);
 }
 
 /** Writes the body in pieces; a client that hangs up meanwhile ends the writing. */
@@ -103,22 +111,18 @@ async function paced(res: Response, bytes: Uint8Array, pace: NonNullable<Answer[
   res.end(bytes.subarray(at));
 }
 
-/** A route's reply as an answer; `text` is its JSON text ('' for a file). */
-function replyAnswer(reply: Reply): { answer: Answer; text: string } {
-  if (reply.body instanceof RawFile) {
-    return { answer: { status: reply.status, headers: reply.headers, body: reply.body.bytes, contentType: reply.body.contentType }, text: '' };
-  }
-  const text = replyText(reply);
-  const onboardingIds = reply.body instanceof RawJson ? undefined : answerIds(reply.body);
-  return { answer: { ...jsonAnswer(reply.status, text, reply.headers), onboardingIds }, text };
-}
-
 export const jsonAnswer = (status: number, text: string, headers?: Readonly<Record<string, string>>): Answer => ({ status, headers, body: text, contentType: JSON_TYPE });
 
 /** Writes a route's reply; returns its JSON text for the idempotency record ('' for a file, from GET routes only). */
 export function writeReply(req: Request, res: Response, reply: Reply): string {
-  const { answer, text } = replyAnswer(reply);
-  void send(req, res, answer);
+  const { status, headers, body } = reply;
+  if (body instanceof RawFile) {
+    send(req, res, { status, headers, body: body.bytes, contentType: body.contentType });
+    return '';
+  }
+  const text = replyText(reply);
+  // The writer has the answer as an object: the journal gets its onboarding ids without reading the text.
+  send(req, res, { status, headers, body: text, contentType: JSON_TYPE, onboardingIds: body instanceof RawJson ? undefined : () => answerIds(body) });
   return text;
 }
 
