@@ -5,7 +5,9 @@
 // state file is measured twice in the same run: on the fixtures (an empty store), and on a
 // store first filled with BENCH_WRITE_FILL onboardings (default 6,000: made in memory, taken
 // as a snapshot and given to `serve --state-file` as its file), to show whether a durable
-// write costs more when the store holds more; `fill_ratio` is the second over the first.
+// write costs more when the store holds more; `fill_ratio` is the second over the first. The
+// same pair again with an Idempotency-Key on every request, as integrations send them (the
+// fill too, so the store holds 6,000 remembered responses): `fill_ratio_keyed`.
 // Run with `npm run bench` (last) or `npm run build && node bench/writes.mjs`;
 // BENCH_WRITE_DURATION sets the seconds per case (default 3). Figures go to stdout and, under
 // the key `writes`, to bench/results.json.
@@ -64,7 +66,11 @@ async function stop(child) {
   await exited;
 }
 
-async function measure(label, extra, file) {
+/** A new Idempotency-Key on every request, when `keyed`. */
+let keySeq = 0;
+const keyedRequests = (keyed) => (keyed ? { requests: [{ setupRequest: (req) => ({ ...req, headers: { ...req.headers, 'idempotency-key': `bench-${process.pid}-${++keySeq}` } }) }] } : {});
+
+async function measure(label, extra, file, keyed = false) {
   const { child, url } = await start(extra);
   const onboardingsAtStart = file ? (await snapshotOf(url)).store.onboardings.length : undefined;
   try {
@@ -76,6 +82,7 @@ async function measure(label, extra, file) {
       duration: DURATION_S,
       headers: { authorization: 'Bearer hrs_test_acme_owner', 'content-type': 'application/json' },
       body: BODY,
+      ...keyedRequests(keyed),
     });
     const figures = {
       requests_per_s: Math.round(r.requests.average),
@@ -103,7 +110,7 @@ async function snapshotOf(url) {
 }
 
 /** A state file holding `count` onboardings besides the fixtures': made in memory, as fast as that goes. */
-async function filledStateFile(file, count) {
+async function filledStateFile(file, count, keyed = false) {
   const { child, url } = await start([]);
   try {
     process.stdout.write(`  filling a store with ${count} onboardings in memory ... `);
@@ -115,6 +122,7 @@ async function filledStateFile(file, count) {
       timeout: 30,
       headers: { authorization: 'Bearer hrs_test_acme_owner', 'content-type': 'application/json' },
       body: BODY,
+      ...keyedRequests(keyed),
     });
     if (r.non2xx || r.errors) throw new Error(`filling: ${r.non2xx} non-2xx, ${r.errors} errors`);
     writeFileSync(file, JSON.stringify(await snapshotOf(url)), { mode: 0o600 });
@@ -136,6 +144,12 @@ await filledStateFile(filledFile, FILL);
 const filled = await measure(`--state-file on a store of ${FILL} onboardings`, ['--state-file', filledFile], filledFile);
 const fillRatio = Math.round((100 * filled.requests_per_s) / durable.requests_per_s) / 100;
 console.log(`  ratio --state-file at ${FILL} onboardings / on an empty store: ${fillRatio}`);
+const keyedEmpty = await measure('--state-file on an empty store, keyed', ['--state-file', path.join(tmp, 'keyed.json')], path.join(tmp, 'keyed.json'), true);
+const keyedFilledFile = path.join(tmp, 'keyed-filled.json');
+await filledStateFile(keyedFilledFile, FILL, true);
+const keyedFilled = await measure(`--state-file on a store of ${FILL} keyed onboardings, keyed`, ['--state-file', keyedFilledFile], keyedFilledFile, true);
+const fillRatioKeyed = Math.round((100 * keyedFilled.requests_per_s) / keyedEmpty.requests_per_s) / 100;
+console.log(`  ratio, keyed: ${fillRatioKeyed}`);
 
 const resultsFile = path.join(ROOT, 'bench/results.json');
 const all = existsSync(resultsFile) ? JSON.parse(readFileSync(resultsFile, 'utf8')) : {};
@@ -149,6 +163,9 @@ const writes = {
   fill_onboardings: FILL,
   state_file_filled: filled,
   fill_ratio: fillRatio,
+  state_file_keyed: keyedEmpty,
+  state_file_filled_keyed: keyedFilled,
+  fill_ratio_keyed: fillRatioKeyed,
 };
 if (process.env.BENCH_WRITES_CLI) console.log('  (another build: bench/results.json left as it was)');
 else writeFileSync(resultsFile, JSON.stringify({ ...all, writes }, null, 2) + '\n');

@@ -32,9 +32,50 @@ export interface IdempotencyRecord {
   expires_at: number;
 }
 
+/** What the remembered responses gained and lost since the last takeChanges(). */
+export interface IdempotencyChanges {
+  /** Those gone (expired, or a key whose expired record is taken again), applied first. */
+  deleted: { scope: string; key: string }[];
+  /** Those remembered since, in the order they were: each goes to the end, as it does here. */
+  put: IdempotencyRecord[];
+}
+
+const split = (id: string): { scope: string; key: string } => {
+  const at = id.indexOf('\u0000');
+  return { scope: id.slice(0, at), key: id.slice(at + 1) };
+};
+
 export class IdempotencyStore {
+  /** In the order the responses were remembered: complete() moves a key to the end. */
   private readonly entries = new Map<string, Entry>();
   private sinceSweep = 0;
+  /** Once trackChanges() was called (the state file): the keys whose remembered response changed, last change last. */
+  private touched: Set<string> | null = null;
+
+  /** From now on, remembers which keys change, for takeChanges(). */
+  trackChanges(): void {
+    this.touched = new Set();
+  }
+
+  /** What changed since trackChanges() or the last call, and starts afresh; null when not tracking. */
+  takeChanges(): IdempotencyChanges | null {
+    const touched = this.touched;
+    if (!touched) return null;
+    const changes: IdempotencyChanges = { deleted: [], put: [] };
+    for (const id of touched) {
+      const e = this.entries.get(id);
+      if (e?.state === 'done') changes.put.push({ ...split(id), fingerprint: e.fingerprint, response: e.response, expires_at: e.expiresAt });
+      else changes.deleted.push(split(id));
+    }
+    touched.clear();
+    return changes;
+  }
+
+  private touch(id: string): void {
+    if (!this.touched) return;
+    this.touched.delete(id);
+    this.touched.add(id);
+  }
 
   /**
    * The remembered responses, oldest first. Reservations of requests still running are left
@@ -44,8 +85,7 @@ export class IdempotencyStore {
     const out: IdempotencyRecord[] = [];
     for (const [id, e] of this.entries) {
       if (e.state !== 'done') continue;
-      const at = id.indexOf('\u0000');
-      out.push({ scope: id.slice(0, at), key: id.slice(at + 1), fingerprint: e.fingerprint, response: structuredClone(e.response), expires_at: e.expiresAt });
+      out.push({ ...split(id), fingerprint: e.fingerprint, response: structuredClone(e.response), expires_at: e.expiresAt });
     }
     return out;
   }
@@ -65,12 +105,17 @@ export class IdempotencyStore {
     const entry = this.entries.get(id);
     if (entry?.state === 'in_progress') return { kind: 'in_progress' };
     if (entry && entry.expiresAt > nowMs) return { kind: 'done', fingerprint: entry.fingerprint, response: entry.response };
+    if (entry) this.touch(id); // an expired record given up for the new request
     this.entries.set(id, { state: 'in_progress' });
     return { kind: 'reserved' };
   }
 
   complete(scope: string, key: string, fingerprint: string, response: StoredResponse, nowMs: number): void {
-    this.entries.set(`${scope}\u0000${key}`, {
+    const id = `${scope}\u0000${key}`;
+    // Remembered in the order responses are: a key reserved before another but finished after it comes after it.
+    this.entries.delete(id);
+    this.touch(id);
+    this.entries.set(id, {
       state: 'done',
       fingerprint,
       response,
@@ -87,7 +132,11 @@ export class IdempotencyStore {
   private sweepNow(nowMs: number): void {
     if (++this.sinceSweep < 1000) return;
     this.sinceSweep = 0;
-    for (const [id, e] of this.entries) if (e.state === 'done' && e.expiresAt <= nowMs) this.entries.delete(id);
+    for (const [id, e] of this.entries) {
+      if (e.state !== 'done' || e.expiresAt > nowMs) continue;
+      this.entries.delete(id);
+      this.touch(id);
+    }
   }
 }
 

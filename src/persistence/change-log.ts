@@ -1,6 +1,7 @@
 import { crc32 } from 'node:zlib';
 import { Collection, type StoreLayout } from '../core/store.js';
 import type { Timer, TimerQueue } from '../core/timers.js';
+import type { IdempotencyChanges, IdempotencyRecord, IdempotencyStore } from '../core/idempotency.js';
 import type { RequestJournal } from '../core/journal.js';
 import type { PartField, Workspace, WorkspacePart } from '../core/workspace.js';
 import { deliveryAsDue } from './in-flight.js';
@@ -16,6 +17,7 @@ import type { WorkspaceSnapshot } from './snapshot.js';
  *   it is, or appends a new one), and the record sequence;
  * - `timers`: the numbers gone, the timers added, `next_seq` and the cancelled numbers;
  * - `requests`: the journal entries added, how many it keeps (the oldest dropped), `next_seq`, `dropped`;
+ * - `idempotency`: the remembered responses gone, and those remembered since (each to the end);
  * - `parts`: every other part that changed, whole (they are small: the clock, the random
  *   position, faults, the scenario, ...);
  * - `state_file`: the document's trailer, when it changed.
@@ -32,12 +34,13 @@ export interface LogRecord {
   store?: Record<string, { deleted: string[]; put: unknown[] } | number>;
   timers?: { next_seq: number; removed: number[]; added: Timer[]; cancelled: number[] };
   requests?: { next_seq: number; dropped: number; kept: number; added: unknown[] };
+  idempotency?: IdempotencyChanges;
   parts?: Record<string, unknown>;
   state_file?: WorkspaceSnapshot['state_file'];
 }
 
 /** The workspace fields whose parts the log records piece by piece; the others go whole. */
-const PIECEWISE = new Set<PartField>(['store', 'timers', 'requests']);
+const PIECEWISE = new Set<PartField>(['store', 'timers', 'requests', 'idempotency']);
 
 /** One line of the log: the record's JSON, a tab, its CRC-32 (8 hex digits), a newline. */
 export function logLine(record: LogRecord): string {
@@ -61,6 +64,7 @@ export class ChangeTracker {
   private readonly store: Workspace['store'];
   private readonly timers: TimerQueue;
   private readonly journal: RequestJournal;
+  private readonly idempotency: IdempotencyStore;
   private readonly collections: [string, Collection<unknown>][];
   private sequence: number;
   private journalNext: number;
@@ -79,6 +83,8 @@ export class ChangeTracker {
     this.store = ws.store;
     this.timers = ws.timers;
     this.journal = ws.requests;
+    this.idempotency = ws.idempotency;
+    this.idempotency.trackChanges();
     this.collections = (Object.entries(ws.store) as [string, unknown][]).filter((e): e is [string, Collection<unknown>] => e[1] instanceof Collection);
     for (const [, c] of this.collections) c.trackChanges();
     this.timers.trackChanges();
@@ -97,7 +103,7 @@ export class ChangeTracker {
 
   /** Whether the workspace still holds the objects followed (a reset or a restore replaces them: write whole then). */
   follows(ws: Workspace): boolean {
-    return ws === this.ws && ws.store === this.store && ws.timers === this.timers && ws.requests === this.journal
+    return ws === this.ws && ws.store === this.store && ws.timers === this.timers && ws.requests === this.journal && ws.idempotency === this.idempotency
       && this.collections.every(([name, c]) => (ws.store as unknown as Record<string, unknown>)[name] === c);
   }
 
@@ -160,6 +166,12 @@ export class ChangeTracker {
       changed = true;
     }
 
+    const idempotency = this.idempotency.takeChanges()!;
+    if (idempotency.deleted.length || idempotency.put.length) {
+      record.idempotency = idempotency;
+      changed = true;
+    }
+
     const parts: Record<string, unknown> = {};
     for (const [field, part] of this.wholeParts()) {
       const saved = part.save(ws[field], ws);
@@ -205,6 +217,8 @@ export function replayLog(doc: Record<string, unknown>, text: string, layout: St
   const store = doc.store as Record<string, unknown>;
   const collections = new Map<string, Map<string, unknown>>();
   let timers: Map<number, Timer> | null = null;
+  let idempotency: Map<string, IdempotencyRecord> | null = null;
+  const idOf = (r: { scope: string; key: string }): string => `${r.scope}\u0000${r.key}`;
   let applied = 0;
   let ignored = torn;
   for (const line of lines) {
@@ -238,10 +252,19 @@ export function replayLog(doc: Record<string, unknown>, text: string, layout: St
       const entries = [...saved, ...record.requests.added];
       doc.requests = { next_seq: record.requests.next_seq, dropped: record.requests.dropped, entries: entries.slice(Math.max(0, entries.length - record.requests.kept)) };
     }
+    if (record.idempotency) {
+      idempotency ??= new Map(((doc.idempotency ?? []) as IdempotencyRecord[]).map((r) => [idOf(r), r]));
+      for (const r of record.idempotency.deleted) idempotency.delete(idOf(r));
+      for (const r of record.idempotency.put) {
+        idempotency.delete(idOf(r)); // remembered again: at the end, as the store keeps it
+        idempotency.set(idOf(r), r);
+      }
+    }
     for (const [name, value] of Object.entries(record.parts ?? {})) doc[name] = value;
     if (record.state_file) doc.state_file = record.state_file;
     applied++;
   }
+  if (idempotency) doc.idempotency = [...idempotency.values()];
   for (const [name, records] of collections) store[name] = [...records.values()];
   if (timers) (doc.timers as { timers: Timer[] }).timers = [...timers.values()].sort((a, b) => a.due - b.due || a.seq - b.seq);
   return { applied, ignored };

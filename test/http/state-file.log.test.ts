@@ -65,6 +65,37 @@ function killedCopy(file: string, name: string): string {
 }
 
 describe('the state file change log', () => {
+  it('logs the remembered Idempotency-Key responses by key, not whole, and a start restores them in order', async () => {
+    const file = join(tempDir(), 'state.json');
+    const first = open(file);
+    const keyed = (key: string, reference: string) => auth(request(first.app).post('/v1/onboardings')).set('Idempotency-Key', key).send(createBody({ reference }));
+    for (let i = 0; i < 5; i++) expect((await keyed(`k${i}`, `keyed-${i}`)).status).toBe(201);
+    await first.state.commit();
+    const lines = readFileSync(logPathOf(file), 'utf8').trim().split('\n');
+    const last = JSON.parse(lines[lines.length - 1]!.split('\t')[0]!) as { idempotency?: { put: { key: string }[] }; parts?: Record<string, unknown> };
+    // The last write holds the one response it remembered, not the four before it.
+    expect(last.idempotency?.put.map((r) => r.key)).toEqual(['k4']);
+    expect(last.parts).not.toHaveProperty('idempotency');
+    // A replay answers from the restored record, and the snapshot is the same text.
+    const replayed = await keyed('k2', 'keyed-2');
+    expect(replayed.headers['idempotent-replayed']).toBe('true');
+    const before = await first.snapshot();
+    const again = open(killedCopy(file, 'killed.json'));
+    expect(await again.snapshot()).toBe(before);
+    const afterRestart = await auth(request(again.app).post('/v1/onboardings')).set('Idempotency-Key', 'k3').send(createBody({ reference: 'keyed-3' }));
+    expect(afterRestart.headers['idempotent-replayed']).toBe('true');
+    // Past the 24-hour window a key is taken afresh: its old record goes, the new one comes last.
+    expect((await request(again.app).post('/_emulator/clock/advance').send({ by: '25h' })).status).toBe(200);
+    const retaken = await auth(request(again.app).post('/v1/onboardings')).set('Idempotency-Key', 'k0').send(createBody({ reference: 'keyed-0-again' }));
+    expect(retaken.status).toBe(201);
+    expect(retaken.headers['idempotent-replayed']).toBeUndefined();
+    await again.state.commit();
+    const third = open(killedCopy(again.state.path, 'killed-again.json'));
+    expect(await third.snapshot()).toBe(await again.snapshot());
+    const keys = (JSON.parse(await third.snapshot()) as { idempotency: { key: string }[] }).idempotency.map((r) => r.key);
+    expect(keys[keys.length - 1]).toBe('k0');
+  });
+
   it('appends each write to the log, and a start on document and log restores the state a full snapshot held, byte for byte', async () => {
     const file = join(tempDir(), 'state.json');
     const first = open(file);
