@@ -18,6 +18,7 @@ import type { WorkspaceSnapshot } from './snapshot.js';
  * - `timers`: the numbers gone, the timers added, `next_seq` and the cancelled numbers;
  * - `requests`: the journal entries added, how many it keeps (the oldest dropped), `next_seq`, `dropped`;
  * - `idempotency`: the remembered responses gone, and those remembered since (each to the end);
+ * - `append`: what the parts that only ever grow at their end (the outbox, the audit log) gained;
  * - `parts`: every other part that changed, whole (they are small: the clock, the random
  *   position, faults, the scenario, ...);
  * - `state_file`: the document's trailer, when it changed.
@@ -35,12 +36,18 @@ export interface LogRecord {
   timers?: { next_seq: number; removed: number[]; added: Timer[]; cancelled: number[] };
   requests?: { next_seq: number; dropped: number; kept: number; added: unknown[] };
   idempotency?: IdempotencyChanges;
+  append?: Record<string, unknown[]>;
   parts?: Record<string, unknown>;
   state_file?: WorkspaceSnapshot['state_file'];
 }
 
 /** The workspace fields whose parts the log records piece by piece; the others go whole. */
 const PIECEWISE = new Set<PartField>(['store', 'timers', 'requests', 'idempotency']);
+/**
+ * Parts whose array only grows at its end (pushed to, never changed in place): a write logs
+ * what was appended. An array replaced (a reset of its owner) is logged whole.
+ */
+const APPEND_ONLY = ['outbox', 'auditLog'] as const satisfies readonly PartField[];
 
 /** One line of the log: the record's JSON, a tab, its CRC-32 (8 hex digits), a newline. */
 export function logLine(record: LogRecord): string {
@@ -75,6 +82,8 @@ export class ChangeTracker {
   /** Deliveries with an attempt running, and the attempt's timer a snapshot puts back (src/delivery/in-flight.ts). */
   private readonly inFlight = new Map<string, Timer | null>();
   private n = 0;
+  /** Each append-only part's array and its length at the last record. */
+  private readonly appendOnly = new Map<PartField, { array: unknown[]; length: number }>();
   private timersNext: number;
   private cancelledText: string;
 
@@ -95,6 +104,7 @@ export class ChangeTracker {
     this.journalKept = journal?.entries.length ?? 0;
     const doc = written as unknown as Record<string, unknown>;
     for (const [field, part] of this.wholeParts()) this.texts.set(field, comparable(part.name, doc[part.name]));
+    for (const field of APPEND_ONLY) this.appendOnly.set(field, { array: ws[field], length: ws[field].length });
     this.trailer = JSON.stringify(written.state_file ?? null);
     this.timersNext = written.timers.next_seq;
     this.cancelledText = JSON.stringify(written.timers.cancelled);
@@ -108,7 +118,7 @@ export class ChangeTracker {
   }
 
   private wholeParts(): [PartField, WorkspacePart<PartField>][] {
-    return (Object.entries(this.ws.recipe.parts) as [PartField, WorkspacePart<PartField>][]).filter(([field]) => !PIECEWISE.has(field));
+    return (Object.entries(this.ws.recipe.parts) as [PartField, WorkspacePart<PartField>][]).filter(([field]) => !PIECEWISE.has(field) && !(APPEND_ONLY as readonly PartField[]).includes(field));
   }
 
   /**
@@ -173,6 +183,15 @@ export class ChangeTracker {
     }
 
     const parts: Record<string, unknown> = {};
+    for (const field of APPEND_ONLY) {
+      const part = ws.recipe.parts[field] as WorkspacePart<PartField>;
+      const array: unknown[] = ws[field];
+      const seen = this.appendOnly.get(field)!;
+      if (array !== seen.array || array.length < seen.length) parts[part.name] = part.save(array as never, ws);
+      else if (array.length > seen.length) (record.append ??= {})[part.name] = array.slice(seen.length);
+      this.appendOnly.set(field, { array, length: array.length });
+    }
+    if (record.append) changed = true;
     for (const [field, part] of this.wholeParts()) {
       const saved = part.save(ws[field], ws);
       const text = comparable(part.name, saved);
@@ -260,6 +279,7 @@ export function replayLog(doc: Record<string, unknown>, text: string, layout: St
         idempotency.set(idOf(r), r);
       }
     }
+    for (const [name, added] of Object.entries(record.append ?? {})) doc[name] = [...((doc[name] as unknown[] | undefined) ?? []), ...added];
     for (const [name, value] of Object.entries(record.parts ?? {})) doc[name] = value;
     if (record.state_file) doc.state_file = record.state_file;
     applied++;

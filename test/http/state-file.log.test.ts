@@ -65,17 +65,34 @@ function killedCopy(file: string, name: string): string {
 }
 
 describe('the state file change log', () => {
+  it('logs what the outbox gained, not the whole outbox, and a start restores it', async () => {
+    const file = join(tempDir(), 'state.json');
+    const first = open(file);
+    const invite = (i: number) => auth(request(first.app).post('/v1/onboardings')).send(createBody({ reference: `invited-${i}`, options: { send_invitation: true } }));
+    for (let i = 0; i < 4; i++) expect((await invite(i)).status).toBe(201);
+    await first.state.commit();
+    const records = readFileSync(logPathOf(file), 'utf8').trim().split('\n').map((l) => JSON.parse(l.split('\t')[0]!) as { append?: Record<string, unknown[]>; parts?: Record<string, unknown> });
+    // Each write carries the invitation it sent, never the outbox whole.
+    const appended = records.flatMap((r) => r.append?.outbox ?? []);
+    expect(appended).toHaveLength(4);
+    expect(records.filter((r) => r.append?.outbox).every((r) => r.append!.outbox!.length === 1)).toBe(true);
+    expect(records.some((r) => r.parts && 'outbox' in r.parts)).toBe(false);
+    const before = await first.snapshot();
+    const again = open(killedCopy(file, 'killed.json'));
+    expect(await again.snapshot()).toBe(before);
+    expect((await request(again.app).get('/_emulator/outbox')).body.data).toHaveLength(4);
+  });
+
   it('logs the remembered Idempotency-Key responses by key, not whole, and a start restores them in order', async () => {
     const file = join(tempDir(), 'state.json');
     const first = open(file);
     const keyed = (key: string, reference: string) => auth(request(first.app).post('/v1/onboardings')).set('Idempotency-Key', key).send(createBody({ reference }));
     for (let i = 0; i < 5; i++) expect((await keyed(`k${i}`, `keyed-${i}`)).status).toBe(201);
     await first.state.commit();
-    const lines = readFileSync(logPathOf(file), 'utf8').trim().split('\n');
-    const last = JSON.parse(lines[lines.length - 1]!.split('\t')[0]!) as { idempotency?: { put: { key: string }[] }; parts?: Record<string, unknown> };
-    // The last write holds the one response it remembered, not the four before it.
-    expect(last.idempotency?.put.map((r) => r.key)).toEqual(['k4']);
-    expect(last.parts).not.toHaveProperty('idempotency');
+    const records = readFileSync(logPathOf(file), 'utf8').trim().split('\n').map((l) => JSON.parse(l.split('\t')[0]!) as { idempotency?: { put: { key: string }[] }; parts?: Record<string, unknown> });
+    // Each write holds the one response it remembered, never all of them.
+    expect(records.flatMap((r) => r.idempotency?.put.map((p) => p.key) ?? [])).toEqual(['k0', 'k1', 'k2', 'k3', 'k4']);
+    expect(records.some((r) => r.parts && 'idempotency' in r.parts)).toBe(false);
     // A replay answers from the restored record, and the snapshot is the same text.
     const replayed = await keyed('k2', 'keyed-2');
     expect(replayed.headers['idempotent-replayed']).toBe('true');
