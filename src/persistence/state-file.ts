@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { ApiError } from '../core/errors.js';
+import { wallTimeout } from '../core/timers.js';
 import type { WorkspaceSnapshot } from './snapshot.js';
 import type { Workspace } from '../core/workspace.js';
 import { appendDurably, writeDurably, writeDurablySync } from './durable-file.js';
@@ -69,6 +70,11 @@ export interface StateFileOptions {
 /** The change log beside the state file. */
 export const logPathOf = (path: string): string => `${path}.log`;
 
+/**
+ * Pairs a log with the document it follows. Not drawn from the workspace's seeded source: it
+ * must differ between runs with the same seed (a log left by an earlier run must never match),
+ * and no answer, event or snapshot shows it, so --seed determinism is untouched.
+ */
 const newLogId = (): string => randomBytes(8).toString('hex');
 
 /** What happened at start: the file was read, made, or overwritten on --reset-state. */
@@ -101,7 +107,8 @@ export class StateFile {
   private logBytes = 0;
   /** The next write writes the document whole (compaction once writes paused). */
   private wholeNext = false;
-  private idle: ReturnType<typeof setTimeout> | undefined;
+  /** Stops the idle timer that folds the log into the document (a wall-clock wait: it is about the disk, not the workspace). */
+  private cancelIdle: (() => void) | undefined;
   private closed = false;
   private running: Promise<void> | null = null;
   /** The next write's waiters; it starts when the running one ends. */
@@ -172,7 +179,7 @@ export class StateFile {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    clearTimeout(this.idle);
+    this.cancelIdle?.();
     this.unsubscribe();
     while (this.running) await this.running;
     await this.write(false, true);
@@ -247,13 +254,12 @@ export class StateFile {
 
   /** Once no write came for a while, the next write folds the log into the document. */
   private compactWhenIdle(): void {
-    clearTimeout(this.idle);
-    this.idle = setTimeout(() => {
+    this.cancelIdle?.();
+    this.cancelIdle = wallTimeout(this.options.compactAfterIdleMs ?? 200, () => {
       if (this.closed || this.logBytes === 0) return;
       this.wholeNext = true;
       this.touch();
-    }, this.options.compactAfterIdleMs ?? 200);
-    this.idle.unref?.();
+    });
   }
 
   private trailer(open: boolean, log: string): NonNullable<WorkspaceSnapshot['state_file']> {
