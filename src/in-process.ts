@@ -1,49 +1,31 @@
 import { basename } from 'node:path';
-import type { FaultInput } from './core/faults.js';
-import type { DeliveryFaultInput } from './delivery-faults/delivery-faults.js';
-import { CreateDeliveryFaultBody } from './delivery-faults/delivery-faults.schemas.js';
-import * as deliveryFaults from './control/delivery-faults.service.js';
 import type { Workspace } from './core/workspace.js';
-import { DEFAULT_HOST } from './core/product.js';
-import { check, compile } from './core/validation.js';
+import { DEFAULT_BASE_URL, DEFAULT_HOST } from './core/product.js';
 import { ApiError } from './core/errors.js';
-import type { ControlClient, CreatedWorkspace, ResetWorkspace, ScenarioReport, ScenarioState, ScenarioValidation } from './control/control.client.js';
+import { controlRunner } from './control/control.call.js';
+import { clientMethods, type ControlClient, type CreatedWorkspace, type ResetWorkspace, type ScenarioReport, type ScenarioState, type ScenarioValidation } from './control/control.client.js';
+import type { ControlRoute } from './control/control.row.js';
 import { DEFAULT_WORKSPACE, Emulator, type EmulatorOptions, type WorkspaceInput } from './emulator.js';
 import { createApp, type App, type AppOptions } from './http/app.js';
 import { listen, type RunningServer } from './http/server.js';
-import { AdvanceBody, CreateFaultBody, CreateWorkspaceBody, SetClockBody } from './control/control.schemas.js';
-import { OutboxQuery } from './control/onboarding-actions.schemas.js';
-import { RequestsQuery, VerifyRequestsBody } from './control/requests.schemas.js';
-import * as requests from './control/requests.service.js';
-import { stateMachineView } from './resources/onboardings/onboardings.machine.view.js';
-import { ReceiverCheckBody } from './control/receiver-check.schemas.js';
-import { receiverCheck } from './control/receiver-check.service.js';
-import * as control from './control/control.service.js';
-import { restoreWorkspace, snapshotWorkspace } from './control/snapshot.service.js';
-import { checkedScenario, describeScenario, loadScenario, scenarioRefusal, scenarioReport, validateScenario } from './control/scenario.service.js';
+import { RawJson, type Reply } from './resources/route.js';
+import { loadScenario, scenarioRefusal, validateScenario } from './control/scenario.service.js';
 import { mergeScenarios, readScenarioFile, ScenarioError, ScenarioFileError } from './scenarios/scenario.load.js';
 import type { ScenarioDocument } from './scenarios/scenario.schemas.js';
 import { openStateFile } from './persistence/state-file.js';
 
 /**
  * The in-process transport of the control interface (one interface, two transports; see
- * docs/architecture.md, "Add a control action"): each helper checks its
- * input against the schema the /_emulator route declares, then calls the same function of
- * src/control/control.service.ts the route calls. Errors are the same ApiError (code, message,
- * param) the HTTP transport renders as its envelope. Every helper returns a promise, so an HTTP
- * client can implement the same interface.
+ * docs/architecture.md, "Add a control action"): each helper runs the control row it is made
+ * from, checked against the row's schemas as over HTTP, and answers the JSON the route would
+ * send. Errors are the same ApiError (code, message, param) the HTTP transport renders as its
+ * envelope.
  */
-const valid = {
-  advance: compile<{ by: string | number }>(AdvanceBody),
-  set: compile<{ now: string }>(SetClockBody),
-  fault: compile<FaultInput>(CreateFaultBody),
-  deliveryFault: compile<DeliveryFaultInput>(CreateDeliveryFaultBody),
-  workspace: compile<WorkspaceInput>(CreateWorkspaceBody),
-  outbox: compile<control.OutboxFilter>(OutboxQuery),
-  requests: compile<requests.RequestsFilter>(RequestsQuery),
-  verify: compile<VerifyRequestsBody>(VerifyRequestsBody),
-  receiverCheck: compile<ReceiverCheckBody>(ReceiverCheckBody),
-};
+const runners = new Map<ControlRoute<Emulator>, ReturnType<typeof controlRunner<Emulator>>>();
+const runnerOf = (row: ControlRoute<Emulator>) => runners.get(row) ?? runners.set(row, controlRunner(row)).get(row)!;
+
+/** What the route would send, read back: the same values as over HTTP, and no live object of the store. */
+const answerOf = (reply: Reply): unknown => JSON.parse(reply.body instanceof RawJson ? reply.body.text : JSON.stringify(reply.body)) as unknown;
 
 export type {
   ClockState, ClockMove, KeyInfo, CreatedWorkspace, WorkspaceInfo, ResetWorkspace, RestoredWorkspace, ScenarioState, ScenarioValidation, ScenarioReport, ControlClient,
@@ -102,9 +84,8 @@ function fileRefusal(err: ScenarioError): ApiError {
   return e;
 }
 
-/** A document is checked as PUT /_emulator/scenario checks it; files are read as `--scenario` reads them. */
-function scenarioInput(input: ScenarioInput): { document: ScenarioDocument; source: string } {
-  if (typeof input === 'object' && !Array.isArray(input)) return { document: checkedScenario(input), source: 'api' };
+/** Files are read as `--scenario` reads them. */
+function scenarioFiles(input: string | readonly string[]): { document: ScenarioDocument; source: string } {
   const files: readonly string[] = typeof input === 'string' ? [input] : input;
   if (files.length === 0) throw fileRefusal(new ScenarioError([{ path: '', message: 'no scenario file given' }], 'an empty list'));
   try {
@@ -114,8 +95,7 @@ function scenarioInput(input: ScenarioInput): { document: ScenarioDocument; sour
   }
 }
 
-function scenarioValidation(input: unknown): ScenarioValidation {
-  if (typeof input !== 'string') return validateScenario(input);
+function fileValidation(input: string): ScenarioValidation {
   try {
     return validateScenario(readScenarioFile(input));
   } catch (err) {
@@ -128,7 +108,7 @@ function scenarioValidation(input: unknown): ScenarioValidation {
  * Runs fn on the workspace as it is now, so a deleted workspace answers workspace_not_found;
  * then says the workspace may have changed (what the HTTP transport does after a request).
  */
-function helpers(emulator: Emulator, workspaceId: string): ControlHelpers {
+function helpers(emulator: Emulator, workspaceId: string, baseUrl: () => string): ControlHelpers {
   const on = <T>(fn: (ws: Workspace) => T | Promise<T>): Promise<T> =>
     Promise.resolve().then(async () => {
       const ws = emulator.workspace(workspaceId);
@@ -138,60 +118,35 @@ function helpers(emulator: Emulator, workspaceId: string): ControlHelpers {
         emulator.changed(ws);
       }
     });
+  const methods = clientMethods((row, input) =>
+    on((ws) => runnerOf(row as ControlRoute<Emulator>)(emulator, ws, input, { requestId: '', baseUrl: baseUrl(), head: false }, answerOf)),
+  );
   return {
+    ...methods,
     workspaceId,
-    clock: {
-      now: () => on((ws) => control.clockState(ws).now),
-      state: () => on(control.clockState),
-      advance: (by) => on((ws) => control.advanceClock(ws, check(valid.advance, { by }).by)),
-      set: (iso) => on((ws) => control.setClock(ws, check(valid.set, { now: iso }).now)),
-    },
-    outbox: (filter = {}) => on((ws) => control.listOutbox(ws, check(valid.outbox, filter))),
-    keys: () => on((ws) => control.listKeys(ws).data),
     workspace: {
-      create: (input = {}) =>
-        Promise.resolve().then(() => {
-          const created = control.createWorkspace(emulator, check(valid.workspace, input));
-          return { ...created, handle: helpers(emulator, created.id) };
-        }),
+      ...methods.workspace,
+      create: async (input = {}) => {
+        const created = await methods.workspace.create(input as Parameters<typeof methods.workspace.create>[0]);
+        return { ...created, handle: helpers(emulator, created.id, baseUrl) };
+      },
       get: (id) => {
         emulator.workspace(id); // workspace_not_found now rather than on first use
-        return helpers(emulator, id);
+        return helpers(emulator, id, baseUrl);
       },
-      reset: () => on((ws) => control.resetWorkspace(emulator, ws)),
     },
-    snapshot: () => on((ws) => snapshotWorkspace(emulator, ws)),
-    restore: (snapshot) => on((ws) => restoreWorkspace(emulator, ws, snapshot)),
     scenario: {
-      load: (input) => on((ws) => {
-        const { document, source } = scenarioInput(input);
-        return loadScenario(ws, document, source);
-      }),
-      get: () => on(describeScenario),
-      clear: () => on((ws) => loadScenario(ws, null, 'api')),
-      validate: (input) => Promise.resolve().then(() => scenarioValidation(input)),
-      report: () => on(scenarioReport),
+      ...methods.scenario,
+      // Files and ready scenarios by name, read here; a document is what PUT /_emulator/scenario takes.
+      load: (input) =>
+        typeof input === 'object' && !Array.isArray(input)
+          ? methods.scenario.load(input as ScenarioDocument)
+          : on((ws) => {
+              const { document, source } = scenarioFiles(input as string | readonly string[]);
+              return loadScenario(ws, document, source);
+            }),
+      validate: (input) => (typeof input === 'string' ? Promise.resolve().then(() => fileValidation(input)) : methods.scenario.validate(input as object)),
     },
-    faults: {
-      add: (input) => on((ws) => control.addFault(ws, check(valid.fault, input))),
-      list: () => on(control.listFaults),
-      remove: (id) => on((ws) => control.removeFault(ws, id)),
-      clear: () => on(control.clearFaults),
-    },
-    deliveryFaults: {
-      add: (input) => on((ws) => deliveryFaults.addDeliveryFault(ws, check(valid.deliveryFault, input))),
-      list: () => on(deliveryFaults.listDeliveryFaults),
-      remove: (id) => on((ws) => deliveryFaults.removeDeliveryFault(ws, id)),
-      clear: () => on(deliveryFaults.clearDeliveryFaults),
-    },
-    requests: {
-      find: (filter = {}) => on((ws) => requests.findRequests(ws, check(valid.requests, filter))),
-      verify: (matcher, expected) => on((ws) => requests.verifyRequests(ws, check(valid.verify, { matcher, expected }))),
-      clear: () => on(requests.clearRequests),
-    },
-    stateMachine: () => Promise.resolve().then(stateMachineView),
-    // The workspace only lends its delivery settings: no change to announce.
-    receiverCheck: (input) => Promise.resolve().then(() => receiverCheck(emulator.workspace(workspaceId), check(valid.receiverCheck, input))),
   };
 }
 
@@ -236,7 +191,7 @@ export function createEmulator(options: InProcessOptions = {}): InProcessEmulato
   let running: Promise<RunningServer> | null = null;
   let url: string | null = null;
   return {
-    ...helpers(emulator, DEFAULT_WORKSPACE),
+    ...helpers(emulator, DEFAULT_WORKSPACE, () => options.publicUrl ?? url ?? DEFAULT_BASE_URL),
     emulator,
     app,
     listen: (port = 0, host = DEFAULT_HOST) => serve(port, host),

@@ -1,9 +1,8 @@
 import { Command, CommanderError, Option, type CommandOptions } from 'commander';
-import type { ClockState, ControlClient, KeyInfo } from '../control/control.client.js';
-import type { Fault } from '../core/faults.js';
+import type { ControlInput } from '../control/control.call.js';
+import { clientMethods, type ControlClient } from '../control/control.client.js';
+import { workspacePath } from '../control/control.row.js';
 import { DEFAULT_BASE_URL } from '../core/product.js';
-import type { DeliveryFault } from '../delivery-faults/delivery-faults.js';
-import type { OutboxMail } from '../resources/onboardings/onboardings.outbox.js';
 
 /**
  * The CLI's tiny HTTP client for a running emulator: base URL and key from flags or the
@@ -83,72 +82,26 @@ export async function request<T = unknown>(options: ClientOptions, method: strin
   return parsed as T;
 }
 
+/** A row's path with its parameters filled in and its query appended. */
+function pathOf(path: string, input: ControlInput): string {
+  const filled = path.replace(/:([A-Za-z]+)/g, (_, name: string) => encodeURIComponent(input.params[name] ?? ''));
+  const query = new URLSearchParams(Object.entries(input.query).map(([name, value]): [string, string] => [name, String(value)]));
+  return query.size > 0 ? `${filled}?${query}` : filled;
+}
+
 /**
- * The control interface over HTTP, the twin of createEmulator()'s helpers: each method is one
- * request to the route the in-process helper's service backs, answering the same JSON typed by
- * the same service, and a refusal throws ApiError with the envelope's code, message and details.
- * Without a workspace id the key picks the workspace (the server's rule); with one, the
- * per-workspace paths (/_emulator/workspaces/{id}/...) name it.
+ * The control interface over HTTP, the twin of createEmulator()'s helpers: each method sends the
+ * control row it is made from, and a refusal throws ApiError with the envelope's code, message and
+ * details. Without a workspace id the key picks the workspace (the server's rule); with one, the
+ * per-workspace paths (/_emulator/workspaces/{id}/...) name it. A write without a body sends `{}`.
  */
 export function httpControl(options: ClientOptions, workspace?: string): ControlClient {
-  const at = (path: string) => (workspace === undefined ? `/_emulator${path}` : `/_emulator/workspaces/${encodeURIComponent(workspace)}${path}`);
-  const call = <T>(method: string, path: string, body?: unknown) => request<T>(options, method, path, body);
-  return {
-    clock: {
-      now: async () => (await call<ClockState>('GET', at('/clock'))).now,
-      state: () => call('GET', at('/clock')),
-      advance: (by) => call('POST', at('/clock/advance'), { by }),
-      set: (iso) => call('POST', at('/clock'), { now: iso }),
-    },
-    outbox: async (filter = {}) => {
-      const query = new URLSearchParams();
-      if (filter.onboarding_id !== undefined) query.set('onboarding_id', filter.onboarding_id);
-      if (filter.to !== undefined) query.set('to', filter.to);
-      const qs = query.size > 0 ? `?${query}` : '';
-      return (await call<{ data: OutboxMail[] }>('GET', at(`/outbox${qs}`))).data;
-    },
-    keys: async () => (await call<{ data: KeyInfo[] }>('GET', at('/keys'))).data,
-    workspace: {
-      // Creating is not per workspace: the new one is made beside the others, whichever is named.
-      create: (input = {}) => call('POST', '/_emulator/workspaces', input),
-      get: (id) => httpControl(options, id),
-      reset: () => call('POST', at('/reset'), {}),
-    },
-    snapshot: () => call('GET', at('/snapshot')),
-    restore: (snapshot) => call('PUT', at('/snapshot'), snapshot),
-    scenario: {
-      load: (document) => call('PUT', at('/scenario'), document),
-      get: () => call('GET', at('/scenario')),
-      clear: () => call('DELETE', at('/scenario')),
-      validate: (document) => call('POST', '/_emulator/scenarios/validate', document),
-      report: () => call('GET', at('/scenario/report')),
-    },
-    faults: {
-      add: (input) => call('POST', at('/faults'), input),
-      list: async () => (await call<{ data: Fault[] }>('GET', at('/faults'))).data,
-      remove: (id) => call('DELETE', at(`/faults/${encodeURIComponent(id)}`)),
-      clear: () => call('DELETE', at('/faults')),
-    },
-    deliveryFaults: {
-      add: (input) => call('POST', at('/delivery-faults'), input),
-      list: async () => (await call<{ data: DeliveryFault[] }>('GET', at('/delivery-faults'))).data,
-      remove: (id) => call('DELETE', at(`/delivery-faults/${encodeURIComponent(id)}`)),
-      clear: () => call('DELETE', at('/delivery-faults')),
-    },
-    requests: {
-      find: (filter = {}) => {
-        const query = new URLSearchParams();
-        for (const [name, value] of Object.entries(filter)) if (value !== undefined) query.set(name, String(value));
-        return call('GET', at(`/requests${query.size > 0 ? `?${query}` : ''}`));
-      },
-      verify: (matcher, expected) => call('POST', at('/requests/verify'), { matcher, expected }),
-      clear: () => call('DELETE', at('/requests')),
-    },
-    // One table for every workspace: no per-workspace path.
-    stateMachine: () => call('GET', '/_emulator/state-machine'),
-    // Not per workspace: the check uses the emulator's delivery settings, not a workspace's state.
-    receiverCheck: (input) => call('POST', '/_emulator/receiver-checks', input),
-  };
+  const methods = clientMethods((row, input) => {
+    const path = workspace !== undefined && row.perWorkspace ? workspacePath(row.path, encodeURIComponent(workspace)) : row.path;
+    const body = input.body ?? (row.method === 'POST' || row.method === 'PUT' || row.method === 'PATCH' ? {} : undefined);
+    return request(options, row.method, pathOf(path, input), body);
+  });
+  return { ...methods, workspace: { ...methods.workspace, get: (id) => httpControl(options, id) } };
 }
 
 /**

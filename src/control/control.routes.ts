@@ -3,7 +3,8 @@ import { SnapshotSchema } from '../workspace-parts.js';
 import { checkSnapshot, type Emulator } from '../emulator.js';
 import { ErrorSchema, IdParam } from '../resources/common.schemas.js';
 import { enableWebhook } from '../resources/webhooks/webhooks.service.js';
-import { defineControlRoute, ok, type ControlRoute } from '../resources/route.js';
+import { ok } from '../resources/route.js';
+import { defineControlRoute, type ControlRoute } from './control.row.js';
 import {
   AdvanceBody, ClockInfo, CreateFaultBody, EnabledWebhook, FaultInfo, FaultList, FaultsCleared, SetClockBody,
   CreatedWorkspace, CreateWorkspaceBody, Deleted, Health, KeyList, NoBody, RestoredWorkspace, WorkspaceInfo, WorkspaceList, WorkspaceParam,
@@ -21,7 +22,7 @@ const SNAPSHOT_BODY_DEPTH = BODY_DEPTH_LIMIT + 32;
 const errors = { description: 'Error', schema: ErrorSchema };
 const tag = 'Control';
 
-export const controlRoutes: ControlRoute<Emulator>[] = [
+export const controlRoutes = [
   defineControlRoute({
     kind: 'control', perWorkspace: false, tag, method: 'GET', path: '/_emulator/health',
     operationId: 'health', summary: 'Liveness and readiness',
@@ -32,6 +33,7 @@ export const controlRoutes: ControlRoute<Emulator>[] = [
     kind: 'control', perWorkspace: true, tag, method: 'GET', path: '/_emulator/keys',
     operationId: 'listKeys', summary: 'The keys of the workspace, with organization, partner, user and scopes',
     responses: { 200: { description: 'Keys', schema: KeyList } },
+    client: { name: 'keys', pick: 'data' },
     handle: (ctx) => ok(listKeys(ctx.workspace)),
   }),
   defineControlRoute({
@@ -39,6 +41,7 @@ export const controlRoutes: ControlRoute<Emulator>[] = [
     operationId: 'resetWorkspace', summary: 'Back to the fixtures, clock and random sequence the workspace started with',
     body: NoBody,
     responses: { 200: { description: 'Reset', schema: WorkspaceInfo } },
+    client: { name: 'workspace.reset' },
     handle: (ctx) => ok(resetWorkspace(ctx.emulator, ctx.workspace)),
   }),
   defineControlRoute({
@@ -46,6 +49,7 @@ export const controlRoutes: ControlRoute<Emulator>[] = [
     operationId: 'getSnapshot', summary: 'The whole workspace as one JSON document (store, clock, timers, random position, outbox, faults, scenario)',
     description: 'Waits for webhook attempts in flight first. Give the document back with PUT /_emulator/snapshot.',
     responses: { 200: { description: 'The snapshot', schema: SnapshotSchema } },
+    client: { name: 'snapshot' },
     handle: async (ctx) => ok(await snapshotWorkspace(ctx.emulator, ctx.workspace)),
   }),
   defineControlRoute({
@@ -60,12 +64,14 @@ export const controlRoutes: ControlRoute<Emulator>[] = [
     // Every mistake at once, with snapshot_invalid or snapshot_version_unsupported, before the schema's first-mistake check.
     guard: (body) => void checkSnapshot(body),
     responses: { 200: { description: 'The restored workspace', schema: RestoredWorkspace }, 409: errors, 422: errors },
+    client: { name: 'restore', args: 'body' },
     handle: async (ctx) => ok(await restoreWorkspace(ctx.emulator, ctx.workspace, ctx.body)),
   }),
   defineControlRoute({
     kind: 'control', perWorkspace: true, tag, method: 'GET', path: '/_emulator/clock',
     operationId: 'getClock', summary: 'The workspace clock: now, mode, pending timers, next due time',
     responses: { 200: { description: 'Clock', schema: ClockInfo } },
+    client: [{ name: 'clock.now', pick: 'now' }, { name: 'clock.state' }],
     handle: (ctx) => ok(clockState(ctx.workspace)),
   }),
   defineControlRoute({
@@ -73,6 +79,7 @@ export const controlRoutes: ControlRoute<Emulator>[] = [
     operationId: 'advanceClock', summary: 'Advance the clock, firing every due timer at its own instant',
     body: AdvanceBody,
     responses: { 200: { description: 'The new time and what fired', schema: ClockInfo }, 422: errors },
+    client: { name: 'clock.advance', args: ['by'] },
     handle: async (ctx) => ok(await advanceClock(ctx.workspace, ctx.body.by)),
   }),
   defineControlRoute({
@@ -80,6 +87,7 @@ export const controlRoutes: ControlRoute<Emulator>[] = [
     operationId: 'setClock', summary: 'Jump the clock to an instant (never backwards), firing what falls due',
     body: SetClockBody,
     responses: { 200: { description: 'The new time and what fired', schema: ClockInfo }, 409: errors, 422: errors },
+    client: { name: 'clock.set', args: ['now'] },
     handle: async (ctx) => ok(await setClock(ctx.workspace, ctx.body.now)),
   }),
   defineControlRoute({
@@ -97,18 +105,21 @@ export const controlRoutes: ControlRoute<Emulator>[] = [
     operationId: 'createFault', summary: 'Inject a fault: the next N matching /v1 requests get latency, a 429 or a 500, lose the connection before they run (reset_before_commit) or after they committed (drop_response_after_commit), or a slow answer (slow_response), or the next N payroll runs fail (payroll_down)',
     body: CreateFaultBody,
     responses: { 201: { description: 'The fault, with its id and remaining count', schema: FaultInfo }, 422: errors },
+    client: { name: 'faults.add', args: 'body' },
     handle: (ctx) => ok(addFault(ctx.workspace, ctx.body), 201),
   }),
   defineControlRoute({
     kind: 'control', perWorkspace: true, tag, method: 'GET', path: '/_emulator/faults',
     operationId: 'listFaults', summary: 'The active faults, in the order they are matched',
     responses: { 200: { description: 'Faults', schema: FaultList } },
+    client: { name: 'faults.list', pick: 'data' },
     handle: (ctx) => ok({ data: listFaults(ctx.workspace) }),
   }),
   defineControlRoute({
     kind: 'control', perWorkspace: true, tag, method: 'DELETE', path: '/_emulator/faults',
     operationId: 'clearFaults', summary: 'Remove every fault',
     responses: { 200: { description: 'How many were removed', schema: FaultsCleared } },
+    client: { name: 'faults.clear' },
     handle: (ctx) => ok(clearFaults(ctx.workspace)),
   }),
   defineControlRoute({
@@ -116,6 +127,7 @@ export const controlRoutes: ControlRoute<Emulator>[] = [
     operationId: 'deleteFault', summary: 'Remove one fault',
     params: IdParam,
     responses: { 200: { description: 'Deleted', schema: Deleted }, 404: errors },
+    client: { name: 'faults.remove', args: ['id'] },
     handle: (ctx) => ok(removeFault(ctx.workspace, ctx.params.id!)),
   }),
   defineControlRoute({
@@ -123,6 +135,7 @@ export const controlRoutes: ControlRoute<Emulator>[] = [
     operationId: 'createWorkspace', summary: 'Create an isolated workspace from the default or a posted fixtures document',
     body: CreateWorkspaceBody,
     responses: { 201: { description: 'Created', schema: CreatedWorkspace }, 422: errors },
+    client: { name: 'workspace.create', args: 'body' },
     handle: (ctx) => ok(createWorkspace(ctx.emulator, ctx.body), 201),
   }),
   defineControlRoute({
@@ -149,4 +162,4 @@ export const controlRoutes: ControlRoute<Emulator>[] = [
       return ok({ id, deleted: true });
     },
   }),
-];
+] satisfies ControlRoute<Emulator>[];

@@ -1,6 +1,7 @@
 import type { Emulator } from '../emulator.js';
 import { ErrorSchema, IdParam } from '../resources/common.schemas.js';
-import { defineControlRoute, ok, type ControlRoute } from '../resources/route.js';
+import { ok } from '../resources/route.js';
+import { defineControlRoute, type ControlRoute } from './control.row.js';
 import { NoBody } from './control.schemas.js';
 import {
   DeliveryIdParam, InspectDeliveriesQuery, InspectDelivery, InspectDeliveryList, InspectEventList, InspectEventsQuery, InspectListQuery, InspectOnboarding, InspectOnboardingList,
@@ -17,7 +18,7 @@ import { OnboardingIdParam } from './onboarding-actions.schemas.js';
 const errors = { description: 'Error', schema: ErrorSchema };
 const tag = 'Inspect';
 
-export const inspectRoutes: ControlRoute<Emulator>[] = [
+export const inspectRoutes = [
   defineControlRoute({
     kind: 'control', perWorkspace: true, tag, method: 'GET', path: '/_emulator/onboardings',
     operationId: 'inspectOnboardings',
@@ -66,4 +67,4 @@ export const inspectRoutes: ControlRoute<Emulator>[] = [
     responses: { 200: { description: 'The delivery after this attempt', schema: InspectDelivery }, 404: errors, 409: errors },
     handle: async (ctx) => ok(await retryDelivery(ctx.workspace, ctx.params.id!)),
   }),
-];
+] satisfies ControlRoute<Emulator>[];

@@ -1,7 +1,8 @@
 import type { Static, TSchema } from '../core/schema.js';
 import type { Emulator } from '../emulator.js';
 import { ErrorSchema } from '../resources/common.schemas.js';
-import { defineControlRoute, ok, type ControlRoute } from '../resources/route.js';
+import { ok } from '../resources/route.js';
+import { defineControlRoute, type ControlRoute } from './control.row.js';
 import {
   ActionResult, ApproveBody, AuditLog, DashboardCreateBody, DashboardCreated, NoBody, OnboardingIdParam, OpenBody,
   Outbox, OutboxQuery, PayrollFailBody, ReturnBody, TermsBody, VerifyBody,
@@ -23,7 +24,7 @@ const tag = 'Control';
  * One action on one onboarding: find it in the workspace, act, answer with the full onboarding.
  * `run` takes what `body` lets through, so an action and its schema cannot drift apart.
  */
-function action<S extends TSchema>(suffix: string, operationId: string, summary: string, body: S, run: act.Action<Static<S>>): ControlRoute<Emulator> {
+function action<S extends TSchema>(suffix: string, operationId: string, summary: string, body: S, run: act.Action<Static<S>>) {
   return defineControlRoute<Emulator, S>({
     kind: 'control', perWorkspace: true, tag, method: 'POST', path: `/_emulator/onboardings/:id/${suffix}`,
     operationId, summary, params: OnboardingIdParam, body,
@@ -36,7 +37,7 @@ function action<S extends TSchema>(suffix: string, operationId: string, summary:
   });
 }
 
-export const onboardingActionRoutes: ControlRoute<Emulator>[] = [
+export const onboardingActionRoutes = [
   defineControlRoute({
     kind: 'control', perWorkspace: true, tag, method: 'POST', path: '/_emulator/onboardings',
     operationId: 'dashboardCreateOnboarding',
@@ -80,6 +81,7 @@ export const onboardingActionRoutes: ControlRoute<Emulator>[] = [
     operationId: 'getOutbox', summary: 'Intercepted e-mails (invitations, new links, reminders, contracts), oldest first',
     query: OutboxQuery,
     responses: { 200: { description: 'The mails', schema: Outbox }, 422: errors },
+    client: { name: 'outbox', args: 'query', pick: 'data' },
     handle: (ctx) => ok({ data: listOutbox(ctx.workspace, ctx.query) }),
   }),
   defineControlRoute({
@@ -88,4 +90,4 @@ export const onboardingActionRoutes: ControlRoute<Emulator>[] = [
     responses: { 200: { description: 'The entries', schema: AuditLog } },
     handle: (ctx) => ok({ data: [...ctx.workspace.auditLog] }),
   }),
-];
+] satisfies ControlRoute<Emulator>[];

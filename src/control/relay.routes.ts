@@ -1,6 +1,7 @@
 import type { Emulator } from '../emulator.js';
 import { ErrorSchema, IdParam } from '../resources/common.schemas.js';
-import { defineControlRoute, ok, type ControlRoute } from '../resources/route.js';
+import { ok } from '../resources/route.js';
+import { defineControlRoute, type ControlRoute } from './control.row.js';
 import {
   ClaimBody, DEFAULT_RELAY_CLAIM, DEFAULT_RELAY_WAIT_MS, OpenRelayBody, RelayedMessages, RelayInfoSchema, RelayList, RelayReportBody, RelayReported,
 } from './relay.schemas.js';
@@ -12,7 +13,7 @@ const tag = 'Relays';
  * The relay protocol (docs/relay.md): open, then claim messages by long poll and report each
  * receiver's answer, then close. `onboarding-emulator listen` speaks it; any language can.
  */
-export const relayRoutes: ControlRoute<Emulator>[] = [
+export const relayRoutes = [
   defineControlRoute({
     kind: 'control', perWorkspace: true, tag, method: 'POST', path: '/_emulator/relays',
     operationId: 'openRelay',
@@ -57,4 +58,4 @@ export const relayRoutes: ControlRoute<Emulator>[] = [
       return ok({ message_id: ctx.body.message_id, recorded: true as const });
     },
   }),
-];
+] satisfies ControlRoute<Emulator>[];

@@ -1,6 +1,7 @@
 import type { Emulator } from '../emulator.js';
 import { ErrorSchema } from '../resources/common.schemas.js';
-import { defineControlRoute, ok, RawFile, type ControlRoute } from '../resources/route.js';
+import { ok, RawFile } from '../resources/route.js';
+import { defineControlRoute, type ControlRoute } from './control.row.js';
 import { ScenarioSchema } from '../scenarios/scenario.schemas.js';
 import { expectationsJunit } from '../scenarios/scenario.expect.js';
 import { AnyDocument, ScenarioReport, ScenarioReportQuery, ScenarioState, ScenarioValidation } from './scenario.schemas.js';
@@ -11,7 +12,7 @@ const tag = 'Scenarios';
 /** A test suite in any language can send a scenario file as it is, YAML included. */
 const bodyTypes = ['json', 'yaml'] as const;
 
-export const scenarioRoutes: ControlRoute<Emulator>[] = [
+export const scenarioRoutes = [
   defineControlRoute({
     kind: 'control', perWorkspace: true, tag, method: 'PUT', path: '/_emulator/scenario',
     operationId: 'loadScenario', summary: "Load a scenario (JSON, or YAML as application/yaml) into the workspace, replacing its scenario; the autopilot plans every onboarding from now",
@@ -20,12 +21,14 @@ export const scenarioRoutes: ControlRoute<Emulator>[] = [
     // Every mistake at once, with paths and hints, before the schema's first-mistake check.
     guard: (body) => void checkedScenario(body),
     responses: { 200: { description: 'The loaded scenario and what it planned', schema: ScenarioState }, 422: errors },
+    client: { name: 'scenario.load', args: 'body' },
     handle: (ctx) => ok(loadScenario(ctx.workspace, ctx.body, 'api')),
   }),
   defineControlRoute({
     kind: 'control', perWorkspace: true, tag, method: 'GET', path: '/_emulator/scenario',
     operationId: 'getScenario', summary: 'The loaded scenario, the steps it has planned, and the magic e-mail addresses',
     responses: { 200: { description: 'Scenario state', schema: ScenarioState } },
+    client: { name: 'scenario.get' },
     handle: (ctx) => ok(describeScenario(ctx.workspace)),
   }),
   defineControlRoute({
@@ -33,6 +36,7 @@ export const scenarioRoutes: ControlRoute<Emulator>[] = [
     operationId: 'scenarioReport', summary: "The scenario's expectations (expect:), each passed, failed or pending against the workspace clock now, and why; ?format=junit answers JUnit XML",
     query: ScenarioReportQuery,
     responses: { 200: { description: 'The report (JSON), or JUnit XML with format=junit', schema: ScenarioReport, media: ['application/xml'] } },
+    client: { name: 'scenario.report' },
     handle: (ctx) => {
       const report = scenarioReport(ctx.workspace);
       return ok(ctx.query.format === 'junit' ? new RawFile(new TextEncoder().encode(expectationsJunit(report)), 'application/xml; charset=utf-8') : report);
@@ -42,6 +46,7 @@ export const scenarioRoutes: ControlRoute<Emulator>[] = [
     kind: 'control', perWorkspace: true, tag, method: 'DELETE', path: '/_emulator/scenario',
     operationId: 'removeScenario', summary: 'Remove the scenario: only magic e-mail addresses still play by themselves',
     responses: { 200: { description: 'Scenario state', schema: ScenarioState } },
+    client: { name: 'scenario.clear' },
     handle: (ctx) => ok(loadScenario(ctx.workspace, null, 'api')),
   }),
   defineControlRoute({
@@ -56,6 +61,7 @@ export const scenarioRoutes: ControlRoute<Emulator>[] = [
     body: AnyDocument,
     bodyTypes,
     responses: { 200: { description: 'valid, or the mistakes', schema: ScenarioValidation } },
+    client: { name: 'scenario.validate', args: 'body' },
     handle: (ctx) => ok(validateScenario(ctx.body)),
   }),
-];
+] satisfies ControlRoute<Emulator>[];

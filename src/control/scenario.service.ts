@@ -1,4 +1,4 @@
-import { ApiError } from '../core/errors.js';
+import { ApiError, type ErrorDetail } from '../core/errors.js';
 import { plainSchema } from '../core/schema.js';
 import type { Workspace } from '../core/workspace.js';
 import { setScenario } from '../scenarios/scenario.autopilot.js';
@@ -6,7 +6,7 @@ import { evaluateExpectations, type ExpectationReport } from '../scenarios/scena
 import { MAGIC_ADDRESSES } from '../scenarios/scenario.magic.js';
 import { checkScenario, ScenarioError } from '../scenarios/scenario.load.js';
 import { ScenarioSchema, type ScenarioDocument } from '../scenarios/scenario.schemas.js';
-import { scenarioWarnings } from '../scenarios/scenario.warnings.js';
+import { scenarioWarnings, type ScenarioWarning } from '../scenarios/scenario.warnings.js';
 
 /**
  * Loading, showing and checking scenarios (docs/scenarios.md) for one workspace: over HTTP
@@ -59,7 +59,19 @@ export function describeScenario(ws: Workspace) {
 }
 
 /** Checks without loading: every mistake is listed, nothing changes. */
-export function validateScenario(data: unknown) {
+/**
+ * What POST /_emulator/scenarios/validate answers: every mistake with its path and, where it
+ * helps, a hint; for a valid document, the parts that can do nothing as written.
+ */
+export interface ScenarioValidation {
+  valid: boolean;
+  name: string | null;
+  rules: number;
+  mistakes: ErrorDetail[];
+  warnings: ScenarioWarning[];
+}
+
+export function validateScenario(data: unknown): ScenarioValidation {
   try {
     const doc = checkScenario(data);
     return { valid: true, name: doc.name ?? null, rules: doc.rules.length, mistakes: [], warnings: scenarioWarnings(doc) };

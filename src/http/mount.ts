@@ -1,11 +1,13 @@
 import type { Request, Response, Router } from 'express';
 import { actFor, asItself, findCaller } from '../resources/organizations/organizations.access.js';
 import { fail } from '../core/errors.js';
-import { check, compile, type Validator } from '../core/validation.js';
 import { CURRENT_API_VERSION, isKnownVersion } from '../core/versions.js';
 import type { Workspace } from '../core/workspace.js';
 import type { Emulator } from '../emulator.js';
-import { RawFile, type ApiRoute, type ControlRoute, type RequestInfo } from '../resources/route.js';
+import { RawFile, type ApiRoute, type RequestInfo, type RouteBase } from '../resources/route.js';
+import { afterRequest, beforeRequest, checkedBody, checkedQuery, compileInput, isWrite, type CheckedInput } from '../resources/route.run.js';
+import { controlRunner } from '../control/control.call.js';
+import { servedPaths, type ControlRoute } from '../control/control.row.js';
 import { readJsonBody } from './body.js';
 import { dropAnswer, faultDelay, takeFault, writeSlowly } from './faults.js';
 import { beginIdempotency, fingerprintOf } from './idempotency.js';
@@ -14,42 +16,11 @@ import type { RateLimiter } from './rate-limit.js';
 import { jsonAnswer, replyText, requestIdOf, send, writeReply } from './reply.js';
 
 type Lower = 'get' | 'post' | 'patch' | 'put' | 'delete';
-const WRITES = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
 
 export interface MountOptions {
   publicUrl?: string | undefined;
   /** --rate-limit: one limiter per app, shared by every /v1 route; none when off. */
   limiter?: RateLimiter | undefined;
-}
-
-interface Compiled {
-  body?: Validator<unknown>;
-  query?: Validator<unknown>;
-  /** Query parameters declared as integers: written in decimal digits only. */
-  integers: string[];
-}
-
-/** Every schema is compiled once, when the app is built. */
-function compileRoute(route: ApiRoute | ControlRoute<never>): Compiled {
-  const properties = (route.query as { properties?: Record<string, { type?: unknown }> } | undefined)?.properties ?? {};
-  return {
-    ...(route.body ? { body: compile(route.body) } : {}),
-    ...(route.query ? { query: compile(route.query, { coerce: true }) } : {}),
-    integers: Object.entries(properties).filter(([, schema]) => schema.type === 'integer').map(([name]) => name),
-  };
-}
-
-/**
- * Coercion alone reads `0x10`, `1e1` and ` 16` as numbers; the real service's integer
- * parameters take decimal digits, so anything else is refused before the schema sees it.
- */
-function checkIntegerSpelling(compiled: Compiled, query: Record<string, unknown>): void {
-  for (const name of compiled.integers) {
-    const value = query[name];
-    if (typeof value === 'string' && !/^-?[0-9]+$/.test(value)) {
-      throw fail('parameter_invalid', `${name}: must be an integer written in decimal digits, such as 25.`, name);
-    }
-  }
 }
 
 /**
@@ -65,14 +36,6 @@ function baseUrlOf(req: Request, publicUrl: string | undefined): string {
 export function infoOf(req: Request, options: { publicUrl?: string | undefined }): RequestInfo {
   return { requestId: requestIdOf(req), baseUrl: baseUrlOf(req, options.publicUrl), head: req.method === 'HEAD' };
 }
-
-/**
- * Due work runs around every request, so no service or page has to ask for it: before, what a
- * realtime clock passed since the last request; after, what the request made due (the deliveries
- * of its events) starts at once.
- */
-export const beforeRequest = (workspace: Workspace): void => void workspace.scheduler.runDue();
-export const afterRequest = (workspace: Workspace): void => void workspace.scheduler.runDue();
 
 function bearer(req: Request): string | undefined {
   const header = req.get('Authorization');
@@ -92,23 +55,14 @@ function requestedVersion(req: Request, res: Response): string | undefined {
   return v;
 }
 
-function validateQuery(compiled: Compiled, req: Request): unknown {
-  // A copy: coercion writes into it, and Express's req.query is a getter.
-  const query = { ...(req.query as Record<string, unknown>) };
-  checkIntegerSpelling(compiled, query);
-  return compiled.query ? check(compiled.query, query) : query;
-}
-
-async function validatedBody(route: ApiRoute | ControlRoute<never>, compiled: Compiled, req: Request, res: Response): Promise<unknown> {
-  if (!WRITES.has(route.method)) return undefined;
-  const body = await readJsonBody(req, res, route.bodyTypes, route.bodyLimit, route.bodyDepth);
-  route.guard?.(body);
-  return compiled.body ? check(compiled.body, body) : body;
+async function validatedBody(route: RouteBase, compiled: CheckedInput, req: Request, res: Response): Promise<unknown> {
+  if (!isWrite(route)) return undefined;
+  return checkedBody(route, compiled, await readJsonBody(req, res, route.bodyTypes, route.bodyLimit, route.bodyDepth));
 }
 
 export function mountApiRoute(router: Router, emulator: Emulator, route: ApiRoute, options: MountOptions): void {
-  const compiled = compileRoute(route);
-  const write = WRITES.has(route.method);
+  const compiled = compileInput(route);
+  const write = isWrite(route);
   router[route.method.toLowerCase() as Lower](route.path, async (req: Request, res: Response) => {
     const version = requestedVersion(req, res);
     const token = bearer(req);
@@ -124,7 +78,7 @@ export function mountApiRoute(router: Router, emulator: Emulator, route: ApiRout
     res.setHeader('Service-Version', caller.apiVersion);
     const orgHeader = req.get('Service-Organization');
     const principal = route.acting === false ? asItself(caller, route.scope) : actFor(workspace.store, caller, orgHeader, route.scope);
-    const query = validateQuery(compiled, req);
+    const query = checkedQuery(compiled, { ...(req.query as Record<string, unknown>) });
     const idem = write ? beginIdempotency(req, res, workspace, caller.key.key) : undefined;
     try {
       await faultDelay(fault.latencyMs); // after the reservation: a duplicate meanwhile gets 409 idempotency_in_progress
@@ -176,23 +130,19 @@ function selectWorkspace(emulator: Emulator, req: Request): Workspace {
 }
 
 export function mountControlRoute(router: Router, emulator: Emulator, route: ControlRoute<Emulator>, options: MountOptions): void {
-  const compiled = compileRoute(route as ControlRoute<never>);
-  const paths = route.perWorkspace ? [route.path, route.path.replace('/_emulator/', '/_emulator/workspaces/:workspaceId/')] : [route.path];
-  for (const path of paths) {
+  const run = controlRunner(route);
+  for (const path of servedPaths(route)) {
     router[route.method.toLowerCase() as Lower](path, async (req: Request, res: Response) => {
       const workspace = selectWorkspace(emulator, req);
-      const query = validateQuery(compiled, req);
-      const body = await validatedBody(route as ControlRoute<never>, compiled, req, res);
-      beforeRequest(workspace);
+      const body = isWrite(route) ? await readJsonBody(req, res, route.bodyTypes, route.bodyLimit, route.bodyDepth) : undefined;
       // A client that hangs up before its answer: long work (a receiver check) stops.
       const hangup = new AbortController();
       res.once('close', () => {
         if (!res.writableFinished) hangup.abort();
       });
       const info = { ...infoOf(req, options), signal: hangup.signal };
-      writeReply(req, res, await route.handle({ emulator, workspace, params: req.params as Record<string, string>, query, body, info }));
-      afterRequest(workspace);
+      const input = { params: req.params as Record<string, string>, query: req.query as Record<string, unknown>, body };
+      await run(emulator, workspace, input, info, (reply) => writeReply(req, res, reply));
     });
   }
 }
-

@@ -1,6 +1,7 @@
 import { plainSchema, type JsonSchema, type TSchema } from '../core/schema.js';
 import { ErrorSchema } from '../resources/common.schemas.js';
-import type { ApiRoute, BodyType, ControlRoute } from '../resources/route.js';
+import type { ApiRoute, BodyType } from '../resources/route.js';
+import type { ControlRoute } from '../control/control.row.js';
 import type { Emulator } from '../emulator.js';
 import { API_VERSIONS } from '../core/versions.js';
 import { IDEMPOTENCY_KEY_MAX } from '../core/idempotency.js';

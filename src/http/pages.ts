@@ -9,7 +9,8 @@ import { pageRoutes } from '../pages/pages.routes.js';
 import type { PageContext, PageForm, PageReply, PageRoute } from '../pages/route.js';
 import { readForm } from './form.js';
 import { lingeringClose } from './lingering-close.js';
-import { afterRequest, beforeRequest, infoOf } from './mount.js';
+import { afterRequest, beforeRequest } from '../resources/route.run.js';
+import { infoOf } from './mount.js';
 import { requestIdOf, send } from './reply.js';
 
 /**

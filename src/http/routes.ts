@@ -1,12 +1,3 @@
-import { controlRoutes } from '../control/control.routes.js';
-import { deliveryFaultRoutes } from '../control/delivery-faults.routes.js';
-import { inspectRoutes } from '../control/inspect.routes.js';
-import { receiverCheckRoutes } from '../control/receiver-check.routes.js';
-import { relayRoutes } from '../control/relay.routes.js';
-import { requestRoutes } from '../control/requests.routes.js';
-import { onboardingActionRoutes } from '../control/onboarding-actions.routes.js';
-import { scenarioRoutes } from '../control/scenario.routes.js';
-import { stateMachineRoutes } from '../control/state-machine.routes.js';
 import type { Emulator } from '../emulator.js';
 import { approvalRoutes } from '../resources/approvals/approvals.routes.js';
 import { contractRoutes } from '../resources/contracts/contracts.routes.js';
@@ -19,21 +10,20 @@ import { onboardingRoutes } from '../resources/onboardings/onboardings.routes.js
 import { organizationRoutes } from '../resources/organizations/organizations.routes.js';
 import { reviewRoutes } from '../resources/reviews/reviews.routes.js';
 import { sandboxRoutes } from '../resources/sandbox/sandbox.routes.js';
-import type { ApiRoute, ControlRoute } from '../resources/route.js';
+import type { ApiRoute } from '../resources/route.js';
+import { servedPaths as controlPaths, type ControlRoute } from '../control/control.row.js';
+import { controlRows } from '../control/control.table.js';
 
 /** Every route the app serves, in one list: the adapter mounts it, OpenAPI documents it. */
 export const apiRoutes: ApiRoute[] = [
   ...organizationRoutes, ...onboardingRoutes, ...approvalRoutes, ...contractRoutes, ...employeeRoutes, ...eventRoutes, ...sandboxRoutes,
   ...documentRoutes, ...integrationRoutes, ...reviewRoutes, ...webhookRoutes,
 ];
-export const allControlRoutes: ControlRoute<Emulator>[] = [...controlRoutes, ...onboardingActionRoutes, ...scenarioRoutes, ...inspectRoutes, ...requestRoutes, ...deliveryFaultRoutes, ...stateMachineRoutes, ...receiverCheckRoutes, ...relayRoutes];
+export const allControlRoutes: ControlRoute<Emulator>[] = controlRows;
 
 /** Concrete paths served for a route (per-workspace control routes are served twice). */
 export function servedPaths(route: ApiRoute | ControlRoute<Emulator>): string[] {
-  if (route.kind === 'control' && route.perWorkspace) {
-    return [route.path, route.path.replace('/_emulator/', '/_emulator/workspaces/:workspaceId/')];
-  }
-  return [route.path];
+  return route.kind === 'control' ? controlPaths(route) : [route.path];
 }
 
 export interface PathMatcher {

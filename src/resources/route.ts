@@ -19,9 +19,10 @@ export class RawFile {
   constructor(readonly bytes: Uint8Array, readonly contentType: string) {}
 }
 
-export interface Reply {
+/** `T`: the body as a handler gives it, so a client derived from the row knows its answer's type. */
+export interface Reply<T = unknown> {
   status: number;
-  body: unknown;
+  body: T;
   headers?: Record<string, string>;
 }
 
@@ -39,7 +40,7 @@ export interface RequestInfo {
 /** How a body may be written: JSON always; YAML where a person's file is sent as it is (scenarios). */
 export type BodyType = 'json' | 'yaml';
 
-interface RouteBase {
+export interface RouteBase {
   method: Method;
   /** Express-style path: /v1/onboardings/:id */
   path: string;
@@ -102,36 +103,4 @@ export function defineRoute<B extends TSchema = TSchema, Q extends TSchema = TSc
   return { ...row, handle: (ctx) => row.handle(ctx as ApiContext<Static<B>, Static<Q>>) };
 }
 
-export const ok = (body: unknown, status = 200): Reply => ({ status, body });
-
-interface ControlContext<E = unknown, B = unknown, Q = unknown> {
-  emulator: E;
-  /** The selected workspace: by path, by bearer key, else the default one. */
-  workspace: Workspace;
-  params: Record<string, string>;
-  query: Q;
-  body: B;
-  info: RequestInfo;
-}
-
-export interface ControlRoute<E = unknown> extends RouteBase {
-  kind: 'control';
-  /** Acts on one workspace: also served under /_emulator/workspaces/:workspaceId/... */
-  perWorkspace: boolean;
-  handle(ctx: ControlContext<E>): Reply | Promise<Reply>;
-}
-
-/** A control row as written, typed like `TypedApiRoute`. */
-export interface TypedControlRoute<E, B extends TSchema, Q extends TSchema> extends Omit<ControlRoute<E>, 'body' | 'query' | 'handle'> {
-  body?: B;
-  query?: Q;
-  handle(ctx: ControlContext<E, Static<B>, Static<Q>>): Reply | Promise<Reply>;
-}
-
-/**
- * `defineRoute` for the control API. `E` (the emulator) is named by the caller's list type
- * (`ControlRoute<Emulator>[]`): this module may not import the emulator.
- */
-export function defineControlRoute<E, B extends TSchema = TSchema, Q extends TSchema = TSchema>(row: TypedControlRoute<E, B, Q>): ControlRoute<E> {
-  return { ...row, handle: (ctx) => row.handle(ctx as ControlContext<E, Static<B>, Static<Q>>) };
-}
+export const ok = <T>(body: T, status = 200): Reply<T> => ({ status, body });

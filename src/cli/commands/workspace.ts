@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import type { ClockOptions } from '../../core/clock.js';
 import { action, clientCommand, commandGroup, httpControl, optionsOf, printJson, printTable, UsageError } from '../client.js';
 import { scenarioFromFiles } from './scenario.js';
 
@@ -18,7 +17,7 @@ export function registerWorkspace(program: Command): void {
       if (opts.start !== undefined && !Number.isFinite(Date.parse(opts.start))) throw new UsageError(`not a valid ISO 8601 instant: ${opts.start}`);
       const scenario = Array.isArray(opts.scenario) ? scenarioFromFiles(opts.scenario, 'no workspace was made') : opts.scenario === false ? null : undefined;
       if (scenario === null && opts.scenario !== false) return; // mistakes printed, exit 1
-      const clock: ClockOptions = { ...(opts.frozen ? { mode: 'frozen' as const } : {}), ...(opts.start ? { start: opts.start } : {}) };
+      const clock: { mode?: 'frozen'; start?: string } = { ...(opts.frozen ? { mode: 'frozen' as const } : {}), ...(opts.start ? { start: opts.start } : {}) };
       const body = {
         ...(opts.seed !== undefined ? { seed: opts.seed } : {}),
         ...(Object.keys(clock).length > 0 ? { clock } : {}),
