@@ -10,7 +10,7 @@ import {
   CreatedWorkspace, CreateWorkspaceBody, Deleted, Health, KeyList, NoBody, RestoredWorkspace, WorkspaceInfo, WorkspaceList, WorkspaceParam,
 } from './control.schemas.js';
 import {
-  addFault, advanceClock, clearFaults, clockState, createWorkspace, describeWorkspace, health, listFaults, listKeys, removeFault,
+  addFault, advanceClock, clearFaults, clockState, createWorkspace, describeWorkspace, getFault, health, listFaults, listKeys, removeFault,
   resetWorkspace, setClock,
 } from './control.service.js';
 import { restoreWorkspace, snapshotWorkspace } from './snapshot.service.js';
@@ -121,6 +121,14 @@ export const controlRoutes = [
     responses: { 200: { description: 'How many were removed', schema: FaultsCleared } },
     client: { name: 'faults.clear' },
     handle: (ctx) => ok(clearFaults(ctx.workspace)),
+  }),
+  defineControlRoute({
+    kind: 'control', perWorkspace: true, tag, method: 'GET', path: '/_emulator/faults/:id',
+    operationId: 'getFault', summary: 'One active fault, with the times it has left; a fault used up is gone (404)',
+    params: IdParam,
+    responses: { 200: { description: 'The fault', schema: FaultInfo }, 404: errors },
+    client: { name: 'faults.get', args: ['id'] },
+    handle: (ctx) => ok(getFault(ctx.workspace, ctx.params.id!)),
   }),
   defineControlRoute({
     kind: 'control', perWorkspace: true, tag, method: 'DELETE', path: '/_emulator/faults/:id',

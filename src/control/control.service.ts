@@ -155,6 +155,11 @@ export function listFaults(ws: Workspace): Fault[] {
   return ws.faults.list();
 }
 
+/** One fault, with the times it has left (a fault used up is gone: 404). */
+export function getFault(ws: Workspace, id: string): Fault {
+  return ws.faults.get(id);
+}
+
 export function removeFault(ws: Workspace, id: string) {
   ws.faults.remove(id);
   return { id, deleted: true as const };

@@ -37,10 +37,19 @@ export class CountedList<T extends Counted> {
     return this;
   }
 
+  /** A copy of one item, with what it has left to play. */
+  get(id: string): T {
+    return { ...this.items[this.indexOf(id)]! };
+  }
+
   remove(id: string): void {
+    this.items.splice(this.indexOf(id), 1);
+  }
+
+  private indexOf(id: string): number {
     const at = this.items.findIndex((f) => f.id === id);
     if (at < 0) throw fail('resource_not_found', `No active ${this.noun} ${id}.`, 'id');
-    this.items.splice(at, 1);
+    return at;
   }
 
   /** Removes every item, or those `drop` picks; returns how many went. */
