@@ -4,16 +4,16 @@ import { fail } from '../core/errors.js';
 import { CURRENT_API_VERSION, isKnownVersion } from '../core/versions.js';
 import type { Workspace } from '../core/workspace.js';
 import type { Emulator } from '../emulator.js';
-import { RawFile, type ApiRoute, type RequestInfo, type RouteBase } from '../resources/route.js';
-import { afterRequest, beforeRequest, checkedBody, checkedQuery, compileInput, isWrite, type CheckedInput } from '../resources/route.run.js';
+import { RawFile, RawJson, type ApiRoute, type Reply, type RequestInfo, type RouteBase } from '../resources/route.js';
+import { checkedBody, checkedQuery, compileInput, isWrite, serve, type CheckedInput } from '../resources/route.run.js';
 import { controlRunner } from '../control/control.call.js';
 import { servedPaths, type ControlRoute } from '../control/control.row.js';
 import { readJsonBody } from './body.js';
-import { dropAnswer, faultDelay, takeFault, writeSlowly } from './faults.js';
-import { beginIdempotency, fingerprintOf } from './idempotency.js';
+import { dropAnswer, faultDelay, takeFault, writeSlowly, type FaultEffect } from './faults.js';
+import { beginIdempotency, fingerprintOf, type IdempotencyGuard } from './idempotency.js';
 import { journalRequest } from './journal.js';
 import type { RateLimiter } from './rate-limit.js';
-import { jsonAnswer, replyText, requestIdOf, send, writeReply } from './reply.js';
+import { replyText, requestIdOf, writeReply } from './reply.js';
 
 type Lower = 'get' | 'post' | 'patch' | 'put' | 'delete';
 
@@ -60,6 +60,32 @@ async function validatedBody(route: RouteBase, compiled: CheckedInput, req: Requ
   return checkedBody(route, compiled, await readJsonBody(req, res, route.bodyTypes, route.bodyLimit, route.bodyDepth));
 }
 
+/**
+ * A reply of the API as a fault may have it: dropped (after the request committed, its
+ * idempotency record kept), written slowly, or written. `finish` keeps the idempotency record.
+ */
+function deliverApi(req: Request, res: Response, reply: Reply, fault: FaultEffect, replayed: boolean, finish: (text: string) => void): Promise<void> | undefined {
+  if (fault.dropResponse) {
+    const text = replyText(reply);
+    finish(text);
+    return dropAnswer(res, { status: reply.status, text, replayed });
+  }
+  if (fault.slow && !(reply.body instanceof RawFile)) {
+    // The request is done and kept before the slow answer begins, as for a dropped one.
+    const text = replyText(reply);
+    finish(text);
+    return writeSlowly(req, res, reply.status, text, reply.headers, fault.slow, replayed);
+  }
+  finish(writeReply(req, res, reply));
+  return undefined;
+}
+
+/**
+ * An API row: the version and key checked, the request journaled, the rate limit and the faults
+ * taken before it runs (a reset connection ends it there); then, in the pipeline, the caller's
+ * rights, the query, the Idempotency-Key (a replay answers what was recorded), the body, the
+ * handler.
+ */
 export function mountApiRoute(router: Router, emulator: Emulator, route: ApiRoute, options: MountOptions): void {
   const compiled = compileInput(route);
   const write = isWrite(route);
@@ -73,48 +99,31 @@ export function mountApiRoute(router: Router, emulator: Emulator, route: ApiRout
     options.limiter?.take(token); // --rate-limit: 429 when the key's bucket is empty
     const fault = takeFault(workspace, req, res); // injected faults: a 429 or 500 throws here
     if (fault.reset) return; // the connection is gone before anything ran, the key unreserved
-    beforeRequest(workspace);
-    const caller = findCaller(workspace.store, token, version);
-    res.setHeader('Service-Version', caller.apiVersion);
-    const orgHeader = req.get('Service-Organization');
-    const principal = route.acting === false ? asItself(caller, route.scope) : actFor(workspace.store, caller, orgHeader, route.scope);
-    const query = checkedQuery(compiled, { ...(req.query as Record<string, unknown>) });
-    const idem = write ? beginIdempotency(req, res, workspace, caller.key.key) : undefined;
-    try {
-      await faultDelay(fault.latencyMs); // after the reservation: a duplicate meanwhile gets 409 idempotency_in_progress
-      const body = await validatedBody(route, compiled, req, res);
-      const replay = idem?.check(fingerprintOf(req, body));
-      if (replay) {
-        if (fault.dropResponse) return void (await dropAnswer(res, { status: replay.status, text: replay.body, replayed: true }));
-        const headers = { ...replay.headers, 'Idempotent-Replayed': 'true' };
-        if (fault.slow) return void (await writeSlowly(req, res, replay.status, replay.body, headers, fault.slow, true));
-        void send(req, res, jsonAnswer(replay.status, replay.body, headers));
-        return;
-      }
-      const reply = await route.handle({ workspace, caller, principal, params: req.params as Record<string, string>, query, body, info: infoOf(req, options) });
-      if (fault.dropResponse) {
-        // Everything an answered request does, the record a retry replays included; then no answer.
-        const text = replyText(reply);
-        idem?.finish(reply.status, text, { 'Service-Version': caller.apiVersion });
-        afterRequest(workspace);
-        await dropAnswer(res, { status: reply.status, text, replayed: false });
-        return;
-      }
-      if (fault.slow && !(reply.body instanceof RawFile)) {
-        // The request is done and kept before the slow answer begins, as for a dropped one.
-        const text = replyText(reply);
-        idem?.finish(reply.status, text, { 'Service-Version': caller.apiVersion });
-        afterRequest(workspace);
-        await writeSlowly(req, res, reply.status, text, reply.headers, fault.slow, false);
-        return;
-      }
-      const text = writeReply(req, res, reply);
-      idem?.finish(reply.status, text, { 'Service-Version': caller.apiVersion });
-      afterRequest(workspace);
-    } catch (err) {
-      idem?.release();
-      throw err;
-    }
+    let idem: IdempotencyGuard | undefined;
+    let replayed = false;
+    let apiVersion = '';
+    await serve({
+      workspace,
+      run: async () => {
+        const caller = findCaller(workspace.store, token, version);
+        apiVersion = caller.apiVersion;
+        res.setHeader('Service-Version', apiVersion);
+        const orgHeader = req.get('Service-Organization');
+        const principal = route.acting === false ? asItself(caller, route.scope) : actFor(workspace.store, caller, orgHeader, route.scope);
+        const query = checkedQuery(compiled, { ...(req.query as Record<string, unknown>) });
+        idem = write ? beginIdempotency(req, res, workspace, caller.key.key) : undefined;
+        await faultDelay(fault.latencyMs); // after the reservation: a duplicate meanwhile gets 409 idempotency_in_progress
+        const body = await validatedBody(route, compiled, req, res);
+        const replay = idem?.check(fingerprintOf(req, body));
+        if (replay) {
+          replayed = true;
+          return { status: replay.status, body: new RawJson(replay.body), headers: { ...replay.headers, 'Idempotent-Replayed': 'true' } };
+        }
+        return route.handle({ workspace, caller, principal, params: req.params as Record<string, string>, query, body, info: infoOf(req, options) });
+      },
+      deliver: (reply) => deliverApi(req, res, reply, fault, replayed, (text) => idem?.finish(reply.status, text, { 'Service-Version': apiVersion })),
+      abandon: () => idem?.release(),
+    });
   });
 }
 

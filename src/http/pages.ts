@@ -6,12 +6,13 @@ import type { Emulator } from '../emulator.js';
 import { html } from '../pages/html.js';
 import { pageHeaders, renderPage, RESOURCE_POLICY } from '../pages/layout.js';
 import { pageRoutes } from '../pages/pages.routes.js';
-import type { PageContext, PageForm, PageReply, PageRoute } from '../pages/route.js';
+import type { PageContext, PageForm, PageRoute } from '../pages/route.js';
 import { readForm } from './form.js';
 import { lingeringClose } from './lingering-close.js';
-import { afterRequest, beforeRequest } from '../resources/route.run.js';
+import { htmlFile } from '../resources/route.js';
+import { serve } from '../resources/route.run.js';
 import { infoOf } from './mount.js';
-import { requestIdOf, send } from './reply.js';
+import { requestIdOf, writeReply } from './reply.js';
 
 /**
  * The pages a person opens (hosted_url, review_url and embed.js, and the inspector): rows of
@@ -44,21 +45,10 @@ function cookiesOf(req: Request): Record<string, string> {
   return out;
 }
 
-function writePage(req: Request, res: Response, reply: PageReply): void {
-  const { status, headers, cookies } = reply;
-  if ('redirect' in reply) {
-    res.location(reply.redirect); // percent-encodes what a Location header may not hold
-    const location = String(res.getHeader('Location'));
-    return void send(req, res, { status, headers, cookies, body: `Redirecting to ${location}`, contentType: 'text/plain; charset=utf-8' });
-  }
-  const page = 'html' in reply ? { body: reply.html, contentType: 'text/html; charset=utf-8' } : { body: reply.bytes, contentType: reply.type };
-  void send(req, res, { status, headers, cookies, ...page });
-}
-
 /**
  * One page row on the app: finds the workspace of the row's link (an unknown link answers its
- * page), runs what fell due before and after, reads the form on demand with the one reader,
- * and answers a refusal with the row's page for it (else the plain error page, below).
+ * page), then the one pipeline: the handler, reading the form on demand with the one reader, and
+ * a refusal answered with the row's page for it (else the plain error page, below).
  */
 function mountPageRoute(app: Express, emulator: Emulator, route: PageRoute, options: PageMountOptions): void {
   const method = route.method === 'GET' ? 'get' : 'post';
@@ -69,26 +59,24 @@ function mountPageRoute(app: Express, emulator: Emulator, route: PageRoute, opti
     let linked: string | undefined;
     if (route.link) {
       const target = route.link.find(emulator.workspaces(), params);
-      if (!target) return writePage(req, res, route.link.notFound());
+      if (!target) return void writeReply(req, res, route.link.notFound());
       ({ workspace, id: linked } = target);
-      beforeRequest(workspace);
     }
     let form: Promise<PageForm> | undefined;
     const ctx: PageContext = {
       workspace, linked, params, query: req.query as Record<string, unknown>, cookies: cookiesOf(req), info: infoOf(req, options),
       form: () => (form ??= route.form ? readForm(req, route.form) : Promise.reject(new Error(`${route.path} reads no form`))),
     };
-    let reply: PageReply;
-    try {
-      reply = await route.handle(ctx);
-    } catch (err) {
-      if (!(err instanceof ApiError)) throw err;
-      if (err.status === 413) lingeringClose(req, res); // the rest of a body over the limit is drained after the page
-      if (!route.refused) throw err;
-      reply = route.refused(err, ctx);
-    }
-    writePage(req, res, reply);
-    if (workspace) afterRequest(workspace);
+    await serve({
+      workspace,
+      run: () => route.handle(ctx),
+      refused: (err) => {
+        if (!(err instanceof ApiError)) return undefined;
+        if (err.status === 413) lingeringClose(req, res); // the rest of a body over the limit is drained after the page
+        return route.refused?.(err, ctx);
+      },
+      deliver: (reply) => void writeReply(req, res, reply),
+    });
   });
 }
 
@@ -142,6 +130,6 @@ export function pageErrorHandler(logger: Logger | undefined): ErrorRequestHandle
     const { title, text } = wording(error);
     const framing = req.path.startsWith('/review/') ? '*' : "'none'";
     const page = renderPage({ title, body: html`<h1>${title}</h1><p class="notice error" role="alert">${text}</p>` }, { frameAncestors: framing });
-    void send(req, res, { status: error.status, headers: { ...error.headers, ...pageHeaders(page.csp) }, body: page.html });
+    writeReply(req, res, { status: error.status, headers: { ...error.headers, ...pageHeaders(page.csp) }, body: htmlFile(page.html) });
   };
 }

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Request, Response } from 'express';
 import { ApiError, errorBody, fail } from '../core/errors.js';
 import { answerIds } from '../core/journal.js';
-import { RawFile, RawJson, type Reply } from '../resources/route.js';
+import { RawFile, RawJson, Redirect, type Reply } from '../resources/route.js';
 
 /**
  * The one place an answer leaves: JSON replies, files, pages, redirects and the spec's error
@@ -113,22 +113,31 @@ async function paced(res: Response, bytes: Uint8Array, pace: NonNullable<Answer[
 
 export const jsonAnswer = (status: number, text: string, headers?: Readonly<Record<string, string>>): Answer => ({ status, headers, body: text, contentType: JSON_TYPE });
 
-/** Writes a route's reply; returns its JSON text for the idempotency record ('' for a file, from GET routes only). */
+/**
+ * Writes any row's reply (API, control or page); returns its JSON text for the idempotency
+ * record ('' for a file or a redirect, which no write answers).
+ */
 export function writeReply(req: Request, res: Response, reply: Reply): string {
-  const { status, headers, body } = reply;
+  const { status, headers, cookies, body } = reply;
   if (body instanceof RawFile) {
-    send(req, res, { status, headers, body: body.bytes, contentType: body.contentType });
+    send(req, res, { status, headers, cookies, body: body.bytes, contentType: body.contentType });
+    return '';
+  }
+  if (body instanceof Redirect) {
+    res.location(body.location); // percent-encodes what a Location header may not hold
+    const location = String(res.getHeader('Location'));
+    send(req, res, { status, headers, cookies, body: `Redirecting to ${location}`, contentType: 'text/plain; charset=utf-8' });
     return '';
   }
   const text = replyText(reply);
   // The writer has the answer as an object: the journal gets its onboarding ids without reading the text.
-  send(req, res, { status, headers, body: text, contentType: JSON_TYPE, onboardingIds: body instanceof RawJson ? undefined : () => answerIds(body) });
+  send(req, res, { status, headers, cookies, body: text, contentType: JSON_TYPE, onboardingIds: body instanceof RawJson ? undefined : () => answerIds(body) });
   return text;
 }
 
-/** The JSON text writeReply would send ('' for a file), for an answer that is kept but not sent. */
+/** The JSON text writeReply would send ('' for a file or a redirect), for an answer that is kept but not sent. */
 export function replyText(reply: Reply): string {
-  if (reply.body instanceof RawFile) return '';
+  if (reply.body instanceof RawFile || reply.body instanceof Redirect) return '';
   return reply.body instanceof RawJson ? reply.body.text : JSON.stringify(reply.body);
 }
 

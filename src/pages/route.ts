@@ -1,6 +1,6 @@
 import type { ApiError } from '../core/errors.js';
 import type { Workspace } from '../core/workspace.js';
-import type { RequestInfo } from '../resources/route.js';
+import type { RawFile, Redirect, Reply, RequestInfo } from '../resources/route.js';
 
 /**
  * The pages a person opens are route rows too, beside the API's and the control API's: a row
@@ -10,15 +10,8 @@ import type { RequestInfo } from '../resources/route.js';
  */
 type PageMethod = 'GET' | 'POST';
 
-interface ReplyBase {
-  status: number;
-  headers?: Record<string, string> | undefined;
-  /** Set-Cookie values, written as given. */
-  cookies?: readonly string[] | undefined;
-}
-
-/** What a page answers: a whole HTML document, a file's bytes, or a redirect. */
-export type PageReply = ReplyBase & ({ html: string } | { bytes: string | Uint8Array; type: string } | { redirect: string });
+/** What a page answers: the reply every row gives, its body a whole HTML document, a file, or a redirect. */
+export type PageReply = Reply<RawFile | Redirect>;
 
 /** A web form as the one reader read it (urlencoded or multipart). */
 export interface PageForm {

@@ -1,13 +1,13 @@
 import { fail } from '../core/errors.js';
 import { check, compile, type Validator } from '../core/validation.js';
 import type { Workspace } from '../core/workspace.js';
-import type { RouteBase } from './route.js';
+import type { Reply, RouteBase } from './route.js';
 
 /**
- * What every transport does around a row's handler, with no transport in it: the query and body
- * checked against the row's own schemas (the HTTP adapter checks what it parsed from a request,
- * the in-process control helpers what they were given, so both refuse the same input with the
- * same error), and due work run before and after.
+ * What every transport does with a row, with no transport in it: the query and body checked
+ * against the row's own schemas (the HTTP adapter checks what it parsed from a request, the
+ * in-process control helpers what they were given, so both refuse the same input with the same
+ * error), and the one pipeline around the handler.
  */
 const WRITES = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
 
@@ -52,9 +52,49 @@ export function checkedBody(route: RouteBase, compiled: CheckedInput, body: unkn
 }
 
 /**
- * Due work runs around every request, so no service or page has to ask for it: before, what a
- * realtime clock passed since the last request; after, what the request made due (the deliveries
- * of its events) starts at once.
+ * A request let in by its kind of row: the API checked its key (and took its faults), the
+ * control API picked its workspace, a page found its link. What is left is the same for every
+ * row, in process or over HTTP (`serve`).
  */
-export const beforeRequest = (workspace: Workspace): void => void workspace.scheduler.runDue();
-export const afterRequest = (workspace: Workspace): void => void workspace.scheduler.runDue();
+export interface Admitted<T> {
+  /** The workspace it acts on; none for a page without a link (a static file). */
+  workspace: Workspace | undefined;
+  /** The handler (after any checks of its input): the reply to give. */
+  run(): Reply | Promise<Reply>;
+  /**
+   * Gives the reply (writes it, or returns it in process). What it returns as a promise is the
+   * rest of a slow or dropped answer: due work starts before it, once the request is done.
+   */
+  deliver(reply: Reply): T | Promise<T>;
+  /** A reply for a refusal `run` threw (a page's own refusal page); undefined leaves the error to the caller. */
+  refused?(err: unknown): Reply | undefined;
+  /** Undoes what admitting reserved (an Idempotency-Key) when the request fails. */
+  abandon?(): void;
+}
+
+/**
+ * The one pipeline of every row: due work before (what a realtime clock passed since the last
+ * request), the handler, the reply given, then what the request made due (the deliveries of its
+ * events) started at once. No service or page asks for due work itself.
+ */
+export async function serve<T>(request: Admitted<T>): Promise<T> {
+  const { workspace } = request;
+  if (workspace) workspace.scheduler.runDue();
+  let given: T | Promise<T>;
+  try {
+    let reply: Reply;
+    try {
+      reply = await request.run();
+    } catch (err) {
+      const page = request.refused?.(err);
+      if (page === undefined) throw err;
+      reply = page;
+    }
+    given = request.deliver(reply);
+  } catch (err) {
+    request.abandon?.();
+    throw err;
+  }
+  if (workspace) workspace.scheduler.runDue();
+  return given;
+}

@@ -14,16 +14,30 @@ export class RawJson {
   constructor(readonly text: string) {}
 }
 
-/** A file's bytes with their media type (document downloads), written as is instead of JSON. */
+/** A file's bytes (or text) with their media type (document downloads, pages, scripts), written as is instead of JSON. */
 export class RawFile {
-  constructor(readonly bytes: Uint8Array, readonly contentType: string) {}
+  constructor(readonly bytes: string | Uint8Array, readonly contentType: string) {}
 }
 
-/** `T`: the body as a handler gives it, so a client derived from the row knows its answer's type. */
+/** A whole HTML document (a page a person reads). */
+export const htmlFile = (text: string): RawFile => new RawFile(text, 'text/html; charset=utf-8');
+
+/** A redirect to this location (the status says which kind); the body says where, in plain text. */
+export class Redirect {
+  constructor(readonly location: string) {}
+}
+
+/**
+ * What every row answers, whatever it serves: JSON (an object, or RawJson already serialized),
+ * a file or page (RawFile), or a redirect. `T`: the body as a handler gives it, so a client
+ * derived from the row knows its answer's type.
+ */
 export interface Reply<T = unknown> {
   status: number;
   body: T;
-  headers?: Record<string, string>;
+  headers?: Record<string, string> | undefined;
+  /** Set-Cookie values, written as given. */
+  cookies?: readonly string[] | undefined;
 }
 
 /** What the HTTP edge knows that a handler may need, with no HTTP types. */

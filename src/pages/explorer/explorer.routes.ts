@@ -5,6 +5,7 @@ import { EXPLORER_CSS } from './explorer.style.js';
 import { libraryFile, libraryVersion, type LibraryFile } from './explorer.library.js';
 import { EXPLORER_CSS_PATH, EXPLORER_JS_PATH, EXPLORER_PATH, EXPLORER_POLICY, LIBRARY_CSS_PATH, LIBRARY_JS_PATH } from './explorer.paths.js';
 import { explorerDocument } from './explorer.shell.js';
+import { htmlFile, RawFile } from '../../resources/route.js';
 
 /**
  * The API explorer at /_emulator/docs: Swagger UI (swagger-ui-dist, served from the installed
@@ -36,8 +37,7 @@ let shell: string | undefined;
 function library(name: LibraryFile, type: string) {
   return (ctx: PageContext) => ({
     status: 200,
-    bytes: libraryFile(name),
-    type: `${type}; charset=utf-8`,
+    body: new RawFile(libraryFile(name), `${type}; charset=utf-8`),
     headers: ctx.query.v === libraryVersion() ? KEPT : FRESH,
   });
 }
@@ -51,12 +51,12 @@ export const explorerPageRoutes: PageRoute[] = [
       'default workspace\'s keys (GET /_emulator/keys), lists the keys and authorizes "Try it out" with hrs_test_acme_owner; another key is one click. ' +
       "Content-Security-Policy: only the emulator's own scripts, styles and requests, nothing inline. 404 with --no-ui.",
     'text/html',
-    () => ({ status: 200, bytes: (shell ??= explorerDocument(libraryVersion()).text), type: 'text/html; charset=utf-8', headers: FRESH }),
+    () => ({ status: 200, body: htmlFile((shell ??= explorerDocument(libraryVersion()).text)), headers: FRESH }),
   ),
   row(EXPLORER_JS_PATH, 'explorerScript', "The explorer's script", 'Starts Swagger UI and fills the list of keys as DOM text.', 'text/javascript',
-    () => ({ status: 200, bytes: browserScript('explorer'), type: 'text/javascript; charset=utf-8', headers: FRESH })),
+    () => ({ status: 200, body: new RawFile(browserScript('explorer'), 'text/javascript; charset=utf-8'), headers: FRESH })),
   row(EXPLORER_CSS_PATH, 'explorerStyle', "The explorer's style sheet", 'Static.', 'text/css',
-    () => ({ status: 200, bytes: EXPLORER_CSS, type: 'text/css; charset=utf-8', headers: FRESH })),
+    () => ({ status: 200, body: new RawFile(EXPLORER_CSS, 'text/css; charset=utf-8'), headers: FRESH })),
   row(LIBRARY_JS_PATH, 'explorerLibraryScript', "Swagger UI's script (swagger-ui-bundle.js of the installed swagger-ui-dist)",
     'Cached for good when asked for with ?v= and the installed version, as the explorer does.', 'text/javascript', library('swagger-ui-bundle.js', 'text/javascript')),
   row(LIBRARY_CSS_PATH, 'explorerLibraryStyle', "Swagger UI's style sheet (swagger-ui.css of the installed swagger-ui-dist)",

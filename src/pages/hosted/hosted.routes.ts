@@ -10,6 +10,7 @@ import {
   codeView, contractView, detailsView, goneView, inReviewView, notFoundView, refusedView, signedView, valuesOf,
   type LinkModel, type View,
 } from './hosted.views.js';
+import { htmlFile, Redirect } from '../../resources/route.js';
 
 /**
  * The employee's pages behind hosted_url (spec: "The employee opens that link and confirms
@@ -32,7 +33,7 @@ interface Located {
 /** A page of a link speaks for its employer; its forms may end in a redirect to the return_url. */
 function answer(view: View, l?: { brand: Located['brand']; record: OnboardingRecord }): PageReply {
   const page = renderPage({ title: view.title, body: view.body, brand: l?.brand }, { formAction: l ? returnOrigin(l.record) : [] });
-  return { status: view.status, html: page.html, headers: pageHeaders(page.csp) };
+  return { status: view.status, body: htmlFile(page.html), headers: pageHeaders(page.csp) };
 }
 
 /** A return_url's origin: the redirect after a form is a form navigation, so form-action must admit it. */
@@ -98,7 +99,7 @@ const withRecord = (l: Located, record: OnboardingRecord): Located => ({ ...l, r
 
 /** Redirect after a post; Referrer-Policy keeps the token in the path away from the return_url's site. */
 const seeOther = (location: string, cookies?: string[]): PageReply => ({
-  status: 303, redirect: location, headers: { 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' }, cookies,
+  status: 303, body: new Redirect(location), headers: { 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' }, cookies,
 });
 
 const home = (l: Located) => `/hosted/${l.model.token}`;
@@ -263,8 +264,7 @@ const contract = hostedPage({
   if (!file) return answer(refusedView(l.model, 404, 'There is no contract to read yet.'), l);
   return {
     status: 200,
-    bytes: file.bytes,
-    type: file.contentType,
+    body: file,
     headers: { 'Content-Disposition': 'inline; filename="contract.pdf"', 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer', 'X-Content-Type-Options': 'nosniff' },
   };
 });

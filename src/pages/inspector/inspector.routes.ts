@@ -3,6 +3,7 @@ import { browserScript } from '../browser-scripts.js';
 import { INSPECTOR_CSS_PATH, INSPECTOR_JS_PATH, INSPECTOR_PATH, INSPECTOR_POLICY } from './inspector.paths.js';
 import { inspectorDocument } from './inspector.shell.js';
 import { INSPECTOR_CSS } from './inspector.style.js';
+import { RawFile, Redirect } from '../../resources/route.js';
 
 /**
  * The inspector at /_emulator/ui: a static shell, one script and one style sheet. The script is
@@ -26,7 +27,7 @@ function file(path: string, operationId: string, summary: string, description: s
   return {
     kind: 'page', method: 'GET', path, operationId, summary, description, inspector: true,
     responses: { 200: { description: summary, media: type }, ...UI_ERRORS },
-    handle: () => ({ status: 200, bytes: bytes(), type: `${type}; charset=utf-8`, headers: HEADERS }),
+    handle: () => ({ status: 200, body: new RawFile(bytes(), `${type}; charset=utf-8`), headers: HEADERS }),
   };
 }
 
@@ -49,6 +50,6 @@ export const inspectorPageRoutes: PageRoute[] = [
   {
     kind: 'page', method: 'GET', path: '/', operationId: 'inspectorRedirect', summary: 'A redirect to the inspector, for people typing the address', inspector: true,
     responses: { 302: { description: 'To the inspector', location: true }, ...UI_ERRORS },
-    handle: () => ({ status: 302, redirect: INSPECTOR_PATH, headers: { 'Cache-Control': 'no-cache' } }),
+    handle: () => ({ status: 302, body: new Redirect(INSPECTOR_PATH), headers: { 'Cache-Control': 'no-cache' } }),
   },
 ];

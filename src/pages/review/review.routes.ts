@@ -15,6 +15,7 @@ import { frameAncestors, reviewPolicy } from './review.frame.js';
 import {
   document, goneBodies, notFoundBody, reviewView, signInView, type Notice, type Page, type ReviewMessage, type ReviewModel,
 } from './review.views.js';
+import { htmlFile, RawFile } from '../../resources/route.js';
 
 /**
  * The embedded review (spec: POST .../review-sessions, "embed.js with review_url"): the page
@@ -26,7 +27,7 @@ import {
 function answer(page: Page, ancestors: string): PageReply {
   return {
     status: page.status,
-    html: document(page),
+    body: htmlFile(document(page)),
     headers: {
       'Content-Security-Policy': reviewPolicy(ancestors),
       // The token is in the URL and the forms carry the action token: keep both out of caches and Referer headers.
@@ -237,7 +238,7 @@ function file(path: string, operationId: string, summary: string, bytes: string,
   return {
     kind: 'page', method: 'GET', path, operationId, summary,
     responses: { 200: { description: summary, media: type }, 405: { description: 'Another method than GET or HEAD (an HTML page, with Allow)' } },
-    handle: () => ({ status: 200, bytes, type: `${type}; charset=utf-8`, headers }),
+    handle: () => ({ status: 200, body: new RawFile(bytes, `${type}; charset=utf-8`), headers }),
   };
 }
 
