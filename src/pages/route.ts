@@ -1,12 +1,12 @@
 import type { ApiError } from '../core/errors.js';
 import type { Workspace } from '../core/workspace.js';
-import type { RawFile, Redirect, Reply, RequestInfo } from '../resources/route.js';
+import type { RawFile, Redirect, Reply, RequestInfo, RowBase } from '../resources/route.js';
 
 /**
- * The pages a person opens are route rows too, beside the API's and the control API's: a row
- * says where it lives and what it answers, and returns a reply; src/http mounts every row with
- * one function (finding the workspace, running due work, reading the form, writing the answer)
- * and builds the rows' OpenAPI operations from the same rows.
+ * The pages a person opens are rows too, beside the API's and the control API's: the same base
+ * (RowBase), the same Reply (an HTML document, a file or a redirect) and the same pipeline; a page
+ * row adds how its link finds the workspace and how its form is read. src/http mounts the rows
+ * and builds their OpenAPI operations from them.
  */
 type PageMethod = 'GET' | 'POST';
 
@@ -83,13 +83,9 @@ export interface PageResponse {
   envelope?: boolean;
 }
 
-export interface PageRoute {
+export interface PageRoute extends RowBase {
   kind: 'page';
   method: PageMethod;
-  path: string;
-  operationId: string;
-  summary: string;
-  description?: string;
   /** Query parameters, for the OpenAPI document only (pages read what they need themselves). */
   query?: Record<string, { description: string }>;
   /** Descriptions of path parameters. */

@@ -54,13 +54,22 @@ export interface RequestInfo {
 /** How a body may be written: JSON always; YAML where a person's file is sent as it is (scenarios). */
 export type BodyType = 'json' | 'yaml';
 
-export interface RouteBase {
+/**
+ * What every row says, whatever it serves (the API, the control API, a page: each kind adds its
+ * own fields): where it lives and how the OpenAPI document names it. Every row answers a Reply
+ * and is run by the one pipeline (`serve`, route.run.ts).
+ */
+export interface RowBase {
   method: Method;
   /** Express-style path: /v1/onboardings/:id */
   path: string;
   operationId: string;
   summary: string;
   description?: string;
+}
+
+/** A row that speaks JSON (the API's and the control API's), its input checked against its schemas. */
+export interface RouteBase extends RowBase {
   tag: string;
   params?: TSchema;
   query?: TSchema;
