@@ -212,13 +212,14 @@ describe('four-eyes', () => {
     expect((await approval(h, KEYS.owner, id, 'owner', 2)).status).toBe(200);
   });
 
-  it('GET /v1/approvals: can_approve_as both roles before, nothing and four_eyes after', async () => {
+  it('GET /v1/approvals: can_approve_as both roles before; after one approval the item is no longer hers to list', async () => {
     const h = harness();
     const id = await inReview(h);
     await identity(h, KEYS.manager, id);
     expect(await openApproval(h, KEYS.dual, id)).toMatchObject({ can_approve_as: ['manager', 'owner'], blocked_by: [] });
     await approval(h, KEYS.dual, id, 'owner', 2);
-    expect(await openApproval(h, KEYS.dual, id)).toMatchObject({ can_approve_as: [], blocked_by: ['four_eyes'] });
+    // Dana still holds the open manager role, but four-eyes closes it to her for this data version.
+    expect(await openApproval(h, KEYS.dual, id)).toBeUndefined();
     expect(await openApproval(h, KEYS.manager, id)).toMatchObject({ can_approve_as: ['manager'], blocked_by: [] });
     // The owner role is approved (by Dana): nothing left that Olivia holds, so it is not hers to list.
     expect(await openApproval(h, KEYS.owner, id)).toBeUndefined();
@@ -315,15 +316,17 @@ describe('GET /v1/approvals', () => {
     expect(await openApproval(h, KEYS.manager, id)).toBeUndefined();
   });
 
-  it('keeps an item whose open role the user holds but must wait for, with four_eyes or identity_check', async () => {
+  it('keeps an item whose open role the user holds but must wait for (identity_check); leaves out one four-eyes closes', async () => {
     const h = harness();
     const id = await inReview(h);
     // Before the identity check: waiting, listed.
     expect(await openApproval(h, KEYS.dual, id)).toEqual({ onboarding_id: id, data_version: 2, can_approve_as: ['manager', 'owner'], blocked_by: ['identity_check'] });
     await identity(h, KEYS.manager, id);
     await approval(h, KEYS.dual, id, 'manager', 2);
-    // Dana still holds the open owner role, but four-eyes stops her: listed with the reason.
-    expect(await openApproval(h, KEYS.dual, id)).toEqual({ onboarding_id: id, data_version: 2, can_approve_as: [], blocked_by: ['four_eyes'] });
+    // Dana still holds the open owner role, but four-eyes closes it to her for version 2: not listed.
+    expect(await openApproval(h, KEYS.dual, id)).toBeUndefined();
+    // The owner role is still open to someone else.
+    expect(await openApproval(h, KEYS.owner, id)).toMatchObject({ can_approve_as: ['owner'], blocked_by: [] });
   });
 
   it('returned_to_manager while the data waits for the manager\'s correction', async () => {

@@ -15,7 +15,11 @@ import { getOnboarding } from '../onboardings/onboardings.service.js';
  * the life cycle, so the sandbox and the dashboard share them.
  */
 
-/** Documented values of OpenApproval.blocked_by, in the order they are listed. */
+/**
+ * Documented values of OpenApproval.blocked_by, in the order they are listed. `four_eyes` stays
+ * a documented value but is never listed: an onboarding its user approved on this data_version
+ * is not theirs to approve now, so it leaves the list (docs/decisions.md).
+ */
 export const BLOCKED_BY = ['api_approvals_disabled', 'four_eyes', 'returned_to_manager', 'identity_check'] as const;
 type BlockedBy = (typeof BLOCKED_BY)[number];
 
@@ -68,37 +72,38 @@ export function giveApproval(ws: Workspace, p: Principal, id: string, body: Appr
   return approve(ws, getOnboarding(ws, p, id), user, body.role, body.data_version);
 }
 
-/** The roles still open on the current data_version that the key's user holds, in template order. */
+/**
+ * The roles still open on the current data_version that the key's user may give, in template
+ * order. Four-eyes: one person, one role per data_version, so once they approved it in one role
+ * every other role is closed to them.
+ */
 function openRolesHeld(r: OnboardingRecord, p: Principal): Role[] {
   const user = reviewerOf(p);
   if (!user) return [];
   const current = r.approvals.filter((a) => a.data_version === r.data_version);
+  if (current.some((a) => a.user_id === user.id)) return [];
   return r.required_roles.filter((role) => !current.some((a) => a.role === role) && user.roles.includes(role));
 }
 
 /** What this key's user could approve on one onboarding in review, and what it waits for. */
 function openApproval(r: OnboardingRecord, p: Principal): OpenApproval {
-  const user = reviewerOf(p);
-  const held = openRolesHeld(r, p);
-  // Four-eyes: one person, one role per data_version; so an earlier approval closes every other role.
-  const approvedAlready = user !== null && r.approvals.some((a) => a.data_version === r.data_version && a.user_id === user.id);
   const blocked = new Set<BlockedBy>();
   if (!p.organization.api_approvals) blocked.add('api_approvals_disabled');
-  if (approvedAlready) blocked.add('four_eyes');
   if (r.returned_to === 'manager') blocked.add('returned_to_manager');
   if (!r.identity_verified_at) blocked.add('identity_check');
   return {
     onboarding_id: r.id,
     data_version: r.data_version,
-    can_approve_as: approvedAlready ? [] : held,
+    can_approve_as: openRolesHeld(r, p),
     blocked_by: BLOCKED_BY.filter((b) => blocked.has(b)),
   };
 }
 
 /**
  * GET /v1/approvals, "what the key owner can approve now": the onboardings in review the key
- * may see where its user holds a role still open, oldest first (docs/decisions.md). One the user
- * holds no open role on is not theirs to approve and is left out.
+ * may see where its user may still give a role, oldest first (docs/decisions.md). One the user
+ * holds no open role on, or already approved on this data_version, is not theirs to approve and
+ * is left out.
  */
 export function listOpenApprovals(ws: Workspace, p: Principal, q: PageRequest): Page<OpenApproval> {
   const visible = ws.store.onboardings.values().filter((r) => visibleTo(r, p));
