@@ -114,7 +114,11 @@ const ERROR_RESPONSES: Record<number, { name: string; description: string; heade
   415: { name: 'UnsupportedMediaType', description: 'A body that is not sent as application/json' },
   422: { name: 'UnprocessableEntity', description: 'A field or query parameter breaks a rule; param names it' },
   429: { name: 'TooManyRequests', description: 'Rate limited (--rate-limit) or an injected fault', headers: { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } } },
+  431: { name: 'RequestHeaderFieldsTooLarge', description: 'The request line and headers are larger than 16 kB together (answered before any route is matched)' },
 };
+
+/** What HTTP parsing answers before any route is matched, on every operation whatever its kind. */
+const PARSER_STATUSES = [431];
 
 /** Sent with every answer, errors and pages included. */
 const EVERY_ANSWER = {
@@ -138,6 +142,7 @@ function errorStatuses(route: AnyRoute, path: string): number[] {
   if (write) for (const s of [400, 413, 415]) statuses.add(s);
   if (route.body || route.query) statuses.add(422);
   if (ids.some((id) => id !== 'workspaceId')) statuses.add(404);
+  for (const s of PARSER_STATUSES) statuses.add(s);
   return [...statuses].sort((a, b) => a - b);
 }
 
@@ -247,7 +252,11 @@ function pageOperation(route: PageRoute, path: string) {
           },
         }
       : {}),
-    responses: Object.fromEntries(Object.entries(route.responses).map(([status, r]) => [status, pageResponse(r)])),
+    responses: {
+      ...Object.fromEntries(Object.entries(route.responses).map(([status, r]) => [status, pageResponse(r)])),
+      // Refused by the parser before the page is known: in the envelope, as every such answer.
+      ...Object.fromEntries(PARSER_STATUSES.map((s) => [s, errorResponse(s)])),
+    },
   };
 }
 
@@ -326,7 +335,10 @@ export function buildOpenApi(serverUrl: string = DEFAULT_SERVER_URL) {
   paths['/openapi.json'] = {
     get: {
       operationId: 'openapi', summary: 'This document', tags: ['Control'], security: [{}],
-      responses: { 200: { description: 'OpenAPI 3.1 document', headers: EVERY_ANSWER, content: { 'application/json': { schema: { type: 'object' } } } } },
+      responses: {
+        200: { description: 'OpenAPI 3.1 document', headers: EVERY_ANSWER, content: { 'application/json': { schema: { type: 'object' } } } },
+        ...Object.fromEntries(PARSER_STATUSES.map((st) => [st, errorResponse(st)])),
+      },
     },
   };
   const shared = components(schemas);

@@ -236,6 +236,14 @@ describe('responses and request bodies', () => {
     }
   });
 
+  it('declares on every operation, pages included, the 431 envelope the HTTP parser answers for headers over 16 kB', () => {
+    const shared = (doc.components as { responses?: Record<string, { content?: Record<string, { schema?: Json }> }> }).responses ?? {};
+    expect(shared.RequestHeaderFieldsTooLarge?.content?.['application/json']?.schema).toEqual({ $ref: '#/components/schemas/Error' });
+    for (const { key, op } of operations(doc)) {
+      expect(op.responses['431'], key).toEqual({ $ref: '#/components/responses/RequestHeaderFieldsTooLarge' });
+    }
+  });
+
   it('documents the status each route answers with on success (201 for creations)', () => {
     const statusOf = (key: string) => {
       const [method, path] = key.split(' ') as [string, string];
@@ -410,7 +418,7 @@ describe('real responses conform to the published schemas', () => {
     const session = await h.as(KEYS.manager).post('/v1/onboardings/onb_demo_partner/review-sessions', { reviewer: { email: 'm@acme.test', external_id: 'u1' } });
     expect(session.status).toBe(201);
     conforms('POST', '/v1/onboardings/{id}/review-sessions', session);
-    expect(Object.keys(doc.paths['/review/{token}']!.get!.responses)).toEqual(['200', '404', '410']);
+    expect(Object.keys(doc.paths['/review/{token}']!.get!.responses)).toEqual(['200', '404', '410', '431']);
   });
 
   it('webhooks: create and rotate (with the secret), read, list, deliveries; events', async () => {
