@@ -48,6 +48,13 @@ function baseUrl(raw: string): URL {
   throw new UsageError(`--url must be an http:// or https:// URL, such as ${DEFAULT_URL}; got ${JSON.stringify(raw)}${hint}`);
 }
 
+/** One line saying what answered instead: its status, its type and the start of its body, never the whole of it. */
+function notAnEmulator(url: URL, res: Response, text: string): string {
+  const start = text.replace(/\s+/g, ' ').trim().slice(0, 60);
+  const type = res.headers.get('content-type')?.split(';')[0] ?? 'no content type';
+  return `${url.origin} is not an onboarding emulator (got ${res.status} ${type}${start ? `: ${JSON.stringify(start)}${text.length > 60 ? '...' : ''}` : ''}); check --url or EMULATOR_URL`;
+}
+
 export async function request<T = unknown>(options: ClientOptions, method: string, path: string, body?: unknown, signal?: AbortSignal): Promise<T> {
   const base = baseUrl(options.url);
   if (!path.startsWith('/')) throw new UsageError(`not a valid path: ${path} (it must start with /)`);
@@ -69,12 +76,15 @@ export async function request<T = unknown>(options: ClientOptions, method: strin
     throw new UsageError(`cannot reach the emulator at ${url.origin}: ${cause?.code ?? cause?.message ?? (err as Error).message} (is it running? set --url or EMULATOR_URL)`);
   }
   const text = await res.text();
+  // Every answer of the emulator, errors and pages included, carries both: another server's does not.
+  if (!res.headers.has('request-id') || !res.headers.has('service-version')) throw new UsageError(notAnEmulator(url, res, text));
   let parsed: unknown;
   try {
     parsed = text === '' ? undefined : JSON.parse(text);
   } catch {
     parsed = undefined;
   }
+  if (res.ok && parsed === undefined && text !== '') throw new UsageError(notAnEmulator(url, res, text));
   if (!res.ok) {
     const e = (parsed as { error?: { code?: string; message?: string; details?: { path: string; message: string }[] } } | undefined)?.error;
     throw new ApiError(res.status, e?.code, e?.message ?? (text.trim() || res.statusText), e?.details ?? []);

@@ -8,6 +8,7 @@ import { FixturesError } from '../fixtures/fixtures.load.js';
 import { parseRateLimit } from '../http/rate-limit.js';
 import { listen } from '../http/server.js';
 import { openStateFile, StateFileError } from '../persistence/state-file.js';
+import { usageExit } from './client.js';
 import { drain } from './drain.js';
 import { ScenarioError } from '../scenarios/scenario.load.js';
 import { scenarioWarnings } from '../scenarios/scenario.warnings.js';
@@ -135,5 +136,15 @@ registerControl(program);
 registerListen(program);
 // Runs in this process against a receiver; needs no emulator.
 registerReceiverCheck(program);
+
+// A first word that names no command is a mistake, not an argument of the default command.
+const first = process.argv[2];
+const commands = new Set(['help', ...program.commands.flatMap((c) => [c.name(), ...c.aliases()])]);
+if (first !== undefined && !first.startsWith('-') && !commands.has(first)) {
+  process.stderr.write(`error: unknown command '${first}' (onboarding-emulator --help lists them)\n`);
+  process.exit(2);
+}
+// An unknown or malformed option of serve is a usage mistake too.
+serve.exitOverride(usageExit);
 
 await program.parseAsync(process.argv);

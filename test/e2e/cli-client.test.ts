@@ -1,4 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -160,6 +162,40 @@ describe('onboarding-emulator client commands', () => {
     const r = await cli(['clock', 'show', '--url', `http://127.0.0.1:${port}`]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`cannot reach the emulator at http://127.0.0.1:${port}`);
+  });
+
+  it('against another server: one line saying it is not an onboarding emulator, exit 2', async () => {
+    const answers = [
+      // A 200 that is no JSON (a bundler's dev server), an HTML 404 page, and JSON without the emulator's headers.
+      { status: 200, type: 'application/javascript', body: `!function(){${'var a=1;'.repeat(2000)}}();` },
+      { status: 404, type: 'text/html', body: `<!doctype html><html><body>${'<p>Not here</p>'.repeat(500)}</body></html>` },
+      { status: 200, type: 'application/json', body: '{"now":"yesterday"}' },
+    ];
+    for (const a of answers) {
+      const foreign = createServer((_req, res) => void res.writeHead(a.status, { 'Content-Type': a.type }).end(a.body));
+      await new Promise<void>((resolve) => foreign.listen(0, '127.0.0.1', resolve));
+      const base = `http://127.0.0.1:${(foreign.address() as AddressInfo).port}`;
+      try {
+        const r = await cli(['clock', 'show', '--url', base]);
+        expect(r.code, a.type).toBe(2);
+        const lines = r.stderr.trim().split('\n');
+        expect(lines, a.type).toHaveLength(1);
+        expect(lines[0], a.type).toContain(`${base} is not an onboarding emulator (got ${a.status} ${a.type}`);
+        expect(lines[0]!.length, a.type).toBeLessThan(300);
+        expect(r.stderr, a.type).not.toContain('TypeError');
+      } finally {
+        await new Promise((resolve) => foreign.close(resolve));
+      }
+    }
+  });
+
+  it('an unknown command or option is a usage mistake: exit 2', async () => {
+    const unknown = await cli(['clok', 'show']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain("unknown command 'clok'");
+    const option = await cli(['--prot', '4010']);
+    expect(option.code).toBe(2);
+    expect(option.stderr).toContain("unknown option '--prot'");
   });
 
   it('an --url without its scheme is a usage error that suggests http://', async () => {
