@@ -70,8 +70,11 @@ export interface ControlHelpers extends ControlClient {
     clear(): Promise<ScenarioState>;
     /** Checks a document (or one file or ready scenario, given its path or name) without loading it; never throws for mistakes. */
     validate(input: unknown): Promise<ScenarioValidation>;
-    /** Its expectations (expect:), each passed, failed or pending against the workspace clock now. */
-    report(): Promise<ScenarioReport>;
+    /**
+     * Its expectations (expect:), each passed, failed or pending against the workspace clock now;
+     * `final`: the verdict at the end of a run, a still-pending expectation failed.
+     */
+    report(final?: boolean): Promise<ScenarioReport>;
   };
 }
 

@@ -57,10 +57,13 @@ function inputOf(row: ControlRoute<never>, call: ClientCall, args: unknown[]): C
     for (const [name, value] of Object.entries((args[0] ?? {}) as Record<string, unknown>)) if (value !== undefined) input.query[name] = value;
   } else {
     const params = new Set(row.path.split('/').filter((s) => s.startsWith(':')).map((s) => s.slice(1)));
+    const query = (row.query as { properties?: Record<string, unknown> } | undefined)?.properties ?? {};
     const body: Record<string, unknown> = {};
     (call.args ?? []).forEach((name, i) => {
       if (params.has(name)) input.params[name] = String(args[i]);
-      else body[name] = args[i];
+      else if (name in query) {
+        if (args[i] !== undefined) input.query[name] = args[i];
+      } else body[name] = args[i];
     });
     if (Object.keys(body).length > 0) input.body = body;
   }

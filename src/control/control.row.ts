@@ -25,7 +25,8 @@ export interface ClientCall {
   /**
    * What the method takes: nothing (left out); `body`, the whole body (`{}` when left out and
    * every field is optional); `query`, the whole query, optional; or names in order, each a
-   * parameter of the row's path or else a property of its body.
+   * parameter of the row's path, else of its query, else a property of its body (one that may
+   * be left out is an optional argument).
    */
   readonly args?: 'body' | 'query' | readonly string[];
   /** The property of the answer the method returns instead of the whole answer (`data` of a list). */
@@ -58,8 +59,15 @@ type ArgsOf<C, B, Q> = C extends { args: 'body' }
   : C extends { args: 'query' }
     ? [Q?]
     : C extends { args: infer N extends readonly string[] }
-      ? { -readonly [I in keyof N]: N[I] extends keyof B ? B[N[I]] : string }
+      ? Positional<N, B, Q>
       : [];
+type ValueOf<Name, B, Q> = Name extends keyof Q ? Q[Name] : Name extends keyof B ? B[Name] : string;
+/** Named arguments in order; one that may be left out is optional (it must come last, as in TypeScript). */
+type Positional<N, B, Q> = N extends readonly [infer Name, ...infer Rest]
+  ? undefined extends ValueOf<Name, B, Q>
+    ? [ValueOf<Name, B, Q>?, ...Positional<Rest, B, Q>]
+    : [ValueOf<Name, B, Q>, ...Positional<Rest, B, Q>]
+  : [];
 /** A client asks for JSON: the file forms a query can ask for (JUnit, Mermaid) are not its answer. */
 type AnswerOf<R, C> = C extends { pick: infer K extends keyof R } ? R[K] : Exclude<R, RawFile>;
 type MethodOf<C, B, Q, R> = C extends readonly (infer One)[]

@@ -33,12 +33,12 @@ export const scenarioRoutes = [
   }),
   defineControlRoute({
     kind: 'control', perWorkspace: true, tag, method: 'GET', path: '/_emulator/scenario/report',
-    operationId: 'scenarioReport', summary: "The scenario's expectations (expect:), each passed, failed or pending against the workspace clock now, and why; ?format=junit answers JUnit XML",
+    operationId: 'scenarioReport', summary: "The scenario's expectations (expect:), each passed, failed or pending against the workspace clock now, and why; ?final=true fails what is still pending (the end of a run); ?format=junit answers JUnit XML",
     query: ScenarioReportQuery,
     responses: { 200: { description: 'The report (JSON), or JUnit XML with format=junit', schema: ScenarioReport, media: ['application/xml'] } },
-    client: { name: 'scenario.report' },
+    client: { name: 'scenario.report', args: ['final'] },
     handle: (ctx) => {
-      const report = scenarioReport(ctx.workspace);
+      const report = scenarioReport(ctx.workspace, ctx.query.final);
       return ok(ctx.query.format === 'junit' ? new RawFile(new TextEncoder().encode(expectationsJunit(report)), 'application/xml; charset=utf-8') : report);
     },
   }),

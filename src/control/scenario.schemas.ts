@@ -38,6 +38,7 @@ export const ScenarioReport = Type.Object(
   {
     scenario: Nullable(Type.String({ description: "the scenario's name" })),
     now: DateTime,
+    final: Type.Boolean({ description: 'the verdict at the end of a run (?final=true): what was still pending failed, "not reached by the end of the run"' }),
     passed: Type.Integer(),
     failed: Type.Integer(),
     pending: Type.Integer(),
@@ -59,6 +60,9 @@ export const ScenarioReport = Type.Object(
 );
 
 export const ScenarioReportQuery = Type.Object(
-  { format: Type.Optional(Type.Union([Type.Literal('json'), Type.Literal('junit')], { description: 'junit: JUnit XML, a pending expectation skipped' })) },
+  {
+    format: Type.Optional(Type.Union([Type.Literal('json'), Type.Literal('junit')], { description: 'junit: JUnit XML, a pending expectation skipped' })),
+    final: Type.Optional(Type.Boolean({ description: 'true: the verdict at the end of a run; a still-pending expectation fails, "not reached by the end of the run" (a CI gate that cannot pass on a run that did nothing)' })),
+  },
   { additionalProperties: false },
 );

@@ -2,7 +2,7 @@ import { ApiError, type ErrorDetail } from '../core/errors.js';
 import { plainSchema } from '../core/schema.js';
 import type { Workspace } from '../core/workspace.js';
 import { setScenario } from '../scenarios/scenario.autopilot.js';
-import { evaluateExpectations, type ExpectationReport } from '../scenarios/scenario.expect.js';
+import { evaluateExpectations, finalReport, type ExpectationReport } from '../scenarios/scenario.expect.js';
 import { MAGIC_ADDRESSES } from '../scenarios/scenario.magic.js';
 import { checkScenario, ScenarioError } from '../scenarios/scenario.load.js';
 import { ScenarioSchema, type ScenarioDocument } from '../scenarios/scenario.schemas.js';
@@ -94,6 +94,8 @@ export function scenarioJsonSchema(): Record<string, unknown> {
 }
 
 /** The scenario's expectations, each passed, failed or pending against the workspace clock now. */
-export function scenarioReport(ws: Workspace): ExpectationReport {
-  return evaluateExpectations(ws);
+/** `final`: the verdict at the end of a run, a still-pending expectation failed. */
+export function scenarioReport(ws: Workspace, final = false): ExpectationReport {
+  const report = evaluateExpectations(ws);
+  return final ? finalReport(report) : report;
 }

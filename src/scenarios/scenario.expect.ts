@@ -44,6 +44,8 @@ export interface ExpectationReport {
   /** The scenario's name; null when it has none or none is loaded. */
   scenario: string | null;
   now: string;
+  /** The verdict at the end of a run: nothing is pending, what was still pending failed. */
+  final: boolean;
   passed: number;
   failed: number;
   pending: number;
@@ -301,7 +303,24 @@ export function evaluateExpectations(ws: Workspace): ExpectationReport {
   };
   const results = expectations.map((e) => evaluate(c, e));
   const count = (s: ExpectationStatus) => results.filter((r) => r.status === s).length;
-  return { scenario: scenario?.document.name ?? null, now: iso(now), passed: count('passed'), failed: count('failed'), pending: count('pending'), expectations: results };
+  return tally(scenario?.document.name ?? null, iso(now), false, results);
+}
+
+function tally(scenario: string | null, now: string, final: boolean, expectations: ExpectationResult[]): ExpectationReport {
+  const count = (s: ExpectationStatus) => expectations.filter((r) => r.status === s).length;
+  return { scenario, now, final, passed: count('passed'), failed: count('failed'), pending: count('pending'), expectations };
+}
+
+const NOT_REACHED = 'not reached by the end of the run';
+
+/**
+ * The report at the end of a run: what is still pending can no longer happen, so it failed. A
+ * CI gate on it cannot pass on a run that did nothing (no onboarding created, no event made).
+ */
+export function finalReport(report: ExpectationReport): ExpectationReport {
+  const ended = <T extends { status: ExpectationStatus; reason: string }>(x: T): T =>
+    x.status === 'pending' ? { ...x, status: 'failed', reason: `${NOT_REACHED}: ${x.reason}` } : x;
+  return tally(report.scenario, report.now, true, report.expectations.map((e) => ({ ...ended(e), details: e.details.map(ended) })));
 }
 
 /** The report as JUnit XML: one suite, a test case per expectation, pending ones skipped. */

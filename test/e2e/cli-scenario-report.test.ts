@@ -86,4 +86,27 @@ describe('onboarding-emulator scenario report', () => {
       ['in review within 1d', 'failing.onboarding', 'passed'],
     ]);
   });
+
+  it('--final: the ready happy-path scenario with no onboarding created fails at the end of the run, where it passed as pending', async () => {
+    expect((await cli(['scenario', 'load', 'happy-path', '--url', url])).code).toBe(0);
+    const meanwhile = await cli(['scenario', 'report', '--url', url, '--json']);
+    expect(meanwhile.code, meanwhile.stderr).toBe(0);
+    const open = JSON.parse(meanwhile.stdout) as { final: boolean; failed: number; pending: number };
+    expect(open).toMatchObject({ final: false, failed: 0 });
+    expect(open.pending).toBeGreaterThan(0);
+
+    const junit = join(dir, 'final.xml');
+    const final = await cli(['scenario', 'report', '--final', '--url', url, '--junit', junit]);
+    expect(final.code, final.stderr).toBe(1);
+    expect(final.stdout).toMatch(/^pending\s+0$/m);
+    expect(final.stdout).toMatch(/^final\s+yes/m);
+    expect(final.stdout).toMatch(/^failed: .+\n {2}not reached by the end of the run: no test onboarding was created since the scenario was loaded$/m);
+    const doc = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(readFileSync(junit, 'utf8'));
+    expect(doc.testsuites).toMatchObject({ failures: String(open.pending), skipped: '0' });
+
+    // The same verdict over HTTP.
+    const overHttp = (await (await fetch(`${url}/_emulator/scenario/report?final=true`)).json()) as { final: boolean; failed: number; pending: number; expectations: { status: string; reason: string }[] };
+    expect(overHttp).toMatchObject({ final: true, failed: open.pending, pending: 0 });
+    for (const e of overHttp.expectations) expect(e.reason).toMatch(/^not reached by the end of the run: /);
+  });
 });

@@ -36,7 +36,12 @@ describe('scenario.report() in process', () => {
     });
     expect(res.status).toBe(201);
     const id = ((await res.json()) as { id: string }).id;
-    expect(await em.scenario.report()).toMatchObject({ scenario: 'reported', passed: 0, failed: 0, pending: 2 });
+    expect(await em.scenario.report()).toMatchObject({ scenario: 'reported', final: false, passed: 0, failed: 0, pending: 2 });
+    // The verdict at the end of a run, as ?final=true gives it: what is pending failed.
+    const final = await em.scenario.report(true);
+    expect(final).toMatchObject({ final: true, passed: 0, failed: 2, pending: 0 });
+    for (const e of final.expectations) expect(e.reason).toMatch(/^not reached by the end of the run: 1 of 1 onboarding\(s\) pending: /);
+    expect(await (await fetch(`${url}/_emulator/scenario/report?final=true`)).json()).toEqual(final);
 
     await em.clock.advance('3h');
     const report = await em.scenario.report();

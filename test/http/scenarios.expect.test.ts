@@ -219,6 +219,6 @@ describe('GET /_emulator/scenario/report', () => {
 
   it('reports nothing without a scenario', async () => {
     const h = harness();
-    expect(await report(h)).toEqual({ scenario: null, now: '2026-10-05T09:00:00.000Z', passed: 0, failed: 0, pending: 0, expectations: [] });
+    expect(await report(h)).toEqual({ scenario: null, now: '2026-10-05T09:00:00.000Z', final: false, passed: 0, failed: 0, pending: 0, expectations: [] });
   });
 });

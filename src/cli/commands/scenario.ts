@@ -90,6 +90,7 @@ function printReport(report: ScenarioReport): void {
     ['passed', report.passed],
     ['failed', report.failed],
     ['pending', report.pending],
+    ['final', report.final ? 'yes: what was pending failed' : 'no'],
   ]);
   if (report.expectations.length === 0) return;
   process.stdout.write('\nexpectations:\n');
@@ -193,17 +194,18 @@ export function registerScenario(program: Command): void {
   clientCommand(scenario, 'report', "Check the scenario's expectations (expect:) against the workspace clock now: each passed, failed or pending, and why (GET /_emulator/scenario/report)")
     .option('--workspace <id>', 'the workspace to report on (default: the one --key belongs to, else default)')
     .option('--junit <file>', 'also write the report as JUnit XML to this file (a pending expectation is skipped)')
+    .option('--final', 'the verdict at the end of a run: a still-pending expectation fails ("not reached by the end of the run"), so a run that did nothing cannot pass')
     .addHelpText('after', [
       '',
-      'Exit status: 0 no expectation failed (pending ones included), 1 one failed.',
+      'Exit status: 0 no expectation failed (pending ones included, unless --final), 1 one failed.',
       '',
       'Examples:',
       '  onboarding-emulator scenario report',
-      '  onboarding-emulator scenario report --junit reports/scenario.xml',
+      '  onboarding-emulator scenario report --final --junit reports/scenario.xml   # the gate at the end of a CI run',
     ].join('\n'))
-    .action(action(async (opts: { workspace?: string; junit?: string }, cmd: Command) => {
+    .action(action(async (opts: { workspace?: string; junit?: string; final?: boolean }, cmd: Command) => {
       const o = optionsOf(cmd);
-      const report = await scenarioOf(o, opts.workspace).report();
+      const report = await scenarioOf(o, opts.workspace).report(opts.final === true);
       if (opts.junit) writeFileSync(opts.junit, expectationsJunit(report));
       if (o.json) printJson(report);
       else printReport(report);
