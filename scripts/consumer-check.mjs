@@ -1,8 +1,11 @@
 // Installs the package as a partner would and runs a small test in each kind of project it
-// promises to work in: vitest (ES modules), Node's own runner (ES module and CommonJS files) and
-// Jest in a default CommonJS project. The projects live in test/consumers/<name>/; each is
-// copied to a fresh temporary folder, gets the packed tarball and its runner from the npm
-// registry, and runs `npm test`. Exit status 0 only if every project passed.
+// promises to work in: vitest, Node's own runner (ES module and CommonJS files), Jest, and a
+// strict TypeScript project that checks the package's types (skipLibCheck off). Each project is
+// made as a person makes one, in a fresh temporary folder: `npm init -y` (a CommonJS project
+// with npm 11), the runner's own init where it has one (`tsc --init`), the runner and the packed
+// tarball installed from the npm registry, and the test files of test/consumers/<name>/ (the
+// README's recipes, word for word: test/e2e/package-entries.test.ts holds them equal). Then
+// `npm test`. Exit status 0 only if every project passed.
 //
 //   node scripts/consumer-check.mjs            every project
 //   node scripts/consumer-check.mjs jest       only the ones named
@@ -10,7 +13,7 @@
 // POSIX only (process groups), like .ci/run, which runs it.
 import { spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
-import { cp, mkdtemp, readdir, rm } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -84,11 +87,27 @@ function run(command, args, { cwd, limitMs, capture = false }) {
   });
 }
 
+/**
+ * What each project installs beside the package (runners pinned by major), what `npm test` runs,
+ * and the runner's own init, if it has one. Its files are test/consumers/<name>/.
+ */
+const PROJECTS = {
+  jest: { install: ['jest@^30'], test: 'jest' },
+  'node-test': { install: [], test: 'node --test' },
+  // tsc --init's defaults (strict, exactOptionalPropertyTypes, nodenext, ...) with the node types a
+  // Node project has and the library check on: every type file the package ships is compiled.
+  typescript: { install: ['typescript@^5', '@types/node@^20'], test: 'tsc --noEmit', init: ['npx', 'tsc', '--init', '--types', 'node', '--skipLibCheck', 'false'] },
+  vitest: { install: ['vitest@^4'], test: 'vitest run' },
+};
+
 const wanted = process.argv.slice(2);
-const names = (await readdir(consumers, { withFileTypes: true }))
-  .filter((entry) => entry.isDirectory() && (wanted.length === 0 || wanted.includes(entry.name)))
-  .map((entry) => entry.name)
-  .sort();
+const folders = new Set((await readdir(consumers, { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name));
+const unknown = [...folders].filter((name) => !(name in PROJECTS));
+if (unknown.length > 0) {
+  console.error(`consumer-check: test/consumers/${unknown[0]} has no entry in PROJECTS`);
+  process.exit(2);
+}
+const names = Object.keys(PROJECTS).filter((name) => folders.has(name) && (wanted.length === 0 || wanted.includes(name))).sort();
 if (names.length === 0 || (wanted.length > 0 && names.length !== wanted.length)) {
   console.error(`consumer-check: no such project among test/consumers: ${wanted.filter((n) => !names.includes(n)).join(', ') || '(none found)'}`);
   process.exit(2);
@@ -112,9 +131,14 @@ try {
     const result = { name, install: '-', test: '-', ok: false };
     results.push(result);
     try {
+      const spec = PROJECTS[name];
+      await mkdir(project);
+      console.log(`\n==> ${name}: npm init -y, the runner and the tarball`);
+      await run('npm', ['init', '-y'], { cwd: project, limitMs: LIMITS.pack, capture: true });
+      await run('npm', ['pkg', 'set', `scripts.test=${spec.test}`], { cwd: project, limitMs: LIMITS.pack });
+      result.install = (await run('npm', ['install', '--no-package-lock', '--save-dev', ...spec.install, tarball], { cwd: project, limitMs: LIMITS.install })).seconds;
+      if (spec.init) await run(spec.init[0], spec.init.slice(1), { cwd: project, limitMs: LIMITS.pack, capture: true });
       await cp(join(consumers, name), project, { recursive: true });
-      console.log(`\n==> ${name}: npm install the tarball and the runner`);
-      result.install = (await run('npm', ['install', '--no-package-lock', tarball], { cwd: project, limitMs: LIMITS.install })).seconds;
       console.log(`\n==> ${name}: npm test`);
       result.test = (await run('npm', ['test'], { cwd: project, limitMs: LIMITS.test })).seconds;
       result.ok = true;

@@ -45,8 +45,8 @@ export interface WorkspaceInput {
   fixtures?: unknown;
   /** A scenario document; null for none; left out: the emulator's scenario. */
   scenario?: unknown;
-  seed?: string | number;
-  clock?: ClockOptions;
+  seed?: string | number | undefined;
+  clock?: ClockOptions | undefined;
 }
 
 /**

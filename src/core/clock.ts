@@ -6,11 +6,11 @@ import { performance } from 'node:perf_hooks';
 export type ClockMode = 'realtime' | 'frozen';
 
 export interface ClockOptions {
-  mode?: ClockMode;
+  mode?: ClockMode | undefined;
   /** Emulated time at creation; defaults to the wall time. */
-  start?: Date | string | number;
+  start?: Date | string | number | undefined;
   /** Wall-clock source; injectable so the clock itself can be tested. */
-  wallNow?: () => number;
+  wallNow?: (() => number) | undefined;
 }
 
 export class ClockError extends Error {}

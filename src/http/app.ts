@@ -1,3 +1,4 @@
+import type { RequestListener, Server } from 'node:http';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
 import { ApiError, fail } from '../core/errors.js';
@@ -18,10 +19,18 @@ import { allControlRoutes, apiRoutes, pathMatcher } from './routes.js';
 /** Documents kept per base URL: the addresses one emulator is reached at are few. */
 const OPENAPI_CACHE_SIZE = 8;
 
-/** The Express application createApp builds, named here so no module outside src/http imports Express. */
-export type App = express.Express;
+/**
+ * What createApp builds: a Node request listener (`http.createServer(app)`, `supertest(app)`)
+ * that can also listen by itself. Typed without Express, so the package's public types need
+ * nothing a consumer may not have installed (Express's types are not a dependency).
+ */
+export interface App extends RequestListener {
+  listen(port: number, host: string, ready?: () => void): Server;
+}
 
-export interface AppOptions extends Omit<MountOptions, 'limiter'> {
+export interface AppOptions {
+  /** The base of every link handed out (--public-url); else the scheme and Host the caller used. */
+  publicUrl?: string | undefined;
   /** One JSON line per request; leave out for silence (tests). */
   logger?: Logger | undefined;
   /** Per-key rate limiting of /v1 requests, `"10/s"` or `{requests, per, now?}`; off when left out. */

@@ -110,9 +110,14 @@ describe('the README section "Use it from your tests"', () => {
     const readme = readFileSync(join(root, 'README.md'), 'utf8');
     const start = readme.indexOf('## Use it from your tests');
     const section = readme.slice(start, readme.indexOf('\n## ', start + 1));
-    const blocks = [...section.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]);
+    const blocks = [...section.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => ({ code: m[1], before: section.slice(0, m.index) }));
     // The three consumer projects, then the Testcontainers project the image suite runs.
     const files = ['consumers/vitest/emulator.test.js', 'consumers/node-test/emulator.test.mjs', 'consumers/jest/emulator.test.js', 'image/testcontainers-project/emulator.test.js'];
-    expect(blocks).toEqual(files.map((f) => readFileSync(join(root, 'test', f), 'utf8')));
+    expect(blocks.map((b) => b.code)).toEqual(files.map((f) => readFileSync(join(root, 'test', f), 'utf8')));
+    // Each recipe names the file it must be saved as, so it runs word for word (an ES module's `import` fails in a .js of a CommonJS project).
+    files.slice(0, 3).forEach((f, i) => {
+      const intro = blocks[i]!.before.slice(blocks[i]!.before.lastIndexOf('\n**'));
+      expect(intro, f).toContain(`\`${f.slice(f.lastIndexOf('/') + 1)}\``);
+    });
   });
 });
