@@ -41,10 +41,30 @@ const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null 
  */
 export class SchemaPublisher {
   readonly components: Record<string, Json> = {};
+  readonly requestBodies: Record<string, Json> = {};
   private readonly texts = new Map<string, string>();
 
   ref(schema: TSchema): Json {
     return this.publish(plainSchema(schema));
+  }
+
+  /**
+   * A request body. A titled one whose fields carry a `default` is published once under
+   * components.requestBodies, its schema written there inline (what it nests by title still goes
+   * to components.schemas): generators tell a request from an answer by where a schema stands,
+   * and only in a request may a field with a default be left out (openapi-typescript with its
+   * default settings makes it required anywhere else). Other bodies refer to components.schemas.
+   */
+  body(schema: TSchema, media: readonly string[], required: boolean): Json {
+    const node = plainSchema(schema);
+    const name = node.title;
+    if (typeof name !== 'string' || !hasDefault(node)) return { required, content: Object.fromEntries(media.map((m) => [m, { schema: this.publish(node) }])) };
+    const inline = this.children(node);
+    const body = { required, content: Object.fromEntries(media.map((m) => [m, { schema: inline }])) };
+    const seen = this.requestBodies[name];
+    if (seen === undefined) this.requestBodies[name] = body;
+    else if (JSON.stringify(seen) !== JSON.stringify(body)) throw new Error(`two different request bodies are titled ${name}: give one of them another title`);
+    return { $ref: `#/components/requestBodies/${name}` };
   }
 
   private publish(node: Json): Json {
@@ -76,6 +96,10 @@ export class SchemaPublisher {
     return literalsAsEnum(out);
   }
 }
+
+/** A `default` anywhere in the schema's own tree (what it nests by title counts too: it is written inline here). */
+const hasDefault = (node: unknown): boolean =>
+  isObject(node) && ('default' in node || Object.values(node).some((v) => (Array.isArray(v) ? v.some(hasDefault) : hasDefault(v))));
 
 /** `anyOf` of string constants → `enum` of them, keeping the schema's other keywords. */
 function literalsAsEnum(schema: Json): Json {
@@ -178,7 +202,7 @@ function parameters(route: AnyRoute, path: string, schemas: SchemaPublisher) {
 function requestBody(schema: TSchema, schemas: SchemaPublisher, types: readonly BodyType[] = ['json']) {
   const required = Array.isArray(schema.required) && schema.required.length > 0;
   const media = ['application/json', ...(types.includes('yaml') ? ['application/yaml'] : [])];
-  return { required, content: Object.fromEntries(media.map((m) => [m, { schema: schemas.ref(schema) }])) };
+  return schemas.body(schema, media, required);
 }
 
 /** JSON by its schema; a file or text as a string of its media type (OpenAPI 3.1 binary content); a row may offer both. */
@@ -355,7 +379,7 @@ export function buildOpenApi(serverUrl: string = DEFAULT_SERVER_URL) {
     servers: [{ url: serverUrl.replace(/\/+$/, ''), description: 'This emulator' }],
     tags: tags.map((name) => ({ name, ...(TAG_DESCRIPTIONS[name] ? { description: TAG_DESCRIPTIONS[name] } : {}) })),
     paths,
-    components: { ...shared, schemas: sortedByName(schemas.components) },
+    components: { ...shared, schemas: sortedByName(schemas.components), requestBodies: sortedByName(schemas.requestBodies) },
   };
 }
 

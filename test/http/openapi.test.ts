@@ -7,6 +7,7 @@ import { createApp } from '../../src/http/app.js';
 import { allControlRoutes, apiRoutes, servedPaths } from '../../src/http/routes.js';
 import { Emulator } from '../../src/emulator.js';
 import { createBody, FROZEN_START, harness, KEYS } from '../support/harness.js';
+import { withBodiesInline } from '../support/openapi-doc.js';
 import { payrollDone, submitted } from '../support/journey.js';
 
 // ajv-formats is CommonJS; under NodeNext its default export arrives wrapped.
@@ -60,7 +61,7 @@ function resolved(schema: Json | undefined): Json | undefined {
 beforeAll(async () => {
   const res = await harness().http().get('/openapi.json');
   expect(res.status).toBe(200);
-  doc = JSON.parse(res.text) as Doc;
+  doc = withBodiesInline(JSON.parse(res.text) as Doc);
 });
 
 function operations(d: Doc): { key: string; method: string; path: string; op: Operation }[] {

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,6 +17,7 @@ const run = promisify(execFile);
 const require = createRequire(import.meta.url);
 const REDOCLY = require.resolve('@redocly/cli/bin/cli.js');
 const TSC = require.resolve('typescript/bin/tsc');
+const ROOT = join(import.meta.dirname, '..', '..');
 
 let dir: string;
 let docFile: string;
@@ -93,7 +94,8 @@ export const body: CreateBody = {
     position: 'Cashier', start_date: '2026-12-01', location_id: 'loc_1', template_id: 'tpl_1',
     contract_type: 'permanent', hours_per_week: 24, hourly_wage_cents: 1400,
   },
-  options: { send_invitation: true, expires_in_hours: 48 },
+  // With openapi-typescript's default settings: expires_in_hours has a default, so it may be left out.
+  options: { send_invitation: true },
 };
 export const query: ListQuery = { status: 'in_review', limit: 10 };
 
@@ -159,6 +161,34 @@ export const secret = (hook: Read): string => hook.secret;
 `,
 };
 
+/**
+ * The /v1 writes the README and docs/api.md send with curl and show succeeding, as (method, path,
+ * JSON body): lines joined at their backslashes, `VAR='...'` bodies followed, a path's shell
+ * variables kept.
+ */
+function documentedBodies(): { method: string; path: string; body: string }[] {
+  const out: { method: string; path: string; body: string }[] = [];
+  for (const page of ['README.md', 'docs/api.md']) {
+    const text = readFileSync(join(ROOT, page), 'utf8').replace(/\\\n\s*/g, ' ');
+    const vars = new Map([...text.matchAll(/^(\w+)='([^']*)'$/gm)].map((m) => [m[1]!, m[2]!]));
+    // A command runs to the end of its line, a quoted body across lines included.
+    for (const m of text.matchAll(/curl (?:[^'\n]|'[^']*')*/g)) {
+      const line = m[0];
+      // Only what the docs show succeeding: a refusal's example is not a request type's to accept.
+      if (!/^[^\n]*\n# => 2\d\d/.test(text.slice(m.index + line.length))) continue;
+      const target = /-X (POST|PATCH|PUT) (?:https?:\/\/)?localhost:4010(\/v1\/[^\s'"?]*)/.exec(line);
+      const data = /-d '([^']*)'/.exec(line)?.[1] ?? vars.get(/-d "\$(\w+)"/.exec(line)?.[1] ?? '');
+      if (target && data !== undefined) out.push({ method: target[1]!.toLowerCase(), path: target[2]!, body: data });
+    }
+  }
+  return out;
+}
+
+/** The document's path a concrete one matches (`/v1/onboardings/onb_x/cancel` is `/v1/onboardings/{id}/cancel`). */
+function templateOf(path: string): string | undefined {
+  return Object.keys(doc.paths as object).find((t) => new RegExp(`^${t.replace(/\{\w+\}/g, '[^/]+')}$`).test(path));
+}
+
 describe('openapi-typescript types', () => {
   it('carry a client journey through tsc, and stop each wrong one', async () => {
     const types = astToString(await openapiTS(doc as unknown as OpenAPI3, { silent: true }));
@@ -166,7 +196,18 @@ describe('openapi-typescript types', () => {
     writeFileSync(join(dir, 'api.ts'), types);
     writeFileSync(join(dir, 'journey.ts'), JOURNEY);
     for (const [name, text] of Object.entries(WRONG)) writeFileSync(join(dir, `${name}.ts`), text);
-    const files = ['journey.ts', ...Object.keys(WRONG).map((n) => `${n}.ts`)];
+    // Every body the docs send, as the request type of its operation: a field with a default may be left out.
+    const bodies = documentedBodies();
+    expect(bodies.some((b) => b.body.includes('"options": {"send_invitation": true}'))).toBe(true);
+    writeFileSync(join(dir, 'documented.ts'), [
+      "import type { paths } from './api';",
+      ...bodies.map((b, i) => {
+        const template = templateOf(b.path);
+        expect(template, b.path).toBeDefined();
+        return `export const body${i}: NonNullable<paths['${template}']['${b.method}']['requestBody']>['content']['application/json'] = ${b.body};`;
+      }),
+    ].join('\n'));
+    const files = ['journey.ts', 'documented.ts', ...Object.keys(WRONG).map((n) => `${n}.ts`)];
     const args = [TSC, '--noEmit', '--strict', '--target', 'es2022', '--module', 'esnext', '--moduleResolution', 'bundler', '--pretty', 'false', ...files];
     const out = await run(process.execPath, args, { cwd: dir, maxBuffer: 16 << 20 }).then(
       () => '',
@@ -174,6 +215,7 @@ describe('openapi-typescript types', () => {
     );
     const errorsIn = (file: string) => out.split('\n').filter((line) => line.startsWith(`${file}(`));
     expect(errorsIn('journey.ts')).toEqual([]);
+    expect(errorsIn('documented.ts')).toEqual([]);
     expect(errorsIn('api.ts')).toEqual([]);
     expect(errorsIn('missingEmployment.ts').join('\n')).toMatch(/employment/);
     expect(errorsIn('stepsInList.ts').join('\n')).toMatch(/steps/);

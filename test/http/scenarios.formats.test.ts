@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { READY_SCENARIOS_DIR, readScenarioFile } from '../../src/scenarios/scenario.load.js';
 import { expectError, harness } from '../support/harness.js';
+import { withBodiesInline } from '../support/openapi-doc.js';
 
 /**
  * Scenarios sent as YAML (a test suite in any language posts a ready file as it is), and the
@@ -114,10 +115,10 @@ describe('warnings: what a valid scenario has that can do nothing', () => {
 describe('the OpenAPI document', () => {
   it('lists YAML beside JSON for the scenario bodies, and warnings in both answers', async () => {
     type Schema = { $ref?: string; properties?: Record<string, unknown> };
-    const doc = (await harness().http().get('/openapi.json')).body as {
+    const doc = withBodiesInline((await harness().http().get('/openapi.json')).body as {
       paths: Record<string, Record<string, { requestBody?: { content: Record<string, unknown> }; responses: Record<string, { content?: Record<string, { schema: Schema }> }> }>>;
       components: { schemas: Record<string, Schema> };
-    };
+    });
     // Named schemas are published once and referred to.
     const resolved = (schema: Schema): Schema => (schema.$ref ? doc.components.schemas[schema.$ref.replace('#/components/schemas/', '')]! : schema);
     for (const [path, method] of [['/_emulator/scenario', 'put'], ['/_emulator/scenarios/validate', 'post']] as const) {
