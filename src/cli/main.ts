@@ -10,6 +10,8 @@ import { listen } from '../http/server.js';
 import { openStateFile, StateFileError } from '../persistence/state-file.js';
 import { usageExit } from './client.js';
 import { drain } from './drain.js';
+import { EXPLORER_PATH } from '../pages/explorer/explorer.paths.js';
+import { INSPECTOR_PATH } from '../pages/inspector/inspector.paths.js';
 import { ScenarioError } from '../scenarios/scenario.load.js';
 import { scenarioWarnings } from '../scenarios/scenario.warnings.js';
 import { registerClock } from './commands/clock.js';
@@ -97,7 +99,9 @@ serve.action(async (raw: Record<string, string | undefined>) => {
     // The ready line is written at any level but silent: scripts and tests wait for it.
     if (options.logLevel !== 'silent') {
       const stateInfo = persisted ? { state_file: persisted.path, state: persisted.start, ...(persisted.scenarioReplaced ? { state_scenario: 'replaced by --scenario' } : {}) } : {};
-      logger.child({}, { level: 'info' }).info({ url: running.url, seed: options.seed ?? null, clock: options.clock, ...stateInfo }, 'onboarding emulator listening');
+      // What a person opens next in a browser, named where they look first.
+      const pages = options.ui === false ? {} : { inspector: `${running.url}${INSPECTOR_PATH}`, explorer: `${running.url}${EXPLORER_PATH}` };
+      logger.child({}, { level: 'info' }).info({ url: running.url, ...pages, seed: options.seed ?? null, clock: options.clock, ...stateInfo }, 'onboarding emulator listening');
     }
     // A clean stop answers what is in flight, then writes the state file last; a second signal stops at once.
     const stop = () =>

@@ -34,6 +34,15 @@ describe('onboarding-emulator serve', () => {
     expect(typeof entry!.duration_ms).toBe('number');
   });
 
+  it('names the inspector and the API explorer in its ready line, not when --no-ui turns them off', async () => {
+    const ready = (lines: string[]) => JSON.parse(lines.find((l) => l.includes('onboarding emulator listening'))!) as Record<string, string>;
+    const on = await serve(['--log-level', 'warn']);
+    expect(ready(on.lines())).toMatchObject({ url: on.url, inspector: `${on.url}/_emulator/ui`, explorer: `${on.url}/_emulator/docs` });
+    expect((await fetch(ready(on.lines()).inspector!)).status).toBe(200);
+    const off = await serve(['--log-level', 'warn', '--no-ui']);
+    expect(ready(off.lines())).not.toHaveProperty('inspector');
+  });
+
   it('honours --log-level: warn logs no request lines', async () => {
     const { url, lines } = await serve(['--log-level', 'warn']);
     await fetch(`${url}/_emulator/health`);

@@ -1,4 +1,4 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -102,6 +102,17 @@ describe('README examples', () => {
       expect(text).toContain(path);
     }
     expect(examples.length).toBeGreaterThan(20);
+  });
+
+  it('show the reader each status as its comment does, through the curl the tour defines first', () => {
+    const [first] = EXAMPLE_PAGES.slice(0, 1).flatMap(shBlocks).map(logicalLines);
+    expect(first![0]).toMatch(/^curl\(\) \{ command curl -s -w '%\{stderr\}.*# => %\{http_code\}.*"\$@"; \}$/);
+    const port = new URL(base).port;
+    const script = first!.filter((l) => l.trim() && !l.startsWith('#')).join('\n').replaceAll('localhost:4010', `127.0.0.1:${port}`);
+    const run = spawnSync('bash', ['-c', script], { encoding: 'utf8', timeout: 30_000 });
+    // The body on stdout, the status on stderr in the comment's own words.
+    expect(run.stdout).toContain('"object":"list"');
+    expect(run.stderr.split('\n').filter((l) => l.startsWith('# =>'))).toEqual(first!.filter((l) => /^# => \d{3}$/.test(l)));
   });
 
   it('answer with the statuses the README promises', () => {
