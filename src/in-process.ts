@@ -51,13 +51,12 @@ export type ScenarioInput = ScenarioDocument | string | readonly string[];
  */
 export interface ControlHelpers extends ControlClient {
   readonly workspaceId: string;
-  workspace: {
+  /** The workspaces (`list()`, `describe(id)`, `delete(id)`, `reset()` of this one) as the control API has them, and: */
+  workspace: Omit<ControlClient['workspace'], 'create' | 'get'> & {
     /** A new isolated workspace: its id, keys and clock, and helpers bound to it. */
     create(input?: WorkspaceInput): Promise<CreatedWorkspace & { handle: ControlHelpers }>;
     /** Helpers bound to an existing workspace. */
     get(id: string): ControlHelpers;
-    /** Back to the fixtures, clock and random sequence this workspace started with. */
-    reset(): Promise<ResetWorkspace>;
   };
   scenario: {
     /**

@@ -25,6 +25,8 @@ import { registerRequests } from './commands/requests.js';
 import { registerScenario } from './commands/scenario.js';
 import { registerSnapshot } from './commands/snapshot.js';
 import { registerWorkspace } from './commands/workspace.js';
+import { registerFaults } from './commands/faults.js';
+import { registerWebhooks } from './commands/webhooks.js';
 
 // `... | head -3` closes the pipe before the output is written: stop quietly, as other
 // command-line tools do, instead of dying on an EPIPE stack trace.
@@ -133,6 +135,8 @@ registerOutbox(program);
 registerEvents(program);
 registerRequests(program);
 registerWorkspace(program);
+registerFaults(program);
+registerWebhooks(program);
 registerSnapshot(program);
 registerScenario(program);
 registerControl(program);

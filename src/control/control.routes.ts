@@ -95,6 +95,7 @@ export const controlRoutes = [
     operationId: 'enableWebhook', summary: 'Re-enable a disabled webhook address (what the developer dashboard does)',
     params: IdParam, body: NoBody,
     responses: { 200: { description: 'The address is enabled again', schema: EnabledWebhook }, 404: errors },
+    client: { name: 'webhooks.enable', args: ['id'] },
     handle: (ctx) => {
       const w = enableWebhook(ctx.workspace, ctx.params.id!);
       return ok({ id: w.id, status: w.status });
@@ -150,6 +151,7 @@ export const controlRoutes = [
     kind: 'control', perWorkspace: false, tag, method: 'GET', path: '/_emulator/workspaces',
     operationId: 'listWorkspaces', summary: 'All workspaces',
     responses: { 200: { description: 'Workspaces', schema: WorkspaceList } },
+    client: { name: 'workspace.list', pick: 'data' },
     handle: (ctx) => ok({ data: ctx.emulator.workspaces().map(describeWorkspace) }),
   }),
   defineControlRoute({
@@ -157,6 +159,7 @@ export const controlRoutes = [
     operationId: 'getWorkspace', summary: 'One workspace',
     params: WorkspaceParam,
     responses: { 200: { description: 'Workspace', schema: WorkspaceInfo }, 404: errors },
+    client: { name: 'workspace.describe', args: ['workspaceId'] },
     handle: (ctx) => ok(describeWorkspace(ctx.emulator.workspace(ctx.params.workspaceId!))),
   }),
   defineControlRoute({
@@ -164,6 +167,7 @@ export const controlRoutes = [
     operationId: 'deleteWorkspace', summary: 'Drop a workspace and its keys',
     params: WorkspaceParam,
     responses: { 200: { description: 'Deleted', schema: Deleted }, 404: errors, 409: errors },
+    client: { name: 'workspace.delete', args: ['workspaceId'] },
     handle: (ctx) => {
       const id = ctx.params.workspaceId!;
       ctx.emulator.deleteWorkspace(id);

@@ -49,6 +49,7 @@ export const inspectRoutes = [
     operationId: 'inspectWebhooks', summary: 'Every webhook address of the workspace with its latest deliveries and each attempt (time, status code, error, next attempt)',
     query: InspectWebhooksQuery,
     responses: { 200: { description: 'The addresses', schema: InspectWebhookList }, 422: errors },
+    client: { name: 'webhooks.list', pick: 'data' },
     handle: (ctx) => ok(listWebhooks(ctx.workspace, ctx.query)),
   }),
   defineControlRoute({
@@ -57,6 +58,7 @@ export const inspectRoutes = [
     summary: "All of one address's deliveries, newest first, each with every attempt; paged with limit and starting_after (next_cursor)",
     params: IdParam, query: InspectDeliveriesQuery,
     responses: { 200: { description: 'A page of deliveries', schema: InspectDeliveryList }, 404: errors, 422: errors },
+    client: { name: 'webhooks.deliveries', args: ['id', 'limit', 'starting_after'] },
     handle: (ctx) => ok(listDeliveries(ctx.workspace, ctx.params.id!, ctx.query)),
   }),
   defineControlRoute({
@@ -65,6 +67,7 @@ export const inspectRoutes = [
     summary: 'Resend a delivery now with the same event id and bytes (as POST /v1/webhooks/{id}/deliveries/{deliveryId}/retry); answers after the attempt',
     params: DeliveryIdParam, body: NoBody,
     responses: { 200: { description: 'The delivery after this attempt', schema: InspectDelivery }, 404: errors, 409: errors },
+    client: { name: 'deliveries.retry', args: ['id'] },
     handle: async (ctx) => ok(await retryDelivery(ctx.workspace, ctx.params.id!)),
   }),
 ] satisfies ControlRoute<Emulator>[];

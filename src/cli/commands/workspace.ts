@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { action, clientCommand, commandGroup, httpControl, optionsOf, printJson, printTable, UsageError } from '../client.js';
+import { action, clientCommand, commandGroup, httpControl, optionsOf, printFields, printJson, printTable, UsageError } from '../client.js';
 import { scenarioFromFiles } from './scenario.js';
 
 export function registerWorkspace(program: Command): void {
@@ -27,5 +27,40 @@ export function registerWorkspace(program: Command): void {
       if (o.json) return printJson(created);
       process.stdout.write(`workspace ${created.id} (clock ${created.clock.mode}, now ${created.clock.now})\n\n`);
       printTable(['key', 'environment', 'organization', 'scopes', 'name'], created.keys.map((k) => [k.key, k.environment, k.organization_id, k.scopes.length, k.name]));
+    }));
+
+  clientCommand(workspace, 'list', 'Every workspace, with its clock and counts (GET /_emulator/workspaces)')
+    .action(action(async (_opts: unknown, cmd: Command) => {
+      const o = optionsOf(cmd);
+      const list = await httpControl(o).workspace.list();
+      if (o.json) return printJson({ data: list });
+      printTable(['id', 'now', 'clock', 'onboardings', 'keys', 'created at'], list.map((w) => [w.id, w.clock.now, w.clock.mode, w.counts.onboardings, w.counts.keys, w.created_at]));
+    }));
+
+  clientCommand(workspace, 'show', 'One workspace (GET /_emulator/workspaces/{id})')
+    .argument('<id>', 'the workspace')
+    .action(action(async (id: string, _opts: unknown, cmd: Command) => {
+      const o = optionsOf(cmd);
+      const w = await httpControl(o).workspace.describe(id);
+      if (o.json) return printJson(w);
+      printFields([['id', w.id], ['now', w.clock.now], ['clock', w.clock.mode], ['onboardings', w.counts.onboardings], ['employees', w.counts.employees], ['keys', w.counts.keys], ['created at', w.created_at]]);
+    }));
+
+  clientCommand(workspace, 'delete', 'Drop a workspace and its keys (DELETE /_emulator/workspaces/{id}); the default one stays')
+    .argument('<id>', 'the workspace')
+    .action(action(async (id: string, _opts: unknown, cmd: Command) => {
+      const o = optionsOf(cmd);
+      const deleted = await httpControl(o).workspace.delete(id);
+      if (o.json) return printJson(deleted);
+      process.stdout.write(`deleted ${deleted.id}\n`);
+    }));
+
+  clientCommand(workspace, 'reset', 'Back to the fixtures, clock and random sequence the workspace started with (POST /_emulator/reset)')
+    .option('--workspace <id>', 'the workspace to reset (default: the one --key belongs to, else default)')
+    .action(action(async (opts: { workspace?: string }, cmd: Command) => {
+      const o = optionsOf(cmd);
+      const w = await httpControl(o, opts.workspace).workspace.reset();
+      if (o.json) return printJson(w);
+      process.stdout.write(`workspace ${w.id} reset: clock ${w.clock.mode}, now ${w.clock.now}, ${w.counts.onboardings} onboardings\n`);
     }));
 }
