@@ -54,6 +54,8 @@ pre.json{margin:.1rem 0;white-space:pre-wrap;overflow-wrap:anywhere;max-height:2
 .s-replayed{background:#e3ecf5;color:var(--accent)}
 .s-not_answered{background:#fbe3e6;color:var(--error)}
 .s-injected{background:#fdf0d5;color:#7a4f00}
+/* A fault's mark names a delivery id: it wraps in its cell rather than push the row past its panel. */
+.badge.s-injected{white-space:normal;overflow-wrap:anywhere;border-radius:.6rem}
 ol.timeline,ol.attempts{margin:.2rem 0;padding-left:1.4rem}
 ol.timeline>li{margin:.15rem 0}
 ul.events{margin:0;padding-left:1rem;list-style:circle}

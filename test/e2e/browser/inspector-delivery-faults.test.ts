@@ -46,6 +46,20 @@ describe("the inspector's marks of delivery faults", () => {
     const dropped = attemptsOf(secondId).first();
     expect(await dropped.innerText()).toContain('no answer');
     expect(await dropped.locator('.s-injected').innerText()).toBe('injected: drop ack (the receiver answered HTTP 200)');
+
+    // A laptop's widths, where the webhooks panel is half the page: the marks wrap in their cell,
+    // and every Retry button stays inside the panel.
+    for (const width of [1280, 1300, 1340, 1366, 1400]) {
+      await page.setViewportSize({ width, height: 900 });
+      const overflow = await page.evaluate(() => {
+        interface Box { right: number }
+        interface El { getBoundingClientRect(): Box; closest(s: string): El | null }
+        const doc = (globalThis as unknown as { document: { querySelectorAll(s: string): Iterable<El> } }).document;
+        return [...doc.querySelectorAll('#webhooks-content tr[data-delivery] button')].map((b) => b.getBoundingClientRect().right - b.closest('.panel')!.getBoundingClientRect().right);
+      });
+      expect(overflow.length).toBeGreaterThan(0);
+      for (const px of overflow) expect(px, `a Retry button past its panel at ${width} px`).toBeLessThanOrEqual(0);
+    }
     expect(errors).toEqual([]);
     await page.close();
   });
