@@ -22,6 +22,7 @@ import { deliverySettings, type DeliverySettings } from './delivery/settings.js'
 import { inFlightAsDue } from './persistence/in-flight.js';
 import type { RelayHub } from './delivery/relay.js';
 import { JOURNAL_LIMIT, journalLimitProblem } from './core/journal.js';
+import { UnmatchedRequests } from './core/unmatched.js';
 
 const DEFAULT_FIXTURES_PATH = fileURLToPath(new URL('../fixtures/default.json', import.meta.url));
 export const DEFAULT_WORKSPACE = 'default';
@@ -95,6 +96,8 @@ export class Emulator {
   readonly publicUrl: string | undefined;
   /** Entries each workspace's request journal keeps; 0: off. */
   readonly journalLimit: number;
+  /** The requests that reached no workspace (no key, an unknown one, no route), with their near misses. */
+  readonly unmatched: UnmatchedRequests;
   /** The scenario given at start; new workspaces play it unless they bring their own. */
   private readonly scenario: { document: ScenarioDocument; source: string } | null;
   /** Told of changes outside the HTTP requests (timers, reset, restore, in-process helpers): the state file. */
@@ -115,6 +118,7 @@ export class Emulator {
     this.journalLimit = options.journalLimit ?? JOURNAL_LIMIT;
     const journalProblem = journalLimitProblem(this.journalLimit);
     if (journalProblem) throw new Error(`journalLimit: ${journalProblem}`);
+    this.unmatched = new UnmatchedRequests(this.journalLimit);
     this.scenario = scenarioOption(options.scenario);
     this.handlers = Object.fromEntries(
       Object.entries(TIMER_HANDLERS).map(([kind, handle]) => [

@@ -15,7 +15,7 @@ export const requestRoutes = [
     query: RequestsQuery,
     responses: { 200: { description: 'Recorded requests', schema: RequestList }, 422: errors },
     client: { name: 'requests.find', args: 'query' },
-    handle: (ctx) => ok(findRequests(ctx.workspace, ctx.query)),
+    handle: (ctx) => ok(findRequests(ctx.query.unmatched ? ctx.emulator.unmatched : ctx.workspace.requests, ctx.query)),
   }),
   defineControlRoute({
     kind: 'control', perWorkspace: true, tag, method: 'POST', path: '/_emulator/requests/verify',

@@ -25,6 +25,7 @@ export const RequestsQuery = Type.Object(
     ...filterFields,
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: JOURNAL_LIMIT, description: 'default 100' })),
     starting_after: Type.Optional(Type.String({ minLength: 1, description: 'the id of the last request of the previous page' })),
+    unmatched: Type.Optional(Type.Boolean({ description: 'true: instead of the workspace\'s journal, the /v1 requests that reached no workspace (no key, an unknown key) and the paths no route serves, emulator-wide, each with its near miss' })),
   },
   Strict,
 );
@@ -69,6 +70,12 @@ const JournalEntrySchema = Type.Object(
     answered: Type.Boolean({ description: 'false when an injected fault dropped the answer after the request ran; status is what it would have been' }),
     duration_ms: Nullable(Type.Number({ description: 'null when read back from a snapshot' })),
     onboarding_ids: Type.Array(Type.String()),
+    unmatched: Type.Optional(Type.Object({
+      reason: Type.Union([Type.Literal('no_key'), Type.Literal('unknown_key'), Type.Literal('no_route')]),
+      near_route: Nullable(Type.String({ description: 'no_route: the methods and path nearest the one sent' })),
+      near_key: Nullable(Type.String({ description: 'unknown_key: the key nearest the one sent; no_key: the key sent in the wrong place' })),
+      hint: Nullable(Type.String()),
+    }, { description: 'only on ?unmatched=true: why the request reached no workspace, and what it most likely meant' })),
   },
   { title: 'RecordedRequest' },
 );

@@ -1,22 +1,33 @@
 import { matches, type ExpectedCount, type JournalEntry, type RequestFilter, type RequestMatcher, type Verification } from '../core/journal.js';
 import { paginate, type Page } from '../core/pagination.js';
+import type { Unmatched } from '../core/unmatched.js';
 import type { Workspace } from '../core/workspace.js';
 
 export interface RequestsFilter extends RequestFilter {
   limit?: number | undefined;
   starting_after?: string | undefined;
+  unmatched?: boolean | undefined;
 }
 
-/** `limit`: the requests the journal keeps; 0 when it is off (`--journal-limit 0`). */
-export type RequestPage = Page<JournalEntry> & { total: number; dropped: number; limit: number };
+type Listed = JournalEntry & { unmatched?: Unmatched };
 
-/** The workspace's recorded /v1 requests, newest first, filtered and paged. */
-export function findRequests(ws: Workspace, filter: RequestsFilter = {}): RequestPage {
-  const { limit, starting_after: startingAfter, ...matcher } = filter;
-  const all = ws.requests.newestFirst();
+/** `limit`: the requests the journal keeps; 0 when it is off (`--journal-limit 0`). */
+export type RequestPage = Page<Listed> & { total: number; dropped: number; limit: number };
+
+/** What requests are read from: a workspace's journal, or the emulator's unmatched requests. */
+interface RequestSource {
+  newestFirst(): Listed[];
+  readonly dropped: number;
+  readonly limit: number;
+}
+
+/** The recorded requests, newest first, filtered and paged. */
+export function findRequests(source: RequestSource, filter: RequestsFilter = {}): RequestPage {
+  const { limit, starting_after: startingAfter, unmatched: _source, ...matcher } = filter;
+  const all = source.newestFirst();
   const match = (e: JournalEntry) => matches(e, matcher);
   const page = paginate(all, (e) => e.id, { limit, starting_after: startingAfter }, { defaultLimit: 100, filter: match });
-  return { ...page, total: all.filter(match).length, dropped: ws.requests.dropped, limit: ws.requests.limit };
+  return { ...page, total: all.filter(match).length, dropped: source.dropped, limit: source.limit };
 }
 
 export function verifyRequests(ws: Workspace, input: { matcher: RequestMatcher; expected: ExpectedCount }): Verification {

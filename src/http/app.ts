@@ -14,6 +14,7 @@ import { envelopeText, jsonAnswer, send, writeError } from './reply.js';
 import { answerDropped, dropAnswer } from './faults.js';
 import { originGuard } from './origin-guard.js';
 import { requestLog } from './request-log.js';
+import { recordNoRoute } from './unmatched.js';
 import { allControlRoutes, apiRoutes, pathMatcher } from './routes.js';
 
 /** Documents kept per base URL: the addresses one emulator is reached at are few. */
@@ -96,7 +97,11 @@ export function createApp(emulator: Emulator, options: AppOptions = {}): App {
   const matcher = pathMatcher(extra);
   app.use((req: Request, res: Response) => {
     const methods = matcher.methodsAt(req.path);
-    if (methods.length === 0) throw fail('route_not_found', `No route ${req.method} ${req.path}.`);
+    if (methods.length === 0) {
+      const err = fail('route_not_found', `No route ${req.method} ${req.path}.`);
+      recordNoRoute(emulator, req, err, matcher.templates);
+      throw err;
+    }
     res.set('Allow', [...methods, 'OPTIONS'].join(', '));
     if (req.method === 'OPTIONS') return void send(req, res, { status: 204 });
     throw fail('method_not_allowed', `${req.method} is not allowed on ${req.path}; allowed: ${methods.join(', ')}.`);

@@ -1,6 +1,6 @@
 import type { Request, Response, Router } from 'express';
 import { actFor, asItself, findCaller } from '../resources/organizations/organizations.access.js';
-import { fail } from '../core/errors.js';
+import { ApiError, fail } from '../core/errors.js';
 import { CURRENT_API_VERSION, isKnownVersion } from '../core/versions.js';
 import type { Workspace } from '../core/workspace.js';
 import type { Emulator } from '../emulator.js';
@@ -9,6 +9,7 @@ import { checkedBody, checkedQuery, compileInput, isWrite, serve, type CheckedIn
 import { controlRunner } from '../control/control.call.js';
 import { servedPaths, type ControlRoute } from '../control/control.row.js';
 import { readJsonBody } from './body.js';
+import { recordKeyRefusal } from './unmatched.js';
 import { dropAnswer, faultDelay, takeFault, writeSlowly, type FaultEffect } from './faults.js';
 import { beginIdempotency, fingerprintOf, type IdempotencyGuard } from './idempotency.js';
 import { journalRequest } from './journal.js';
@@ -91,10 +92,7 @@ export function mountApiRoute(router: Router, emulator: Emulator, route: ApiRout
   const write = isWrite(route);
   router[route.method.toLowerCase() as Lower](route.path, async (req: Request, res: Response) => {
     const version = requestedVersion(req, res);
-    const token = bearer(req);
-    if (token === undefined) throw fail('api_key_missing', 'No API key: send Authorization: Bearer <API_KEY>.');
-    const workspace = emulator.workspaceForKey(token);
-    if (!workspace) throw fail('api_key_invalid', 'The API key is not valid.');
+    const { token, workspace } = keyedWorkspace(emulator, req);
     journalRequest(req, res, workspace, token); // from here on, every answer is recorded
     options.limiter?.take(token); // --rate-limit: 429 when the key's bucket is empty
     const fault = takeFault(workspace, req, res); // injected faults: a 429 or 500 throws here
@@ -125,6 +123,21 @@ export function mountApiRoute(router: Router, emulator: Emulator, route: ApiRout
       abandon: () => idem?.release(),
     });
   });
+}
+
+/** The bearer key and the workspace it names; a refusal is also kept among the unmatched requests, with its near miss. */
+function keyedWorkspace(emulator: Emulator, req: Request): { token: string; workspace: Workspace } {
+  let token: string | undefined;
+  try {
+    token = bearer(req);
+    if (token === undefined) throw fail('api_key_missing', 'No API key: send Authorization: Bearer <API_KEY>.');
+    const workspace = emulator.workspaceForKey(token);
+    if (!workspace) throw fail('api_key_invalid', 'The API key is not valid.');
+    return { token, workspace };
+  } catch (err) {
+    if (err instanceof ApiError) recordKeyRefusal(emulator, req, err, token);
+    throw err;
+  }
 }
 
 /** The control API picks its workspace by path, else by bearer key, else the default one. */

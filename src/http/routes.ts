@@ -29,14 +29,15 @@ export function servedPaths(route: ApiRoute | ControlRoute<Emulator>): string[] 
 export interface PathMatcher {
   /** Methods served at a concrete path, or an empty list for an unknown path. */
   methodsAt(path: string): string[];
+  /** Every method and path served, parameters written `{id}`: what a wrong path is held against. */
+  readonly templates: readonly { method: string; path: string }[];
 }
 
 export function pathMatcher(extra: { method: string; path: string }[]): PathMatcher {
-  const table = [
-    ...[...apiRoutes, ...allControlRoutes].flatMap((r) => servedPaths(r).map((path) => ({ method: r.method, path }))),
-    ...extra,
-  ].map((r) => ({ method: r.method, regex: new RegExp(`^${r.path.replace(/:[A-Za-z]+/g, '[^/]+')}$`) }));
+  const served = [...[...apiRoutes, ...allControlRoutes].flatMap((r) => servedPaths(r).map((path) => ({ method: r.method, path }))), ...extra];
+  const table = served.map((r) => ({ method: r.method, regex: new RegExp(`^${r.path.replace(/:[A-Za-z]+/g, '[^/]+')}$`) }));
   return {
+    templates: served.map((r) => ({ method: r.method, path: r.path.replace(/:([A-Za-z]+)/g, '{$1}') })),
     methodsAt(path) {
       const methods = new Set(table.filter((r) => r.regex.test(path)).map((r) => r.method));
       if (methods.has('GET')) methods.add('HEAD');

@@ -80,6 +80,15 @@ describe('control commands a person uses by hand', () => {
   });
 });
 
+describe('requests --unmatched', () => {
+  it('lists the requests that reached no workspace, with what each most likely meant', async () => {
+    await fetch(`${url}/v1/onboarding`, { headers: { Authorization: `Bearer ${OWNER}` } });
+    const r = await cli(['requests', '--unmatched', '--url', url]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^\S+\s+GET\s+\/v1\/onboarding\s+404\s+route_not_found\s+no_route\s+did you mean GET, POST \/v1\/onboardings\?$/m);
+  });
+});
+
 describe('the exit-code table of docs/cli.md', () => {
   it('lists 0, 1 and 2, and each example exits with its code', async () => {
     const doc = readFileSync(new URL('../../docs/cli.md', import.meta.url), 'utf8');

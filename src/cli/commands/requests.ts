@@ -81,6 +81,13 @@ function rowOf(e: Entry): (string | number | null)[] {
   ];
 }
 
+const UNMATCHED_HEADERS = ['at', 'method', 'path', 'status', 'error code', 'why', 'near miss'];
+
+function unmatchedRowOf(e: Entry): (string | number | null)[] {
+  const u = e.unmatched;
+  return [e.at, e.method, e.path, e.status, e.error_code, u?.reason ?? null, u?.hint ?? null];
+}
+
 const note = (text: string) => process.stderr.write(`${text}\n`);
 
 /**
@@ -190,9 +197,10 @@ export function registerRequests(program: Command): void {
       '',
       '`requests` alone is this command; `requests verify` and `requests clear` are the others.',
     ].join('\n'))
-    .action(action(async (opts: FilterOptions & { limit?: string; follow?: boolean; interval: string }, cmd: Command) => {
+    .option('--unmatched', 'the requests that reached no workspace instead (no key, an unknown key, a path no route serves), each with its near miss')
+    .action(action(async (opts: FilterOptions & { limit?: string; follow?: boolean; interval: string; unmatched?: boolean }, cmd: Command) => {
       const o = optionsOf(cmd);
-      const filter: Filter = filterOf(opts);
+      const filter: Filter = { ...filterOf(opts), ...(opts.unmatched ? { unmatched: true } : {}) };
       const limit = opts.limit !== undefined ? whole(opts.limit, '--limit') : undefined;
       const client = httpControl(o, opts.workspace);
       if (opts.follow) {
@@ -203,6 +211,7 @@ export function registerRequests(program: Command): void {
       const page = await client.requests.find({ ...filter, ...(limit !== undefined ? { limit } : {}) });
       if (o.json) return printJson(page);
       if (page.data.length === 0) process.stdout.write('no requests\n');
+      else if (opts.unmatched) printTable(UNMATCHED_HEADERS, [...page.data].reverse().map(unmatchedRowOf));
       else printTable(HEADERS, [...page.data].reverse().map(rowOf));
       if (page.has_more) process.stdout.write(`showing the newest ${page.data.length} of ${page.total} matching (--limit for more)\n`);
       if (page.dropped > 0) process.stdout.write(`${page.dropped} older requests were dropped to keep the journal bounded\n`);

@@ -1,0 +1,36 @@
+/**
+ * What a request most likely meant, for the requests that matched nothing: the route or key
+ * nearest to what was sent, by edit distance, when it is near enough to be a slip.
+ */
+
+/** Levenshtein distance: insertions, deletions and substitutions, one each. */
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    previous = current;
+  }
+  return previous[b.length]!;
+}
+
+/** The candidate nearest `given`, when at most a third of it differs (and never an exact match: that would have matched). */
+export function nearest(given: string, candidates: Iterable<string>, shown: (candidate: string) => string = (c) => c): string | null {
+  let best: { text: string; distance: number } | null = null;
+  for (const candidate of candidates) {
+    const distance = editDistance(given, shown(candidate));
+    if (best === null || distance < best.distance) best = { text: candidate, distance };
+  }
+  return best !== null && best.distance > 0 && best.distance <= Math.max(2, Math.floor(given.length / 3)) ? best.text : null;
+}
+
+/**
+ * A route template as the given path would fill it: `/v1/onboardings/{id}` against
+ * `/v1/onbordings/onb_1` reads `/v1/onboardings/onb_1`, so only the fixed segments count.
+ */
+export function filledTemplate(template: string, path: string): string {
+  const given = path.split('/');
+  return template.split('/').map((segment, i) => (segment.startsWith('{') ? (given[i] ?? segment) : segment)).join('/');
+}

@@ -1,0 +1,67 @@
+import type { Request } from 'express';
+import type { ApiError } from '../core/errors.js';
+import { maskKey } from '../core/journal.js';
+import { filledTemplate, nearest } from '../core/near-miss.js';
+import type { Unmatched } from '../core/unmatched.js';
+import type { Emulator } from '../emulator.js';
+
+/**
+ * Records a request that reached no workspace in the emulator's list of unmatched requests
+ * (GET /_emulator/requests?unmatched=true), with what it most likely meant: newcomers' first
+ * mistakes (no key, a mistyped one, a wrong path) are the ones a workspace journal cannot show.
+ */
+const KEY_LIKE = /\bhrs_(?:test|live)_[A-Za-z0-9_]+/;
+/** A browser's own request, never a client's mistake. */
+const IGNORED = new Set(['/favicon.ico']);
+
+const one = (v: string | string[] | undefined): string | null => (v === undefined ? null : Array.isArray(v) ? v.join(', ') : v);
+
+function record(emulator: Emulator, req: Request, err: ApiError, key: string, unmatched: Unmatched): void {
+  const h = req.headers;
+  emulator.unmatched.record({
+    at: new Date(emulator.defaultWorkspace.clock.nowMs()).toISOString(),
+    key: key === '' ? '' : maskKey(key),
+    method: req.method,
+    path: req.path,
+    query: req.originalUrl.includes('?') ? { ...(req.query as Record<string, unknown>) } : {},
+    headers: { idempotency_key: one(h['idempotency-key']), service_version: one(h['service-version']), service_organization: one(h['service-organization']) },
+    body: null,
+    body_bytes: null,
+    status: err.status,
+    error_code: err.code,
+    replayed: false,
+    answered: true,
+    duration_ms: null,
+    onboarding_ids: [],
+    unmatched,
+  });
+}
+
+const knownKeys = (emulator: Emulator): string[] => emulator.workspaces().flatMap((ws) => ws.store.keys.values().map((k) => k.key));
+
+/** A /v1 request refused for its key: none (perhaps sent elsewhere), or one no workspace holds (perhaps mistyped). */
+export function recordKeyRefusal(emulator: Emulator, req: Request, err: ApiError, token: string | undefined): void {
+  if (token !== undefined) {
+    const near = nearest(token, knownKeys(emulator));
+    record(emulator, req, err, token, { reason: 'unknown_key', near_route: null, near_key: near, hint: near ? `a key one slip from ${near}` : null });
+    return;
+  }
+  // A key sent another way: another header, the query, or Authorization without "Bearer".
+  const elsewhere = Object.entries(req.headers).find(([, v]) => KEY_LIKE.test(one(v) ?? ''));
+  const inQuery = KEY_LIKE.exec(req.originalUrl)?.[0];
+  const found = elsewhere ? KEY_LIKE.exec(one(elsewhere[1])!)![0] : inQuery;
+  const where = elsewhere ? `the ${elsewhere[0]} header` : inQuery ? 'the query' : null;
+  record(emulator, req, err, '', {
+    reason: 'no_key', near_route: null, near_key: found ?? null,
+    hint: where ? `the key was sent in ${where}: send it as Authorization: Bearer <key>` : 'send the key as Authorization: Bearer <key>',
+  });
+}
+
+/** A path no route serves, with the route it most likely meant. */
+export function recordNoRoute(emulator: Emulator, req: Request, err: ApiError, templates: readonly { method: string; path: string }[]): void {
+  if (IGNORED.has(req.path)) return;
+  const near = nearest(req.path, templates.map((t) => t.path), (t) => filledTemplate(t, req.path));
+  const methods = near === null ? [] : [...new Set(templates.filter((t) => t.path === near).map((t) => t.method))];
+  const route = near === null ? null : `${methods.join(', ')} ${near}`;
+  record(emulator, req, err, '', { reason: 'no_route', near_route: route, near_key: null, hint: route ? `did you mean ${route}?` : null });
+}
