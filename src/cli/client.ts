@@ -127,6 +127,9 @@ export function clientCommand(parent: Command, name: string, description: string
   return cmd;
 }
 
+/** `--workspace <id>` for a command that acts on one workspace. */
+export const WORKSPACE_OPTION = ['--workspace <id>', 'the workspace (default: the one --key belongs to, else default)'] as const;
+
 /** A group of client commands (clock, onboardings, events, workspace). */
 export function commandGroup(parent: Command, name: string, description: string): Command {
   return parent.command(name).description(description).exitOverride(usageExit);

@@ -3,11 +3,10 @@ import { CreateFaultBody } from '../../control/control.schemas.js';
 import { FAULT_KINDS, type Fault } from '../../core/faults.js';
 import { DELIVERY_FAULT_KINDS, type DeliveryFault } from '../../delivery-faults/delivery-faults.js';
 import { CreateDeliveryFaultBody } from '../../delivery-faults/delivery-faults.schemas.js';
-import { action, clientCommand, commandGroup, httpControl, optionsOf, printFields, printJson, printTable } from '../client.js';
+import { action, clientCommand, commandGroup, httpControl, optionsOf, WORKSPACE_OPTION, printFields, printJson, printTable } from '../client.js';
 import { bodyFrom, bodyOptions } from '../schema-options.js';
 
 type Opts = Record<string, unknown> & { workspace?: string };
-const WORKSPACE = ['--workspace <id>', 'the workspace (default: the one --key belongs to, else default)'] as const;
 
 const faultRow = (f: Fault) => [f.id, f.kind, f.method, f.path, f.remaining, f.count];
 const deliveryFaultRow = (f: DeliveryFault) => [f.id, f.kind, f.endpoint_id ?? f.url, f.remaining ?? 'until', f.until, f.applied];
@@ -18,7 +17,7 @@ export function registerFaults(program: Command): void {
 
   bodyOptions(clientCommand(faults, 'add', 'Add a fault; it plays on the next matching /v1 requests (POST /_emulator/faults)'), CreateFaultBody, ['kind'])
     .addArgument(new Argument('<kind>', 'what the requests get').choices(FAULT_KINDS))
-    .option(...WORKSPACE)
+    .option(...WORKSPACE_OPTION)
     .addHelpText('after', '\nExamples:\n  onboarding-emulator faults add error --path /v1/onboardings --count 2\n  onboarding-emulator faults add latency --latency-ms 1500 --method POST')
     .action(action(async (kind: string, opts: Opts, cmd: Command) => {
       const o = optionsOf(cmd);
@@ -28,7 +27,7 @@ export function registerFaults(program: Command): void {
     }));
 
   clientCommand(faults, 'list', 'The faults still to play, in the order they are matched (GET /_emulator/faults)')
-    .option(...WORKSPACE)
+    .option(...WORKSPACE_OPTION)
     .action(action(async (opts: Opts, cmd: Command) => {
       const o = optionsOf(cmd);
       const list = await httpControl(o, opts.workspace).faults.list();
@@ -39,7 +38,7 @@ export function registerFaults(program: Command): void {
 
   clientCommand(faults, 'show', 'One fault, with the times it has left (GET /_emulator/faults/{id})')
     .argument('<id>', 'the fault (flt_...)')
-    .option(...WORKSPACE)
+    .option(...WORKSPACE_OPTION)
     .action(action(async (id: string, opts: Opts, cmd: Command) => {
       const o = optionsOf(cmd);
       const fault = await httpControl(o, opts.workspace).faults.get(id);
@@ -53,7 +52,7 @@ export function registerFaults(program: Command): void {
 
   bodyOptions(clientCommand(delivery, 'add', 'Add a delivery fault (POST /_emulator/delivery-faults)'), CreateDeliveryFaultBody, ['kind'])
     .addArgument(new Argument('<kind>', 'what happens to the messages').choices(DELIVERY_FAULT_KINDS))
-    .option(...WORKSPACE)
+    .option(...WORKSPACE_OPTION)
     .addHelpText('after', '\nExamples:\n  onboarding-emulator delivery-faults add duplicate --count 3\n  onboarding-emulator delivery-faults add delay --delay-ms 60000')
     .action(action(async (kind: string, opts: Opts, cmd: Command) => {
       const o = optionsOf(cmd);
@@ -63,7 +62,7 @@ export function registerFaults(program: Command): void {
     }));
 
   clientCommand(delivery, 'list', 'The delivery faults still to play, in the order they are matched (GET /_emulator/delivery-faults)')
-    .option(...WORKSPACE)
+    .option(...WORKSPACE_OPTION)
     .action(action(async (opts: Opts, cmd: Command) => {
       const o = optionsOf(cmd);
       const list = await httpControl(o, opts.workspace).deliveryFaults.list();
@@ -84,7 +83,7 @@ interface RemovableList {
 function removeAndClear(group: Command, noun: string, path: string, list: (o: ReturnType<typeof optionsOf>, workspace: string | undefined) => RemovableList): void {
   clientCommand(group, 'remove', `Remove one ${noun} (DELETE ${path}/{id})`)
     .argument('<id>', `the ${noun}`)
-    .option(...WORKSPACE)
+    .option(...WORKSPACE_OPTION)
     .action(action(async (id: string, opts: Opts, cmd: Command) => {
       const o = optionsOf(cmd);
       const removed = await list(o, opts.workspace).remove(id);
@@ -93,7 +92,7 @@ function removeAndClear(group: Command, noun: string, path: string, list: (o: Re
     }));
 
   clientCommand(group, 'clear', `Remove every ${noun} (DELETE ${path})`)
-    .option(...WORKSPACE)
+    .option(...WORKSPACE_OPTION)
     .action(action(async (opts: Opts, cmd: Command) => {
       const o = optionsOf(cmd);
       const cleared = await list(o, opts.workspace).clear();

@@ -1,8 +1,7 @@
 import type { Command } from 'commander';
-import { action, clientCommand, commandGroup, httpControl, optionsOf, printFields, printJson, printTable, UsageError } from '../client.js';
+import { action, clientCommand, commandGroup, httpControl, optionsOf, WORKSPACE_OPTION, printFields, printJson, printTable, UsageError } from '../client.js';
 
 type Opts = { workspace?: string; limit?: string };
-const WORKSPACE = ['--workspace <id>', 'the workspace (default: the one --key belongs to, else default)'] as const;
 
 interface DeliveryLine {
   id: string;
@@ -21,7 +20,7 @@ export function registerWebhooks(program: Command): void {
   const webhooks = commandGroup(program, 'webhooks', "The workspace's webhook addresses, their deliveries and attempts; retry a delivery, enable a disabled address (/_emulator/webhooks)");
 
   clientCommand(webhooks, 'list', 'Every webhook address with its status and delivery counts (GET /_emulator/webhooks)')
-    .option(...WORKSPACE)
+    .option(...WORKSPACE_OPTION)
     .action(action(async (opts: Opts, cmd: Command) => {
       const o = optionsOf(cmd);
       const list = await httpControl(o, opts.workspace).webhooks.list();
@@ -33,7 +32,7 @@ export function registerWebhooks(program: Command): void {
   clientCommand(webhooks, 'deliveries', "One address's deliveries, newest first, with their attempts (GET /_emulator/webhooks/{id}/deliveries)")
     .argument('<id>', 'the webhook address (we_...)')
     .option('--limit <n>', 'how many (1 to 100; default 25)')
-    .option(...WORKSPACE)
+    .option(...WORKSPACE_OPTION)
     .action(action(async (id: string, opts: Opts, cmd: Command) => {
       const o = optionsOf(cmd);
       if (opts.limit !== undefined && !/^\d+$/.test(opts.limit)) throw new UsageError(`--limit must be a whole number: ${opts.limit}`);
@@ -45,7 +44,7 @@ export function registerWebhooks(program: Command): void {
 
   clientCommand(webhooks, 'retry', 'Resend a delivery now with the same event id and bytes; answers after the attempt (POST /_emulator/deliveries/{id}/retry)')
     .argument('<delivery>', 'the delivery (dlv_...)')
-    .option(...WORKSPACE)
+    .option(...WORKSPACE_OPTION)
     .action(action(async (id: string, opts: Opts, cmd: Command) => {
       const o = optionsOf(cmd);
       const d = await httpControl(o, opts.workspace).deliveries.retry(id);
@@ -55,7 +54,7 @@ export function registerWebhooks(program: Command): void {
 
   clientCommand(webhooks, 'enable', 'Enable a disabled webhook address again, as the dashboard does (POST /_emulator/webhooks/{id}/enable)')
     .argument('<id>', 'the webhook address (we_...)')
-    .option(...WORKSPACE)
+    .option(...WORKSPACE_OPTION)
     .action(action(async (id: string, opts: Opts, cmd: Command) => {
       const o = optionsOf(cmd);
       const w = await httpControl(o, opts.workspace).webhooks.enable(id);
