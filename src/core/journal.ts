@@ -70,6 +70,9 @@ export type JournalInput = Omit<JournalEntry, 'id' | 'object'> & {
   body_text?: string | null;
 };
 
+/** An input whose arrival is given in epoch milliseconds, made into an ISO instant only when read. */
+export type JournalInputAtMs = Omit<JournalInput, 'at'> & { at: number };
+
 export interface JournalState {
   next_seq: number;
   dropped: number;
@@ -179,10 +182,16 @@ const NEAREST = 3;
  * caller puts off, since most recorded requests are never read. `bytes` is what the thunk holds
  * on to (the answer's text), counted against PENDING_BYTES_MAX.
  */
-export interface DeferredIds {
+interface DeferredIds {
   bytes: number;
   ids: () => string[];
 }
+
+/**
+ * Ids still to work out: a thunk, or the answer's JSON text itself (its id and onboarding_id),
+ * which costs the HTTP edge nothing to hand over: the text was made for the answer anyway.
+ */
+export type LaterIds = DeferredIds | string;
 
 export const isOnboardingId = (v: unknown): v is string => typeof v === 'string' && v.startsWith('onb_');
 
@@ -194,6 +203,18 @@ export function answerIds(answer: unknown): string[] {
   if (isOnboardingId(onboardingId) && onboardingId !== id) ids.push(onboardingId);
   return ids;
 }
+
+/** The ids an answer's JSON text names; none when it is not JSON. */
+function textIds(text: string): string[] {
+  try {
+    return answerIds(JSON.parse(text));
+  } catch {
+    return [];
+  }
+}
+
+const laterBytes = (later: LaterIds): number => (typeof later === 'string' ? later.length : later.bytes);
+const laterIds = (later: LaterIds): string[] => (typeof later === 'string' ? textIds(later) : later.ids());
 
 /** Above this much text held by deferred ids, they are all worked out at once. */
 const PENDING_BYTES_MAX = 16 * 1024 * 1024;
@@ -215,50 +236,125 @@ function textOf(input: { body: unknown; body_text?: string | null }): string | n
   return input.body === null || input.body === undefined ? null : JSON.stringify(input.body);
 }
 
+/** Shared by the slots that hold nothing yet, never handed out as an entry's own. */
+const NO_QUERY: Record<string, unknown> = Object.freeze({});
+const NO_IDS: string[] = [];
+
 /**
- * A request as the journal holds it: what the HTTP edge gave, as it gave it, made into a
- * JournalEntry only when the journal is read. Recording is on the path of every /v1 request;
- * most entries are dropped unread, so an entry read costs its making then, once.
+ * One entry as the journal holds it, made into a JournalEntry only when the journal is read.
+ * Recording is on the path of every /v1 request and most entries are dropped unread, so the
+ * slots form a ring reused in place: a full journal records a request into the slot of the
+ * entry it drops, and what an entry keeps is its strings, not objects of its own that would
+ * outlive the young generation.
  */
-class Kept {
-  entry: JournalEntry | undefined;
+class Slot {
+  seq = 0;
+  /** When the request arrived: its ISO text, or '' while `atMs` holds it (see isoOf()). */
+  atText = '';
+  atMs = Number.NaN;
+  key = '';
+  method = '';
+  path = '';
+  query: Record<string, unknown> = NO_QUERY;
+  idempotencyKey: string | null = null;
+  serviceVersion: string | null = null;
+  serviceOrganization: string | null = null;
+  /** The body as text (withBodyText), null when none is kept. */
+  text: string | null = null;
+  bodyBytes: number | null = null;
+  /** What the body counts against the budget: the size of the text held. */
+  bytes = 0;
+  status = 0;
+  errorCode: string | null = null;
+  replayed = false;
+  answered = false;
+  /** NaN for none: a field that only ever holds numbers is written in place. */
+  durationMs = Number.NaN;
+  onboardingIds: string[] = NO_IDS;
+  later: LaterIds | undefined = undefined;
+  /** The entry made on the first read, handed out again on later ones. */
+  entry: JournalEntry | undefined = undefined;
 
-  constructor(
-    readonly seq: number,
-    readonly input: JournalInput,
-    readonly text: string | null,
-    /** The answer's onboarding ids, still to work out (see DeferredIds). */
-    public later: DeferredIds | undefined,
-  ) {}
+  /** Copies what the input says; its query and onboarding ids are kept as they are (never changed). */
+  fill(seq: number, input: JournalInput | JournalInputAtMs, later: LaterIds | undefined): void {
+    const text = textOf(input);
+    this.seq = seq;
+    this.atText = typeof input.at === 'string' ? input.at : '';
+    this.atMs = typeof input.at === 'number' ? input.at : Number.NaN;
+    this.key = input.key;
+    this.method = input.method;
+    this.path = input.path;
+    this.query = input.query;
+    this.idempotencyKey = input.headers.idempotency_key;
+    this.serviceVersion = input.headers.service_version;
+    this.serviceOrganization = input.headers.service_organization;
+    this.text = text;
+    this.bodyBytes = input.body_bytes;
+    this.bytes = text === null ? 0 : input.body_bytes ?? Buffer.byteLength(text, 'utf8');
+    this.status = input.status;
+    this.errorCode = input.error_code;
+    this.replayed = input.replayed;
+    this.answered = input.answered;
+    this.durationMs = input.duration_ms ?? Number.NaN;
+    this.onboardingIds = input.onboarding_ids;
+    this.later = later;
+    this.entry = undefined;
+  }
 
-  /** What the body counts against the budget: the size of the text the journal holds. */
-  get bytes(): number {
-    return this.text === null ? 0 : this.input.body_bytes ?? Buffer.byteLength(this.text, 'utf8');
+  /** Lets go of what a dropped entry held, so a slot waiting for reuse keeps no body alive. */
+  release(): void {
+    this.query = NO_QUERY;
+    this.text = null;
+    this.onboardingIds = NO_IDS;
+    this.later = undefined;
+    this.entry = undefined;
   }
 
   /** Appends the deferred ids, once. */
   settle(): void {
-    if (!this.later) return;
-    const more = this.later.ids().filter((id) => !this.input.onboarding_ids.includes(id));
+    if (this.later === undefined) return;
+    const more = laterIds(this.later).filter((id) => !this.onboardingIds.includes(id));
     this.later = undefined;
     if (more.length === 0) return;
-    this.input.onboarding_ids = [...this.input.onboarding_ids, ...more];
-    if (this.entry) this.entry.onboarding_ids = this.input.onboarding_ids;
+    this.onboardingIds = [...this.onboardingIds, ...more];
+    if (this.entry) this.entry.onboarding_ids = [...this.onboardingIds];
   }
 
   toEntry(): JournalEntry {
     if (this.entry) return this.entry;
-    const { body_text: _text, ...fields } = this.input;
-    return (this.entry = withBodyText({ id: journalId(this.seq), object: 'request', ...fields, body: null }, this.text));
+    const entry: JournalEntry = {
+      id: journalId(this.seq),
+      object: 'request',
+      at: this.atText || isoOf(this.atMs),
+      key: this.key,
+      method: this.method,
+      path: this.path,
+      query: this.query,
+      headers: { idempotency_key: this.idempotencyKey, service_version: this.serviceVersion, service_organization: this.serviceOrganization },
+      body: null,
+      body_bytes: this.bodyBytes,
+      status: this.status,
+      error_code: this.errorCode,
+      replayed: this.replayed,
+      answered: this.answered,
+      duration_ms: Number.isNaN(this.durationMs) ? null : this.durationMs,
+      // A copy: the journal's callers may share one array among the entries they record.
+      onboarding_ids: [...this.onboardingIds],
+    };
+    return (this.entry = withBodyText(entry, this.text));
   }
 }
 
 const journalId = (seq: number): string => `jrn_${String(seq).padStart(6, '0')}`;
 
+/** An arrival time given in epoch milliseconds, as an entry shows it. */
+const isoOf = (at: string | number): string => (typeof at === 'string' ? at : new Date(at).toISOString());
+
 export class RequestJournal {
-  private entries: Kept[] = [];
-  /** Entries at the front of `entries` that were dropped, removed together (see record()). */
-  private start = 0;
+  /** A ring: the oldest kept entry at `head`, `size` of them from there on, wrapping around. */
+  private slots: Slot[] = [];
+  private head = 0;
+  private size = 0;
   /** Bytes of the bodies the kept entries hold. */
   private bodyBytes = 0;
   private nextSeq = 1;
@@ -267,13 +363,8 @@ export class RequestJournal {
   private pendingCount = 0;
   private pendingBytes = 0;
 
-  /** Dropped entries the array may still hold, removed together: an eighth of the limit, at most 1024. */
-  private readonly slack: number;
-
   /** Entries kept; 0 turns the journal off: the HTTP edge records nothing and every list is empty. */
-  constructor(readonly limit: number = JOURNAL_LIMIT) {
-    this.slack = Math.max(1, Math.min(1024, Math.ceil(limit / 8)));
-  }
+  constructor(readonly limit: number = JOURNAL_LIMIT) {}
 
   /**
    * A saved journal under this limit, whatever limit it was saved with: when it holds more
@@ -282,16 +373,21 @@ export class RequestJournal {
   static restore(state: JournalState, limit: number = JOURNAL_LIMIT): RequestJournal {
     const journal = new RequestJournal(limit);
     const over = Math.max(0, state.entries.length - limit);
-    // Journals saved before `answered` existed hold answered requests only; before `body_bytes`, its size is unknown.
-    journal.entries = state.entries.slice(over).map((e) => {
-      const { id, object: _object, ...fields } = e;
+    for (const e of state.entries.slice(over)) {
+      const { id, object: _object, ...saved } = e;
+      // Journals saved before `answered` existed hold answered requests only; before `body_bytes`, its size is unknown.
+      const fields = { ...saved, body: null, answered: e.answered ?? true, body_bytes: e.body_bytes ?? null };
+      const seq = Number(id.slice(4));
+      const slot = journal.claim();
       // The body is held as its text only, as a recorded one is.
-      return new Kept(Number(id.slice(4)), { ...fields, body: null, answered: e.answered ?? true, body_bytes: e.body_bytes ?? null }, textOf(e), undefined);
-    });
-    journal.bodyBytes = journal.entries.reduce((sum, k) => sum + k.bytes, 0);
+      slot.fill(seq, { ...fields, body_text: textOf(e) }, undefined);
+      // Made now, so its fields keep the order they were saved in (those missing from an old file come last).
+      slot.entry = withBodyText({ id: journalId(seq), object: 'request', ...fields }, slot.text);
+      journal.bodyBytes += slot.bytes;
+    }
     journal.nextSeq = state.next_seq;
     journal.droppedCount = state.dropped + over;
-    journal.trim();
+    journal.trimToBudget();
     return journal;
   }
 
@@ -307,65 +403,83 @@ export class RequestJournal {
   /**
    * Records a request. `later`: more onboarding ids, worked out when the journal is first read
    * (newestFirst(), save(), verify()) and appended to `onboarding_ids`; an entry dropped before
-   * that never costs the work. The input is kept as given, not copied: the caller hands it over.
+   * that never costs the work. The input is copied, not kept (its query and onboarding_ids
+   * are, as they are), so a caller may fill the same one for every request.
    */
-  append(input: JournalInput, later?: DeferredIds): void {
+  append(input: JournalInput | JournalInputAtMs, later?: LaterIds): void {
     if (!this.enabled) return;
-    const kept = new Kept(this.nextSeq++, input, textOf(input), later);
-    this.entries.push(kept);
-    this.bodyBytes += kept.bytes;
-    this.trim();
-    if (later) {
+    const slot = this.claim();
+    slot.fill(this.nextSeq++, input, later);
+    this.bodyBytes += slot.bytes;
+    this.trimToBudget();
+    if (later !== undefined) {
       this.pendingCount++;
-      this.pendingBytes += later.bytes;
+      this.pendingBytes += laterBytes(later);
       if (this.pendingBytes > PENDING_BYTES_MAX) this.settle();
     }
   }
 
   /** append(), and the entry as the journal will show it (the entry it would have been, with the journal off). */
-  record(input: JournalInput, later?: DeferredIds): JournalEntry {
+  record(input: JournalInput | JournalInputAtMs, later?: LaterIds): JournalEntry {
     if (!this.enabled) {
       const { body_text: _text, ...fields } = input;
-      return { id: journalId(this.nextSeq), object: 'request', ...fields };
+      return { id: journalId(this.nextSeq), object: 'request', ...fields, at: isoOf(input.at) };
     }
     this.append(input, later);
-    return this.entries[this.entries.length - 1]!.toEntry();
+    return this.slotAt(this.size - 1).toEntry();
+  }
+
+  /** The kept entry `i` places after the oldest. */
+  private slotAt(i: number): Slot {
+    return this.slots[(this.head + i) % this.slots.length]!;
   }
 
   /**
-   * Past the count limit or the body budget, the oldest kept entries are dropped: counted now,
-   * removed from the array a batch at a time, so a full journal does not move every entry on
-   * every request.
+   * The slot the next entry goes in: with the journal full, the oldest entry's, dropped and
+   * counted; else a free one, the ring growing (up to the limit) only when none is.
    */
-  private trim(): void {
-    const entries = this.entries;
-    while (entries.length - this.start > this.limit || (this.bodyBytes > JOURNAL_BODY_BUDGET && entries.length - this.start > 1)) {
-      const oldest = entries[this.start++]!;
-      this.bodyBytes -= oldest.bytes;
-      this.droppedCount++;
-      if (oldest.later) {
-        this.pendingCount--;
-        this.pendingBytes -= oldest.later.bytes;
-      }
+  private claim(): Slot {
+    if (this.size >= this.limit) this.dropOldest();
+    if (this.size === this.slots.length) {
+      // Entries dropped for the body budget leave the ring wrapped: straighten it out to grow it.
+      if (this.head !== 0) this.slots = [...this.slots.slice(this.head), ...this.slots.slice(0, this.head)];
+      this.head = 0;
+      this.slots.push(new Slot());
     }
-    if (this.start >= this.slack) {
-      entries.splice(0, this.start);
-      this.start = 0;
+    this.size++;
+    return this.slotAt(this.size - 1);
+  }
+
+  private dropOldest(): void {
+    const oldest = this.slots[this.head]!;
+    this.bodyBytes -= oldest.bytes;
+    this.droppedCount++;
+    if (oldest.later !== undefined) {
+      this.pendingCount--;
+      this.pendingBytes -= laterBytes(oldest.later);
     }
+    oldest.release();
+    this.head = (this.head + 1) % this.slots.length;
+    this.size--;
+  }
+
+  /** Past the body budget, the oldest entries are dropped and counted, as past the count limit; the newest stays. */
+  private trimToBudget(): void {
+    while (this.bodyBytes > JOURNAL_BODY_BUDGET && this.size > 1) this.dropOldest();
   }
 
   /** Works out every deferred id still owed, so entries read are whole. */
   private settle(): void {
     if (this.pendingCount === 0) return;
-    for (let i = this.start; i < this.entries.length; i++) this.entries[i]!.settle();
+    for (let i = 0; i < this.size; i++) this.slotAt(i).settle();
     this.pendingCount = 0;
     this.pendingBytes = 0;
   }
 
-  /** The entries kept: the array may still hold up to `slack` dropped ones before them. */
-  private live(): JournalEntry[] {
+  /** The entries kept, oldest first, from the `from`-th on. */
+  private live(from = 0): JournalEntry[] {
     const out: JournalEntry[] = [];
-    for (let i = this.start; i < this.entries.length; i++) out.push(this.entries[i]!.toEntry());
+    for (let i = from; i < this.size; i++) out.push(this.slotAt(i).toEntry());
     return out;
   }
 
@@ -376,8 +490,9 @@ export class RequestJournal {
   }
 
   clear(): void {
-    this.entries = [];
-    this.start = 0;
+    this.slots = [];
+    this.head = 0;
+    this.size = 0;
     this.bodyBytes = 0;
     this.droppedCount = 0;
     this.pendingCount = 0;
@@ -385,22 +500,21 @@ export class RequestJournal {
   }
 
   /**
-   * Durations are wall-clock measurements: left out, so equal workspaces keep giving equal
-   * snapshots, and an entry read back shows null.
-   */
-  /**
    * What the journal gained since the entry numbered `since` (its `next_seq` then): the entries
    * numbered from it, as save() gives them, and `kept`, how many entries it holds now, so that
    * the saved entries, these appended and the oldest dropped down to `kept`, are save()'s.
    */
   saveSince(since: number): { next_seq: number; dropped: number; kept: number; added: JournalState['entries'] } {
     this.settle();
-    const entries = this.entries;
-    let first = entries.length;
-    while (first > this.start && entries[first - 1]!.seq >= since) first--;
-    return { next_seq: this.nextSeq, dropped: this.droppedCount, kept: entries.length - this.start, added: entries.slice(first).map((k) => ({ ...k.toEntry(), duration_ms: null })) };
+    let first = this.size;
+    while (first > 0 && this.slotAt(first - 1).seq >= since) first--;
+    return { next_seq: this.nextSeq, dropped: this.droppedCount, kept: this.size, added: this.live(first).map((e) => ({ ...e, duration_ms: null })) };
   }
 
+  /**
+   * Durations are wall-clock measurements: left out, so equal workspaces keep giving equal
+   * snapshots, and an entry read back shows null.
+   */
   save(): JournalState {
     this.settle();
     return { next_seq: this.nextSeq, dropped: this.droppedCount, entries: this.live().map((e) => ({ ...e, duration_ms: null })) };

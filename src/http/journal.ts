@@ -1,45 +1,52 @@
 import { performance } from 'node:perf_hooks';
 import type { Request, Response } from 'express';
-import { answerIds, isOnboardingId, JOURNAL_BODY_CAP, maskKey, type DeferredIds, type JournalEntry } from '../core/journal.js';
+import { isOnboardingId, JOURNAL_BODY_CAP, maskKey, type JournalInputAtMs, type LaterIds } from '../core/journal.js';
 import type { Workspace } from '../core/workspace.js';
-import type { WithRawBody } from './body.js';
+import { hasBody, type WithRawBody } from './body.js';
 import { droppedAnswerOf } from './faults.js';
-import { keepOutcome, outcomeOf } from './reply.js';
+import { keepOutcome } from './reply.js';
 
 /** Answers longer than this are not parsed for their error code or onboarding id. */
 const ANSWER_READ_LIMIT = 256 * 1024;
 
-
 const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
-/** The onboarding ids of the path and of the body's onboarding_id. */
-function requestIds(path: string, body: unknown): string[] {
+/** The onboarding ids of the path: its segments starting with onb_, each once. */
+function pathIds(path: string): string[] {
   const ids: string[] = [];
-  // The path's segments starting with onb_, each once.
   for (let at = path.indexOf('/onb_'); at !== -1; ) {
     const end = path.indexOf('/', at + 1);
     const id = path.slice(at + 1, end === -1 ? undefined : end);
     if (!ids.includes(id)) ids.push(id);
     at = end === -1 ? -1 : path.indexOf('/onb_', end);
   }
-  const onboardingId = isRecord(body) ? body.onboarding_id : undefined;
-  if (isOnboardingId(onboardingId) && !ids.includes(onboardingId)) ids.push(onboardingId);
   return ids;
 }
 
-/** Made out here, so the thunk holds the answer's text and nothing of the request or response. */
-const deferredIds = (text: string): DeferredIds => ({ bytes: text.length, ids: () => answerIds(parsed(text)) });
-
-
-/** The ISO text of the last instant asked for: requests arriving within the same millisecond share it. */
-let lastMs = Number.NaN;
-let lastIso = '';
-function isoAt(ms: number): string {
-  if (ms !== lastMs) {
-    lastIso = new Date(ms).toISOString();
-    lastMs = ms;
+/**
+ * A path as the entries keep it, and the onboarding ids it names: the entries for one path share
+ * its string and its ids (never changed: the journal copies them when read), instead of each
+ * keeping objects of its own until the journal drops it, long after the young generation.
+ */
+interface KnownPath {
+  path: string;
+  ids: string[];
+}
+const knownPaths = new Map<string, KnownPath>();
+function known(path: string): KnownPath {
+  let k = knownPaths.get(path);
+  if (k === undefined) {
+    if (knownPaths.size >= 1000) knownPaths.clear();
+    k = { path, ids: pathIds(path) };
+    knownPaths.set(path, k);
   }
-  return lastIso;
+  return k;
+}
+
+/** The onboarding ids of the path and of the body's onboarding_id. */
+function requestIds(path: KnownPath, body: unknown): string[] {
+  const onboardingId = isRecord(body) ? body.onboarding_id : undefined;
+  return isOnboardingId(onboardingId) && !path.ids.includes(onboardingId) ? [...path.ids, onboardingId] : path.ids;
 }
 
 /** Masked keys by key: only keys that named a workspace get here, a handful per workspace. */
@@ -60,22 +67,32 @@ function sizeOf(req: Request, body: unknown): number {
   return Number.isInteger(length) && length >= 0 ? length : Buffer.byteLength(JSON.stringify(body) ?? '', 'utf8');
 }
 
-/**
- * Shared by every entry without a query or without these headers (most of them): an entry is
- * kept long enough to outlive the young generation, so what it holds is what it costs.
- */
+/** Shared by every entry without a query (most of them): Express parses req.query anew on every read. */
 const NO_QUERY: Record<string, unknown> = Object.freeze({});
-const NO_HEADERS = Object.freeze({ idempotency_key: null, service_version: null, service_organization: null });
 
-function headersOf(req: Request): JournalEntry['headers'] {
-  const h = req.headers;
-  const idempotencyKey = h['idempotency-key'];
-  const version = h['service-version'];
-  const organization = h['service-organization'];
-  if (idempotencyKey === undefined && version === undefined && organization === undefined) return NO_HEADERS;
-  const one = (v: string | string[] | undefined): string | null => (v === undefined ? null : Array.isArray(v) ? v.join(', ') : v);
-  return { idempotency_key: one(idempotencyKey), service_version: one(version), service_organization: one(organization) };
-}
+const headerText = (v: string | string[] | undefined): string | null => (v === undefined ? null : Array.isArray(v) ? v.join(', ') : v);
+
+/**
+ * One input for every request, filled in place: append() copies what it keeps, so recording
+ * makes no object per request beyond what the entry holds (its ids, its body's text).
+ */
+const input: JournalInputAtMs = {
+  at: 0,
+  key: '',
+  method: '',
+  path: '',
+  query: NO_QUERY,
+  headers: { idempotency_key: null, service_version: null, service_organization: null },
+  body: null,
+  body_text: null,
+  body_bytes: null,
+  status: 0,
+  error_code: null,
+  replayed: false,
+  answered: false,
+  duration_ms: 0,
+  onboarding_ids: [],
+};
 
 function parsed(text: string | undefined): unknown {
   if (text === undefined || text.length > ANSWER_READ_LIMIT) return undefined;
@@ -84,6 +101,91 @@ function parsed(text: string | undefined): unknown {
   } catch {
     return undefined;
   }
+}
+
+/** What a request was answered, or would have been (`answered: false`). */
+interface Answered {
+  status: number;
+  /** The JSON text sent, when the writer kept it. */
+  text: string | undefined;
+  /** undefined: still to read from the text (a dropped answer's). */
+  errorCode: string | null | undefined;
+  replayed: boolean;
+  answered: boolean;
+  /** Named by the writer, which had the answer as an object. */
+  onboardingIds: string[] | undefined;
+}
+
+/**
+ * What a request asked, read as it names its workspace, while the route handler has the request
+ * at hand: once the answer has gone, every read of the request is a slow lookup (Express gives
+ * each request a hidden class of its own, which the engine's caches have forgotten by then).
+ */
+class Asked {
+  readonly started = performance.now();
+  /** On the workspace clock, in epoch milliseconds: the journal makes it an ISO instant when read. */
+  readonly at: number;
+  readonly key: string;
+  readonly method: string;
+  readonly path: KnownPath;
+  readonly query: Record<string, unknown>;
+  readonly idempotencyKey: string | null;
+  readonly serviceVersion: string | null;
+  readonly serviceOrganization: string | null;
+  /** False when the client sent no body: none is read into the request then (readJsonBody). */
+  readonly hasBody: boolean;
+
+  constructor(readonly req: Request, workspace: Workspace, key: string) {
+    const h = req.headers;
+    this.at = workspace.clock.nowMs();
+    this.key = masked(key);
+    this.method = req.method;
+    this.path = known(req.path);
+    // Express parses the query anew on every read of req.query: not at all when there is none.
+    this.query = req.url.includes('?') ? { ...(req.query as Record<string, unknown>) } : NO_QUERY;
+    this.idempotencyKey = headerText(h['idempotency-key']);
+    this.serviceVersion = headerText(h['service-version']);
+    this.serviceOrganization = headerText(h['service-organization']);
+    this.hasBody = hasBody(req);
+  }
+}
+
+/** Fills the shared input with the request and its answer, and appends it to the workspace's journal. */
+function record(workspace: Workspace, asked: Asked, answer: Answered): void {
+  const { req } = asked;
+  const sent: unknown = asked.hasBody ? ((req as Request & { body?: unknown }).body ?? null) : null;
+  const raw = sent === null ? undefined : (req as WithRawBody).rawBody;
+  const bodyBytes = sent === null ? null : raw ? raw.length : sizeOf(req, sent);
+  let ids = requestIds(asked.path, sent);
+  let error = answer.errorCode;
+  let later: LaterIds | undefined;
+  if (answer.status >= 400) {
+    // Only a dropped answer has its code still to read (its envelope is small); an envelope names no onboarding.
+    if (error === undefined) error = (parsed(answer.text) as { error?: { code?: unknown } } | undefined)?.error?.code as string | undefined;
+  } else if (answer.onboardingIds) {
+    for (const id of answer.onboardingIds) if (!ids.includes(id)) ids = [...ids, id];
+  } else if (answer.text !== undefined && answer.text.length <= ANSWER_READ_LIMIT) {
+    // A success answer is only read for its ids: parsed when the journal is read, if ever.
+    later = answer.text;
+  }
+  input.at = asked.at;
+  input.key = asked.key;
+  input.method = asked.method;
+  input.path = asked.path.path;
+  input.query = asked.query;
+  input.headers.idempotency_key = asked.idempotencyKey;
+  input.headers.service_version = asked.serviceVersion;
+  input.headers.service_organization = asked.serviceOrganization;
+  // The body as sent, as text; a large one as its size only (JOURNAL_BODY_CAP). Its ids are read above.
+  input.body_text = sent === null || bodyBytes! > JOURNAL_BODY_CAP ? null : raw ? raw.toString('utf8') : JSON.stringify(sent);
+  input.body_bytes = bodyBytes;
+  input.status = answer.status;
+  input.error_code = typeof error === 'string' ? error : null;
+  input.replayed = answer.replayed;
+  input.answered = answer.answered;
+  input.duration_ms = Math.round((performance.now() - asked.started) * 1000) / 1000;
+  input.onboarding_ids = ids;
+  workspace.requests.append(input, later);
 }
 
 /**
@@ -97,51 +199,14 @@ function parsed(text: string | undefined): unknown {
  */
 export function journalRequest(req: Request, res: Response, workspace: Workspace, key: string): void {
   if (!workspace.requests.enabled) return;
-  keepOutcome(res);
-  const started = performance.now();
-  const at = isoAt(workspace.clock.nowMs());
-  const record = (status: number, text: string | undefined, errorCode: string | null | undefined, replayed: boolean, answered: boolean, answerOnboardingIds?: string[]): void => {
-    const sent: unknown = (req as Request & { body?: unknown }).body ?? null;
-    const raw = sent === null ? undefined : (req as WithRawBody).rawBody;
-    const bodyBytes = sent === null ? null : raw ? raw.length : sizeOf(req, sent);
-    // The body as sent, as text; a large one as its size only (JOURNAL_BODY_CAP). Its ids are still read below.
-    const bodyText = sent === null || bodyBytes! > JOURNAL_BODY_CAP ? null : raw ? raw.toString('utf8') : JSON.stringify(sent);
-    const path = req.path;
-    let ids = requestIds(path, sent);
-    let error = errorCode;
-    let later: DeferredIds | undefined;
-    if (status >= 400) {
-      // Only a dropped answer has its code still to read (its envelope is small); an envelope names no onboarding.
-      if (error === undefined) error = (parsed(text) as { error?: { code?: unknown } } | undefined)?.error?.code as string | undefined;
-    } else if (answerOnboardingIds) {
-      // Named by the writer, which had the answer as an object.
-      for (const id of answerOnboardingIds) if (!ids.includes(id)) ids = [...ids, id];
-    } else if (text !== undefined && text.length <= ANSWER_READ_LIMIT) {
-      // A success answer is only read for its ids: parsed when the journal is read, if ever.
-      later = deferredIds(text);
-    }
-    workspace.requests.append({
-      at,
-      key: masked(key),
-      method: req.method,
-      path,
-      // Express parses the query anew on every read of req.query: not at all when there is none.
-      query: req.originalUrl.includes('?') ? { ...(req.query as Record<string, unknown>) } : NO_QUERY,
-      headers: headersOf(req),
-      body: null,
-      body_text: bodyText,
-      body_bytes: bodyBytes,
-      status,
-      error_code: typeof error === 'string' ? error : null,
-      replayed,
-      answered,
-      duration_ms: Math.round((performance.now() - started) * 1000) / 1000,
-      onboarding_ids: ids,
-    }, later);
-  };
+  const kept = keepOutcome(res);
+  const asked = new Asked(req, workspace, key);
   res.on('finish', () => {
-    const sent = outcomeOf(res);
-    record(res.statusCode, sent?.json, sent ? (sent.errorCode ?? null) : null, res.getHeader('Idempotent-Replayed') === 'true', true, sent?.onboardingIds);
+    const { sent } = kept;
+    const answer: Answered = sent
+      ? { status: sent.status, text: sent.json, errorCode: sent.errorCode ?? null, replayed: sent.replayed, answered: true, onboardingIds: sent.onboardingIds }
+      : { status: res.statusCode, text: undefined, errorCode: null, replayed: res.getHeader('Idempotent-Replayed') === 'true', answered: true, onboardingIds: undefined };
+    record(workspace, asked, answer);
   });
   // An answer an injected fault dropped, or a slow one the client hung up on: the request ran
   // and committed, so it is recorded with what it would have answered. A client that hung up
@@ -151,6 +216,6 @@ export function journalRequest(req: Request, res: Response, workspace: Workspace
   if (workspace.faults.size === 0) return;
   res.on('close', () => {
     const dropped = res.writableFinished ? undefined : droppedAnswerOf(res);
-    if (dropped) record(dropped.status, dropped.text, undefined, dropped.replayed, false);
+    if (dropped) record(workspace, asked, { status: dropped.status, text: dropped.text, errorCode: undefined, replayed: dropped.replayed, answered: false, onboardingIds: undefined });
   });
 }

@@ -7,12 +7,12 @@ import { RawFile, RawJson, Redirect, type Reply } from '../resources/route.js';
 /**
  * The one place an answer leaves: JSON replies, files, pages, redirects and the spec's error
  * envelope all go out through `send`. It holds an answer until what the request changed is
- * durable (with --state-file, src/http/hold.ts), and records what it sent (`outcomeOf`) for
+ * durable (with --state-file, src/http/hold.ts), and records what it sent (`keepOutcome`) for
  * the request journal, which reads it instead of the bytes on the wire.
  */
 
 /** What was answered, as the journal keeps it. */
-export interface Outcome {
+interface Outcome {
   status: number;
   /** The JSON text of a JSON answer; undefined for any other. */
   json: string | undefined;
@@ -20,6 +20,13 @@ export interface Outcome {
   errorCode: string | undefined;
   /** The onboarding ids the answer names, when the writer had the answer as an object. */
   onboardingIds: string[] | undefined;
+  /** Sent with Idempotent-Replayed: true, as the replay of an earlier answer. */
+  replayed: boolean;
+}
+
+/** Where the writer puts what it sends, for a request whose outcome is kept. */
+export interface KeptOutcome {
+  sent: Outcome | undefined;
 }
 
 export interface Answer {
@@ -37,14 +44,24 @@ export interface Answer {
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
-// Kept on the response itself: a property costs less than a WeakMap entry, on every request.
 const OUTCOME = Symbol('outcome');
 const HOLD = Symbol('hold');
-type Marked = Response & { [OUTCOME]?: Outcome | null; [HOLD]?: () => Promise<void> };
+type Marked = Response & { [HOLD]?: () => Promise<void> };
+// Marked in res.locals, the object Express makes for each request, not on the response:
+// Express gives every response a hidden class of its own (it swaps the prototype), so a
+// property added to it costs a copy of that class, about 1.5 µs. locals is a dictionary.
+const outcomes = (res: Response): { [OUTCOME]?: KeptOutcome } => res.locals as { [OUTCOME]?: KeptOutcome };
 
-/** Asks the writer to keep what it sends (the journal does, for the requests it records); others cost nothing. */
-export const keepOutcome = (res: Response): void => void ((res as Marked)[OUTCOME] = null);
-export const outcomeOf = (res: Response): Outcome | undefined => (res as Marked)[OUTCOME] ?? undefined;
+/**
+ * Asks the writer to keep what it sends (the journal does, for the requests it records; others
+ * cost nothing), in the object returned: read from there, not from the response, whose every
+ * property read once the answer has gone is a slow lookup (its hidden class is its own).
+ */
+export function keepOutcome(res: Response): KeptOutcome {
+  const kept: KeptOutcome = { sent: undefined };
+  outcomes(res)[OUTCOME] = kept;
+  return kept;
+}
 
 /** The commit an answer waits for (set by holdAnswers for every request, with a state file). */
 export const holdUntil = (res: Response, commit: () => Promise<void>): void => void ((res as Marked)[HOLD] = commit);
@@ -82,9 +99,10 @@ export function send(req: Request, res: Response, answer: Answer): Promise<void>
 /** Plain node calls: this is the hot path of every request. */
 function write(res: Response, a: Answer): Promise<void> | undefined {
   if (res.destroyed) return undefined;
-  if ((res as Marked)[OUTCOME] === null) {
+  const kept = outcomes(res)[OUTCOME];
+  if (kept && !kept.sent) {
     const json = a.contentType === JSON_TYPE && typeof a.body === 'string' ? a.body : undefined;
-    (res as Marked)[OUTCOME] = { status: a.status, json, errorCode: a.errorCode, onboardingIds: a.onboardingIds?.() };
+    kept.sent = { status: a.status, json, errorCode: a.errorCode, onboardingIds: a.onboardingIds?.(), replayed: a.headers?.['Idempotent-Replayed'] === 'true' };
   }
   res.statusCode = a.status;
   if (a.headers) for (const name in a.headers) res.setHeader(name, a.headers[name]!);

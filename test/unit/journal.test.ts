@@ -106,6 +106,19 @@ describe('RequestJournal: onboarding ids worked out later', () => {
 });
 
 describe('RequestJournal body budget', () => {
+  it('keeps its order and numbering when entries dropped for the budget leave room to grow into', () => {
+    const j = new RequestJournal(10);
+    const size = 3 * 1024 * 1024;
+    for (let i = 0; i < 4; i++) j.record(input({ path: `/big${i}`, body: { i }, body_bytes: size }));
+    expect(j.newestFirst().map((e) => e.path)).toEqual(['/big3', '/big2']);
+    for (let i = 0; i < 12; i++) j.record(input({ path: `/small${i}` }));
+    const kept = j.newestFirst();
+    expect(kept.map((e) => e.path)).toEqual(Array.from({ length: 10 }, (_, i) => `/small${11 - i}`));
+    expect(kept.map((e) => e.id)).toEqual(Array.from({ length: 10 }, (_, i) => `jrn_${String(16 - i).padStart(6, '0')}`));
+    expect(j.dropped).toBe(6);
+  });
+
+
   it('drops the oldest entries, counted, once the bodies it keeps pass 8 MB, and keeps the newest', async () => {
     const { JOURNAL_BODY_BUDGET } = await import('../../src/core/journal.js');
     const j = new RequestJournal(1000);
