@@ -46,11 +46,11 @@ export interface Answer {
 const JSON_TYPE = 'application/json; charset=utf-8';
 const OUTCOME = Symbol('outcome');
 const HOLD = Symbol('hold');
-type Marked = Response & { [HOLD]?: () => Promise<void> };
 // Marked in res.locals, the object Express makes for each request, not on the response:
 // Express gives every response a hidden class of its own (it swaps the prototype), so a
 // property added to it costs a copy of that class, about 1.5 µs. locals is a dictionary.
-const outcomes = (res: Response): { [OUTCOME]?: KeptOutcome } => res.locals as { [OUTCOME]?: KeptOutcome };
+type Marks = { [OUTCOME]?: KeptOutcome; [HOLD]?: () => Promise<void> };
+const marks = (res: Response): Marks => res.locals as Marks;
 
 /**
  * Asks the writer to keep what it sends (the journal does, for the requests it records; others
@@ -59,12 +59,12 @@ const outcomes = (res: Response): { [OUTCOME]?: KeptOutcome } => res.locals as {
  */
 export function keepOutcome(res: Response): KeptOutcome {
   const kept: KeptOutcome = { sent: undefined };
-  outcomes(res)[OUTCOME] = kept;
+  marks(res)[OUTCOME] = kept;
   return kept;
 }
 
 /** The commit an answer waits for (set by holdAnswers for every request, with a state file). */
-export const holdUntil = (res: Response, commit: () => Promise<void>): void => void ((res as Marked)[HOLD] = commit);
+export const holdUntil = (res: Response, commit: () => Promise<void>): void => void (marks(res)[HOLD] = commit);
 
 /**
  * Resolves once what the request changed is as durable as an answer would have waited for: at
@@ -72,7 +72,7 @@ export const holdUntil = (res: Response, commit: () => Promise<void>): void => v
  * injected dropped answer), so the change it did not report is still kept.
  */
 export function committed(res: Response): Promise<void> {
-  return (res as Marked)[HOLD]?.() ?? Promise.resolve();
+  return marks(res)[HOLD]?.() ?? Promise.resolve();
 }
 
 /** Headers a replacement error answer keeps; the others described the answer it replaces. */
@@ -84,7 +84,7 @@ const KEPT = new Set(['request-id', 'service-version']);
  * only when there is something to wait for (a commit, a paced answer): not on the hot path.
  */
 export function send(req: Request, res: Response, answer: Answer): Promise<void> | undefined {
-  const commit = (res as Marked)[HOLD];
+  const commit = marks(res)[HOLD];
   if (!commit) return write(res, answer);
   return commit().then(
     () => write(res, answer),
@@ -99,7 +99,7 @@ export function send(req: Request, res: Response, answer: Answer): Promise<void>
 /** Plain node calls: this is the hot path of every request. */
 function write(res: Response, a: Answer): Promise<void> | undefined {
   if (res.destroyed) return undefined;
-  const kept = outcomes(res)[OUTCOME];
+  const kept = marks(res)[OUTCOME];
   if (kept && !kept.sent) {
     const json = a.contentType === JSON_TYPE && typeof a.body === 'string' ? a.body : undefined;
     kept.sent = { status: a.status, json, errorCode: a.errorCode, onboardingIds: a.onboardingIds?.(), replayed: a.headers?.['Idempotent-Replayed'] === 'true' };
