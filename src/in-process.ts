@@ -67,7 +67,11 @@ export interface ControlHelpers extends ControlClient {
     get(): Promise<ScenarioState>;
     /** Removes it; planned steps are cancelled (magic e-mail addresses still play). */
     clear(): Promise<ScenarioState>;
-    /** Checks a document (or one file or ready scenario, given its path or name) without loading it; never throws for mistakes. */
+    /**
+     * Checks a document (or one file or ready scenario, given its path or name) without loading
+     * it; never throws for mistakes in a document (a value that is no object at all is refused
+     * with 422, as over HTTP).
+     */
     validate(input: unknown): Promise<ScenarioValidation>;
     /**
      * Its expectations (expect:), each passed, failed or pending against the workspace clock now;

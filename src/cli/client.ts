@@ -76,15 +76,15 @@ export async function request<T = unknown>(options: ClientOptions, method: strin
     throw new UsageError(`cannot reach the emulator at ${url.origin}: ${cause?.code ?? cause?.message ?? (err as Error).message} (is it running? set --url or EMULATOR_URL)`);
   }
   const text = await res.text();
-  // Every answer of the emulator, errors and pages included, carries both: another server's does not.
+  // Every answer of the emulator, errors, pages and files included, carries both: another server's does not.
   if (!res.headers.has('request-id') || !res.headers.has('service-version')) throw new UsageError(notAnEmulator(url, res, text));
   let parsed: unknown;
   try {
     parsed = text === '' ? undefined : JSON.parse(text);
   } catch {
-    parsed = undefined;
+    // A file or text the emulator answers (a Mermaid diagram, JUnit XML): the text itself.
+    parsed = res.ok ? text : undefined;
   }
-  if (res.ok && parsed === undefined && text !== '') throw new UsageError(notAnEmulator(url, res, text));
   if (!res.ok) {
     const e = (parsed as { error?: { code?: string; message?: string; details?: { path: string; message: string }[] } } | undefined)?.error;
     throw new ApiError(res.status, e?.code, e?.message ?? (text.trim() || res.statusText), e?.details ?? []);

@@ -54,9 +54,9 @@ export function bodyFrom<S extends TSchema>(schema: S, opts: Record<string, unkn
     const raw = opts[camel(name)];
     if (typeof raw !== 'string') continue;
     if (p.type === 'integer' || p.type === 'number') {
-      const n = Number(raw);
-      if (raw.trim() === '' || !Number.isFinite(n)) throw new UsageError(`${flagOf(name)} must be a number: ${raw}`);
-      body[name] = n;
+      // Decimal digits only, as the emulator reads its integers: Number() alone takes 0x10 and 1e3.
+      if (!/^-?\d+(\.\d+)?$/.test(raw.trim())) throw new UsageError(`${flagOf(name)} must be a number: ${raw}`);
+      body[name] = Number(raw);
     } else body[name] = raw;
   }
   return body as Static<S>;

@@ -14,19 +14,15 @@ type Run<E> = <T>(emulator: E, workspace: Workspace, input: ControlInput, info: 
 
 /**
  * One control row, run the same way whoever calls it (the HTTP adapter, which writes the reply;
- * the in-process helpers, which return it): through the one pipeline, its query and body checked
- * against the row's schemas (a write without a body is `{}`, as an empty HTTP body reads).
+ * the in-process helpers, which return it): its query and body checked against the row's schemas
+ * (a write without a body is `{}`, as an empty HTTP body reads), then the one pipeline.
  */
 export function controlRunner<E>(row: ControlRoute<E>): Run<E> {
   const compiled = compileInput(row);
-  return (emulator, workspace, input, info, deliver) =>
-    serve({
-      workspace,
-      run: () => {
-        const query = checkedQuery(compiled, { ...input.query });
-        const body = isWrite(row) ? checkedBody(row, compiled, input.body === undefined ? {} : input.body) : undefined;
-        return row.handle({ emulator, workspace, params: input.params, query, body, info });
-      },
-      deliver,
-    });
+  return (emulator, workspace, input, info, deliver) => {
+    // Checked before the pipeline: a refused request runs no due work.
+    const query = checkedQuery(compiled, { ...input.query });
+    const body = isWrite(row) ? checkedBody(row, compiled, input.body === undefined ? {} : input.body) : undefined;
+    return serve({ workspace, run: () => row.handle({ emulator, workspace, params: input.params, query, body, info }), deliver });
+  };
 }

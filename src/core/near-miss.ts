@@ -16,14 +16,24 @@ function editDistance(a: string, b: string): number {
   return previous[b.length]!;
 }
 
-/** The candidate nearest `given`, when at most a third of it differs (and never an exact match: that would have matched). */
+/** Longer than this, what was sent is no slip of a route or a key: nothing is compared (the work is length squared). */
+const LONGEST = 200;
+
+/**
+ * The candidate nearest `given`, when at most a third of it differs (and never an exact match:
+ * that would have matched). A candidate whose length alone differs by more is not compared.
+ */
 export function nearest(given: string, candidates: Iterable<string>, shown: (candidate: string) => string = (c) => c): string | null {
+  if (given.length > LONGEST) return null;
+  const allowed = Math.max(2, Math.floor(given.length / 3));
   let best: { text: string; distance: number } | null = null;
   for (const candidate of candidates) {
-    const distance = editDistance(given, shown(candidate));
+    const text = shown(candidate);
+    if (Math.abs(text.length - given.length) > allowed) continue;
+    const distance = editDistance(given, text);
     if (best === null || distance < best.distance) best = { text: candidate, distance };
   }
-  return best !== null && best.distance > 0 && best.distance <= Math.max(2, Math.floor(given.length / 3)) ? best.text : null;
+  return best !== null && best.distance > 0 && best.distance <= allowed ? best.text : null;
 }
 
 /**

@@ -11,8 +11,8 @@ import type { Emulator } from '../emulator.js';
  * mistakes (no key, a mistyped one, a wrong path) are the ones a workspace journal cannot show.
  */
 const KEY_LIKE = /\bhrs_(?:test|live)_[A-Za-z0-9_]+/;
-/** A browser's own request, never a client's mistake. */
-const IGNORED = new Set(['/favicon.ico']);
+/** A browser's own requests (its icon, DevTools' probes), never a client's mistake. */
+const ignored = (path: string): boolean => path === '/favicon.ico' || path.startsWith('/.well-known/');
 
 const one = (v: string | string[] | undefined): string | null => (v === undefined ? null : Array.isArray(v) ? v.join(', ') : v);
 
@@ -42,8 +42,10 @@ const knownKeys = (emulator: Emulator): string[] => emulator.workspaces().flatMa
 /** A /v1 request refused for its key: none (perhaps sent elsewhere), or one no workspace holds (perhaps mistyped). */
 export function recordKeyRefusal(emulator: Emulator, req: Request, err: ApiError, token: string | undefined): void {
   if (token !== undefined) {
+    // Masked like every key the journals show: enough to recognise it, never the whole.
     const near = nearest(token, knownKeys(emulator));
-    record(emulator, req, err, token, { reason: 'unknown_key', near_route: null, near_key: near, hint: near ? `a key one slip from ${near}` : null });
+    const shown = near === null ? null : maskKey(near);
+    record(emulator, req, err, token, { reason: 'unknown_key', near_route: null, near_key: shown, hint: shown ? `a key one slip from ${shown}` : null });
     return;
   }
   // A key sent another way: another header, the query, or Authorization without "Bearer".
@@ -52,14 +54,14 @@ export function recordKeyRefusal(emulator: Emulator, req: Request, err: ApiError
   const found = elsewhere ? KEY_LIKE.exec(one(elsewhere[1])!)![0] : inQuery;
   const where = elsewhere ? `the ${elsewhere[0]} header` : inQuery ? 'the query' : null;
   record(emulator, req, err, '', {
-    reason: 'no_key', near_route: null, near_key: found ?? null,
+    reason: 'no_key', near_route: null, near_key: found === undefined ? null : maskKey(found),
     hint: where ? `the key was sent in ${where}: send it as Authorization: Bearer <key>` : 'send the key as Authorization: Bearer <key>',
   });
 }
 
 /** A path no route serves, with the route it most likely meant. */
 export function recordNoRoute(emulator: Emulator, req: Request, err: ApiError, templates: readonly { method: string; path: string }[]): void {
-  if (IGNORED.has(req.path)) return;
+  if (ignored(req.path)) return;
   const near = nearest(req.path, templates.map((t) => t.path), (t) => filledTemplate(t, req.path));
   const methods = near === null ? [] : [...new Set(templates.filter((t) => t.path === near).map((t) => t.method))];
   const route = near === null ? null : `${methods.join(', ')} ${near}`;

@@ -302,7 +302,6 @@ export function evaluateExpectations(ws: Workspace): ExpectationReport {
     reached: new Map(),
   };
   const results = expectations.map((e) => evaluate(c, e));
-  const count = (s: ExpectationStatus) => results.filter((r) => r.status === s).length;
   return tally(scenario?.document.name ?? null, iso(now), false, results);
 }
 

@@ -41,6 +41,8 @@ describe('control commands a person uses by hand', () => {
     expect(unread.code).toBe(2);
     expect(unread.stderr).toContain('--latency-ms must be a number');
     expect((await cli(['faults', 'add', 'explode', '--url', url])).code).toBe(2);
+    // Decimal digits only, as the emulator reads its integers.
+    expect((await cli(['faults', 'add', 'latency', '--latency-ms', '0x10', '--url', url])).code).toBe(2);
 
     expect(await json(['faults', 'remove', added.id as string])).toEqual({ id: added.id, deleted: true });
     await json(['faults', 'add', 'rate_limit']);
@@ -86,6 +88,20 @@ describe('requests --unmatched', () => {
     const r = await cli(['requests', '--unmatched', '--url', url]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^\S+\s+GET\s+\/v1\/onboarding\s+404\s+route_not_found\s+no_route\s+did you mean GET, POST \/v1\/onboardings\?$/m);
+  });
+
+  it('--follow follows a workspace journal, so it does not go with --unmatched', async () => {
+    const r = await cli(['requests', '--unmatched', '--follow', '--url', url]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--follow');
+  });
+});
+
+describe('control, for what the commands do not cover', () => {
+  it('prints a text answer of the emulator as it came (a Mermaid diagram), not as a foreign server', async () => {
+    const r = await cli(['control', 'GET', '/_emulator/state-machine?format=mermaid', '--url', url]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^stateDiagram/m);
   });
 });
 

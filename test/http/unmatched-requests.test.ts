@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { maskKey } from '../../src/core/journal.js';
+import { nearest } from '../../src/core/near-miss.js';
 import { harness, KEYS } from '../support/harness.js';
 
 /** GET /_emulator/requests?unmatched=true: the requests that reached no workspace, each with its near miss. */
@@ -20,7 +22,7 @@ describe('the requests that reached no workspace', () => {
     expect((await h.http().get('/v1/onboardings').set('X-Api-Key', KEYS.owner)).status).toBe(401);
     const [elsewhere, none] = (await unmatched(h)).data;
     expect(none).toMatchObject({ method: 'GET', path: '/v1/onboardings', key: '', status: 401, error_code: 'api_key_missing', unmatched: { reason: 'no_key', near_key: null, hint: 'send the key as Authorization: Bearer <key>' } });
-    expect(elsewhere!.unmatched).toEqual({ reason: 'no_key', near_route: null, near_key: KEYS.owner, hint: 'the key was sent in the x-api-key header: send it as Authorization: Bearer <key>' });
+    expect(elsewhere!.unmatched).toEqual({ reason: 'no_key', near_route: null, near_key: maskKey(KEYS.owner), hint: 'the key was sent in the x-api-key header: send it as Authorization: Bearer <key>' });
     expect(elsewhere!.id).toMatch(/^unm_\d{6}$/);
   });
 
@@ -29,7 +31,9 @@ describe('the requests that reached no workspace', () => {
     expect((await h.as(`${KEYS.owner.slice(0, -1)}x`).get('/v1/onboardings')).status).toBe(401);
     expect((await h.as('hrs_test_nothing_like_any_key_at_all').get('/v1/onboardings')).status).toBe(401);
     const [far, near] = (await unmatched(h)).data;
-    expect(near).toMatchObject({ status: 401, error_code: 'api_key_invalid', unmatched: { reason: 'unknown_key', near_key: KEYS.owner } });
+    // The near key is masked as every key the journals show: recognisable, never whole.
+    expect(near).toMatchObject({ status: 401, error_code: 'api_key_invalid', unmatched: { reason: 'unknown_key', near_key: maskKey(KEYS.owner), hint: `a key one slip from ${maskKey(KEYS.owner)}` } });
+    expect(JSON.stringify(near)).not.toContain(KEYS.owner);
     expect(near!.key).toContain('…');
     expect(far!.unmatched).toMatchObject({ reason: 'unknown_key', near_key: null, hint: null });
   });
@@ -45,6 +49,20 @@ describe('the requests that reached no workspace', () => {
     expect((await unmatched(h)).total).toBe(2); // a browser's favicon request is no one's mistake
     expect((await unmatched(h, '&method=POST')).data.map((e) => e.path)).toEqual(['/v1/onbordings']);
     expect((await h.http().get('/_emulator/requests')).body.data).toEqual([]);
+  });
+
+  it('compares nothing for a path or key far longer than any route or key: the work per refused request stays bounded', async () => {
+    const h = harness();
+    const long = `/v1/onboardingz/${'a'.repeat(15_000)}`;
+    expect(nearest(long, ['/v1/onboardings/{id}'])).toBeNull();
+    expect((await h.as(KEYS.owner).get(long)).status).toBe(404);
+    expect((await h.as(`hrs_test_${'x'.repeat(12_000)}`).get('/v1/onboardings')).status).toBe(401);
+    const [key, path] = (await unmatched(h)).data;
+    expect(path!.unmatched).toMatchObject({ reason: 'no_route', near_route: null });
+    expect(key!.unmatched).toMatchObject({ reason: 'unknown_key', near_key: null });
+    // A browser's own probes are no one's mistake.
+    await h.http().get('/.well-known/appspecific/com.chrome.devtools.json');
+    expect((await unmatched(h)).total).toBe(2);
   });
 
   it('keeps none with the journal off (--journal-limit 0)', async () => {

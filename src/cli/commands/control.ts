@@ -31,7 +31,9 @@ export function registerControl(program: Command): void {
         body = {};
       }
       const answer = await request(o, verb, path, body);
-      if (o.json) process.stdout.write(`${JSON.stringify(answer ?? null)}\n`);
+      // A text answer (?format=mermaid, ?format=junit) is printed as it came.
+      if (typeof answer === 'string') process.stdout.write(answer.endsWith('\n') ? answer : `${answer}\n`);
+      else if (o.json) process.stdout.write(`${JSON.stringify(answer ?? null)}\n`);
       else printJson(answer ?? null);
     }));
 }

@@ -203,6 +203,7 @@ export function registerRequests(program: Command): void {
       const filter: Filter = { ...filterOf(opts), ...(opts.unmatched ? { unmatched: true } : {}) };
       const limit = opts.limit !== undefined ? whole(opts.limit, '--limit') : undefined;
       const client = httpControl(o, opts.workspace);
+      if (opts.follow && opts.unmatched) throw new UsageError('--follow follows a workspace\'s journal; --unmatched lists the requests that reached none: use one of them');
       if (opts.follow) {
         const interval = parseInterval(opts.interval);
         const table = tableStream(HEADERS, MIN_WIDTHS);

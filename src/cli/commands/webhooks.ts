@@ -30,7 +30,7 @@ export function registerWebhooks(program: Command): void {
     }));
 
   clientCommand(webhooks, 'deliveries', "One address's deliveries, newest first, with their attempts (GET /_emulator/webhooks/{id}/deliveries)")
-    .argument('<id>', 'the webhook address (we_...)')
+    .argument('<id>', 'the webhook address (wh_...)')
     .option('--limit <n>', 'how many (1 to 100; default 25)')
     .option(...WORKSPACE_OPTION)
     .action(action(async (id: string, opts: Opts, cmd: Command) => {
@@ -43,7 +43,7 @@ export function registerWebhooks(program: Command): void {
     }));
 
   clientCommand(webhooks, 'retry', 'Resend a delivery now with the same event id and bytes; answers after the attempt (POST /_emulator/deliveries/{id}/retry)')
-    .argument('<delivery>', 'the delivery (dlv_...)')
+    .argument('<delivery>', 'the delivery (whd_...)')
     .option(...WORKSPACE_OPTION)
     .action(action(async (id: string, opts: Opts, cmd: Command) => {
       const o = optionsOf(cmd);
@@ -53,7 +53,7 @@ export function registerWebhooks(program: Command): void {
     }));
 
   clientCommand(webhooks, 'enable', 'Enable a disabled webhook address again, as the dashboard does (POST /_emulator/webhooks/{id}/enable)')
-    .argument('<id>', 'the webhook address (we_...)')
+    .argument('<id>', 'the webhook address (wh_...)')
     .option(...WORKSPACE_OPTION)
     .action(action(async (id: string, opts: Opts, cmd: Command) => {
       const o = optionsOf(cmd);
