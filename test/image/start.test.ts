@@ -78,9 +78,9 @@ describe('the image', () => {
     expect(missing.code).not.toBe(0);
   });
 
-  it('passes the CLI\'s exit status through: an unknown option exits 1 with commander\'s message', async () => {
+  it('passes the CLI\'s exit status through: an unknown option is a usage mistake, exit 2 with commander\'s message', async () => {
     const bad = await runOnce(['--no-such-option']);
-    expect(bad.code).toBe(1);
+    expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("unknown option '--no-such-option'");
   });
 
