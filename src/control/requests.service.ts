@@ -1,4 +1,5 @@
-import { matches, type ExpectedCount, type JournalEntry, type RequestFilter, type RequestMatcher, type Verification } from '../core/journal.js';
+import type { JournalEntry } from '../core/journal.js';
+import { matches, verifyEntries, type ExpectedCount, type RequestFilter, type RequestMatcher, type Verification } from '../core/journal.match.js';
 import { paginate, type Page } from '../core/pagination.js';
 import type { Unmatched } from '../core/unmatched.js';
 import type { Workspace } from '../core/workspace.js';
@@ -31,7 +32,7 @@ export function findRequests(source: RequestSource, filter: RequestsFilter = {})
 }
 
 export function verifyRequests(ws: Workspace, input: { matcher: RequestMatcher; expected: ExpectedCount }): Verification {
-  return ws.requests.verify(input.matcher, input.expected);
+  return verifyEntries(ws.requests.newestFirst(), input.matcher, input.expected);
 }
 
 /** Empties the journal and its count of dropped requests; says what it held. */

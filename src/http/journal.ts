@@ -70,7 +70,8 @@ function sizeOf(req: Request, body: unknown): number {
 /** Shared by every entry without a query (most of them): Express parses req.query anew on every read. */
 const NO_QUERY: Record<string, unknown> = Object.freeze({});
 
-const headerText = (v: string | string[] | undefined): string | null => (v === undefined ? null : Array.isArray(v) ? v.join(', ') : v);
+/** A header as the journal keeps it: repeated values joined, none as null. */
+export const headerText = (v: string | string[] | undefined): string | null => (v === undefined ? null : Array.isArray(v) ? v.join(', ') : v);
 
 /**
  * One input for every request, filled in place: append() copies what it keeps, so recording

@@ -138,10 +138,10 @@ const ERROR_RESPONSES: Record<number, { name: string; description: string; heade
   415: { name: 'UnsupportedMediaType', description: 'A body that is not sent as application/json' },
   422: { name: 'UnprocessableEntity', description: 'A field or query parameter breaks a rule; param names it' },
   429: { name: 'TooManyRequests', description: 'Rate limited (--rate-limit) or an injected fault', headers: { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } } },
-  431: { name: 'RequestHeaderFieldsTooLarge', description: 'The request line and headers are larger than 16 kB together (answered before any route is matched)' },
+  431: { name: 'RequestHeaderFieldsTooLarge', description: 'The request line and headers are larger than 16 kB together (answered before a route is matched)' },
 };
 
-/** What HTTP parsing answers before any route is matched, on every operation whatever its kind. */
+/** What HTTP parsing answers before a route is matched, on every operation of every kind. */
 const PARSER_STATUSES = [431];
 
 /** Sent with every answer, errors and pages included. */

@@ -4,6 +4,7 @@ import { maskKey } from '../core/journal.js';
 import { filledTemplate, nearest } from '../core/near-miss.js';
 import type { Unmatched } from '../core/unmatched.js';
 import type { Emulator } from '../emulator.js';
+import { headerText } from './journal.js';
 
 /**
  * Records a request that reached no workspace in the emulator's list of unmatched requests
@@ -14,8 +15,6 @@ const KEY_LIKE = /\bhrs_(?:test|live)_[A-Za-z0-9_]+/;
 /** A browser's own requests (its icon, DevTools' probes), never a client's mistake. */
 const ignored = (path: string): boolean => path === '/favicon.ico' || path.startsWith('/.well-known/');
 
-const one = (v: string | string[] | undefined): string | null => (v === undefined ? null : Array.isArray(v) ? v.join(', ') : v);
-
 function record(emulator: Emulator, req: Request, err: ApiError, key: string, unmatched: Unmatched): void {
   const h = req.headers;
   emulator.unmatched.record({
@@ -24,7 +23,7 @@ function record(emulator: Emulator, req: Request, err: ApiError, key: string, un
     method: req.method,
     path: req.path,
     query: req.originalUrl.includes('?') ? { ...(req.query as Record<string, unknown>) } : {},
-    headers: { idempotency_key: one(h['idempotency-key']), service_version: one(h['service-version']), service_organization: one(h['service-organization']) },
+    headers: { idempotency_key: headerText(h['idempotency-key']), service_version: headerText(h['service-version']), service_organization: headerText(h['service-organization']) },
     body: null,
     body_bytes: null,
     status: err.status,
@@ -49,9 +48,9 @@ export function recordKeyRefusal(emulator: Emulator, req: Request, err: ApiError
     return;
   }
   // A key sent another way: another header, the query, or Authorization without "Bearer".
-  const elsewhere = Object.entries(req.headers).find(([, v]) => KEY_LIKE.test(one(v) ?? ''));
+  const elsewhere = Object.entries(req.headers).find(([, v]) => KEY_LIKE.test(headerText(v) ?? ''));
   const inQuery = KEY_LIKE.exec(req.originalUrl)?.[0];
-  const found = elsewhere ? KEY_LIKE.exec(one(elsewhere[1])!)![0] : inQuery;
+  const found = elsewhere ? KEY_LIKE.exec(headerText(elsewhere[1])!)![0] : inQuery;
   const where = elsewhere ? `the ${elsewhere[0]} header` : inQuery ? 'the query' : null;
   record(emulator, req, err, '', {
     reason: 'no_key', near_route: null, near_key: found === undefined ? null : maskKey(found),

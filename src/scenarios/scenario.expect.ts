@@ -1,7 +1,8 @@
 import { parseDuration } from '../core/durations.js';
 import { junitXml } from '../core/junit.js';
 import { ONBOARDING_ID_PLACEHOLDER, withOnboardingId } from '../core/placeholders.js';
-import { differences, type JournalEntry, type RequestMatcher } from '../core/journal.js';
+import type { JournalEntry } from '../core/journal.js';
+import { differences, type RequestMatcher } from '../core/journal.match.js';
 import type { Workspace } from '../core/workspace.js';
 import type { EventRecord } from '../resources/events/events.model.js';
 import type { DeliveryRecord } from '../resources/webhooks/webhooks.model.js';

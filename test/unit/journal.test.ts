@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { includes, maskKey, RequestJournal, type JournalInput } from '../../src/core/journal.js';
+import { maskKey, RequestJournal, type JournalInput } from '../../src/core/journal.js';
+import { includes, verifyEntries } from '../../src/core/journal.match.js';
 
 const input = (over: Partial<JournalInput> = {}): JournalInput => ({
   at: '2026-10-05T09:00:00.000Z', key: maskKey('hrs_test_acme_owner'), method: 'GET', path: '/v1/onboardings', query: {},
@@ -62,14 +63,14 @@ describe('RequestJournal', () => {
     journal.record(input({ method: 'POST', status: 422, body: { reference: 7 }, error_code: 'parameter_invalid' }));
     journal.record(input());
     const post = { method: 'post', body_includes: { reference: 'a' } };
-    expect(journal.verify(post, { exactly: 1 })).toMatchObject({ ok: true, count: 1, nearest: [] });
-    const short = journal.verify(post, { exactly: 2 });
+    expect(verifyEntries(journal.newestFirst(), post, { exactly: 1 })).toMatchObject({ ok: true, count: 1, nearest: [] });
+    const short = verifyEntries(journal.newestFirst(), post, { exactly: 2 });
     expect(short.ok).toBe(false);
     expect(short.nearest.map((n) => [n.request.status, n.differs])).toEqual([[422, ['body_includes']], [200, ['method', 'body_includes']]]);
-    const over = journal.verify({ path: '/v1/*' }, { at_most: 1 });
+    const over = verifyEntries(journal.newestFirst(), { path: '/v1/*' }, { at_most: 1 });
     expect(over).toMatchObject({ ok: false, count: 3 });
     expect(over.nearest.map((n) => n.differs)).toEqual([[], [], []]);
-    expect(journal.verify({ since: '2026-10-05T09:00:00.001Z' }, { at_least: 1 }).nearest[0]!.differs).toEqual(['since']);
+    expect(verifyEntries(journal.newestFirst(), { since: '2026-10-05T09:00:00.001Z' }, { at_least: 1 }).nearest[0]!.differs).toEqual(['since']);
   });
 });
 

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { ControlClient, RequestPage } from '../../control/control.client.js';
-import type { ExpectedCount } from '../../core/journal.js';
+import type { ExpectedCount } from '../../core/journal.match.js';
 import { action, ApiError, clientCommand, commandGroup, httpControl, optionsOf, printJson, printTable, UsageError } from '../client.js';
 import { parseInterval, pollUntilInterrupted, printNdjson, tableStream } from '../follow.js';
 
