@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fail, type ErrorDetail } from './core/errors.js';
+import { Waits } from './core/waits.js';
 import { createIds, type IdFactory } from './core/ids.js';
 import { createRandom, restartRandom } from './core/random.js';
 import { Clock, type ClockOptions } from './core/clock.js';
@@ -178,6 +179,9 @@ export class Emulator {
     this.delivery.relays.forgetWorkspace(id);
   }
 
+  /** The long polls of GET /_emulator/wait, across workspaces: a stopping server ends them. */
+  readonly waits = new Waits();
+
   /** The webhook relays of every workspace (`onboarding-emulator listen`). */
   get relays(): RelayHub {
     return this.delivery.relays;
@@ -273,6 +277,7 @@ export class Emulator {
 
   /** Says that a workspace may have changed (the in-process helpers call it after each call). */
   changed(ws: Workspace): void {
+    ws.activity.notify();
     for (const listener of this.listeners) listener(ws);
   }
 

@@ -109,6 +109,12 @@ export interface TestWorkspace {
   key(name: WellKnownKey | string): string;
   readonly keys: KeyInfo[];
   readonly control: ControlClient;
+  /**
+   * Holds until an event, a delivery, a request or a status shows up in this workspace, or
+   * nothing is left to run (GET /_emulator/wait), in place of a sleep: `waitFor({ for: 'delivery',
+   * status: 'succeeded' })`. Rejects with ApiError wait_timeout naming the nearest candidates.
+   */
+  readonly waitFor: ControlClient['waitFor'];
   /** Starts a relay for this workspace's webhook addresses (see StartedOnboardingEmulator.relay). */
   relay(options?: Omit<RelayOptions, 'url' | 'key' | 'workspace'>): Promise<RelayHandle>;
   /** Deletes the workspace (and closes its relays). */
@@ -125,6 +131,11 @@ export class StartedOnboardingEmulator {
     this.control = httpControl({ url: baseUrl });
   }
 
+  /** GET /_emulator/wait on the default workspace (TestWorkspace.waitFor for a test's own). */
+  waitFor(...args: Parameters<ControlClient['waitFor']>): ReturnType<ControlClient['waitFor']> {
+    return this.control.waitFor(...args);
+  }
+
   /**
    * A new workspace for one test (the fixtures, its own keys, and a frozen clock when `clock`
    * says so); delete() it after the test, for example in afterEach.
@@ -133,10 +144,12 @@ export class StartedOnboardingEmulator {
     const created = await request<CreatedWorkspace>({ url: this.baseUrl }, 'POST', '/_emulator/workspaces', input);
     const id = created.id;
     const relayFor = (options: Omit<RelayOptions, 'url' | 'key' | 'workspace'> = {}) => this.relay({ ...options, workspace: id });
+    const control = httpControl({ url: this.baseUrl }, id);
     return {
       id,
       keys: created.keys,
-      control: httpControl({ url: this.baseUrl }, id),
+      control,
+      waitFor: control.waitFor,
       key: (name) => {
         const base = (WELL_KNOWN_KEYS as Record<string, string>)[name] ?? name;
         const found = created.keys.find((k) => k.key === base || k.key.startsWith(`${base}_`));

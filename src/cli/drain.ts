@@ -12,8 +12,9 @@ import type { RunningServer } from '../http/server.js';
  */
 export async function drain(emulator: Emulator, running: RunningServer, drainMs: number, logger: Logger): Promise<void> {
   const deadline = Date.now() + drainMs;
-  // A relay's long poll would hold the stop for up to a minute: it is answered now.
+  // A relay's long poll, or a wait, would hold the stop for up to a minute: each is answered now.
   emulator.relays.stop();
+  emulator.waits.stop();
   await running.close(drainMs);
   for (const ws of emulator.workspaces()) ws.scheduler.stop();
   const left = deadline - Date.now();

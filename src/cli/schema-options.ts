@@ -15,8 +15,8 @@ interface PropertySchema {
   anyOf?: { const?: unknown }[];
 }
 
-/** Body properties whose flag would clash with the client's own (`--url` names the emulator). */
-const RENAMED: Record<string, string> = { url: 'target_url' };
+/** Properties whose flag would clash with the client's own (`--url` names the emulator, `--key` is the caller's key). */
+const RENAMED: Record<string, string> = { url: 'target_url', key: 'with_key' };
 const flagName = (name: string): string => RENAMED[name] ?? name;
 const flagOf = (name: string): string => `--${flagName(name).replaceAll('_', '-')}`;
 const camel = (name: string): string => flagName(name).replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
@@ -35,7 +35,7 @@ function choicesOf(p: PropertySchema): string[] | undefined {
 export function bodyOptions(cmd: Command, schema: TSchema, positional: readonly string[] = []): Command {
   for (const [name, p] of Object.entries(propertiesOf(schema))) {
     if (positional.includes(name)) continue;
-    const option = new Option(`${flagOf(name)} <${name}>`, `${p.description ?? name}${RENAMED[name] ? ` (the body's ${name})` : ''}`);
+    const option = new Option(`${flagOf(name)} <${name}>`, `${p.description ?? name}${RENAMED[name] ? ` (the field ${name})` : ''}`);
     const choices = choicesOf(p);
     if (choices) option.choices(choices);
     cmd.addOption(option);

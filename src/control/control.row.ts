@@ -57,7 +57,7 @@ type Optional<T> = {} extends T ? [T?] : [T];
 type ArgsOf<C, B, Q> = C extends { args: 'body' }
   ? Optional<B>
   : C extends { args: 'query' }
-    ? [Q?]
+    ? Optional<Q>
     : C extends { args: infer N extends readonly string[] }
       ? Positional<N, B, Q>
       : [];

@@ -7,6 +7,7 @@ import { relayRoutes } from './relay.routes.js';
 import { requestRoutes } from './requests.routes.js';
 import { scenarioRoutes } from './scenario.routes.js';
 import { stateMachineRoutes } from './state-machine.routes.js';
+import { waitRoutes } from './wait.routes.js';
 
 /**
  * Every control row in one list: the HTTP adapter mounts it, OpenAPI documents it, and the
@@ -15,5 +16,5 @@ import { stateMachineRoutes } from './state-machine.routes.js';
  */
 export const controlRows = [
   ...controlRoutes, ...onboardingActionRoutes, ...scenarioRoutes, ...inspectRoutes, ...requestRoutes, ...deliveryFaultRoutes,
-  ...stateMachineRoutes, ...receiverCheckRoutes, ...relayRoutes,
+  ...stateMachineRoutes, ...receiverCheckRoutes, ...relayRoutes, ...waitRoutes,
 ];

@@ -46,7 +46,7 @@ export type InspectWebhooksQuery = Static<typeof InspectWebhooksQuery>;
 /** The same cursor paging and status filter as GET /v1/webhooks/{id}/deliveries. */
 export { ListDeliveriesQuery as InspectDeliveriesQuery } from '../resources/webhooks/webhooks.schemas.js';
 
-const OnboardingSummary = Type.Object(
+export const OnboardingSummary = Type.Object(
   {
     id: Type.String(),
     status: Literals(ONBOARDING_STATUSES),
@@ -82,7 +82,7 @@ const AllowedAction = Type.Object(
   { title: 'InspectAllowedAction' },
 );
 
-const EventInfo = Type.Object(
+export const EventInfo = Type.Object(
   {
     id: Type.String({ pattern: '^evt_' }),
     type: Literals(EVENT_TYPES),

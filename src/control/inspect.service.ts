@@ -5,6 +5,7 @@ import { decide, type Trigger } from '../resources/onboardings/onboardings.machi
 import type { OnboardingRecord } from '../resources/onboardings/onboardings.model.js';
 import { timeline } from '../resources/onboardings/onboardings.timeline.js';
 import { waitingOn } from '../resources/onboardings/onboardings.view.js';
+import type { EventRecord } from '../resources/events/events.model.js';
 import type { DeliveryRecord, WebhookEndpointRecord } from '../resources/webhooks/webhooks.model.js';
 import { deliveriesOf, resend } from '../resources/webhooks/webhooks.service.js';
 import { renderDelivery } from '../resources/webhooks/webhooks.view.js';
@@ -78,7 +79,13 @@ const fullName = (r: OnboardingRecord) => ({ first_name: r.employee.first_name, 
 
 export function listOnboardings(ws: Workspace, q: InspectListQuery) {
   const all = ws.store.onboardings.values();
-  const data = newestFirst(all).slice(0, q.limit ?? INSPECT_LIMIT).map((r) => ({
+  const data = newestFirst(all).slice(0, q.limit ?? INSPECT_LIMIT).map((r) => summarizeOnboarding(ws, r));
+  return { data, total: all.length };
+}
+
+/** One onboarding as the inspector's list shows it. */
+export function summarizeOnboarding(ws: Workspace, r: OnboardingRecord) {
+  return {
     id: r.id,
     status: r.status,
     waiting_on: waitingOn(r),
@@ -92,8 +99,7 @@ export function listOnboardings(ws: Workspace, q: InspectListQuery) {
     created_at: r.created_at,
     updated_at: r.updated_at,
     allowed_actions: allowedActions(ws, r),
-  }));
-  return { data, total: all.length };
+  };
 }
 
 export function inspectOnboarding(ws: Workspace, id: string) {
@@ -148,9 +154,15 @@ export function listEvents(ws: Workspace, q: InspectEventsQuery) {
     end = at(q.ending_before, 'ending_before');
     start = Math.max(0, end - limit);
   }
+  const data = renderInspectEvents(ws, ordered.slice(start, end));
+  return { data, total: ordered.length, newer: start };
+}
+
+/** Events as the inspector shows them, each with the number of deliveries made for it. */
+export function renderInspectEvents(ws: Workspace, events: readonly EventRecord[]) {
   const counts = new Map<string, number>();
   for (const d of ws.store.deliveries.values()) counts.set(d.event_id, (counts.get(d.event_id) ?? 0) + 1);
-  const data = ordered.slice(start, end).map((e) => ({
+  return events.map((e) => ({
     id: e.id,
     type: e.type,
     created_at: e.created_at,
@@ -160,7 +172,6 @@ export function listEvents(ws: Workspace, q: InspectEventsQuery) {
     data: e.data,
     deliveries: counts.get(e.id) ?? 0,
   }));
-  return { data, total: ordered.length, newer: start };
 }
 
 /**
@@ -168,7 +179,7 @@ export function listEvents(ws: Workspace, q: InspectEventsQuery) {
  * (the inspector lists every address's) and each attempt. No `object`, as the inspector's
  * answers are not API objects; the keys keep their order.
  */
-function renderInspectDelivery(d: DeliveryRecord) {
+export function renderInspectDelivery(d: DeliveryRecord) {
   const { id, object: _object, ...rest } = renderDelivery(d);
   return { id, endpoint_id: d.endpoint_id, ...rest, attempt_log: d.attempt_log ?? [], ...(d.injected ? { injected: d.injected } : {}) };
 }

@@ -7,7 +7,7 @@ const Strict = { additionalProperties: false } as const;
 const Count = Type.Integer({ minimum: 0, maximum: JOURNAL_MAX_LIMIT });
 
 /** The fields a request is found by, in a query (GET) and in a matcher (verify) alike. */
-const filterFields = {
+export const filterFields = {
   method: Type.Optional(Literals(FAULT_METHODS)),
   path: Type.Optional(Type.String({ minLength: 1, pattern: '^/', description: 'an exact path, or a prefix ending in * (/v1/onboardings*)' })),
   status: Type.Optional(Type.Integer({ minimum: 100, maximum: 599 })),
@@ -52,7 +52,7 @@ export const VerifyRequestsBody = Type.Object(
 );
 export type VerifyRequestsBody = Static<typeof VerifyRequestsBody>;
 
-const JournalEntrySchema = Type.Object(
+export const JournalEntrySchema = Type.Object(
   {
     id: Type.String(),
     object: Type.Literal('request'),

@@ -93,6 +93,8 @@ export const ERROR_CODES = {
   payroll_manual_entry: def(409, 'conflict'),
   workspace_protected: def(409, 'conflict'),
   snapshot_key_conflict: def(409, 'conflict'),
+  wait_timeout: def(409, 'conflict'),
+  wait_unreachable: def(409, 'conflict'),
   events_invalid: def(422, 'invalid_request'),
   webhook_limit_reached: def(422, 'invalid_request'),
   workspace_limit_reached: def(422, 'invalid_request'),
@@ -117,6 +119,7 @@ export const ERROR_CODES = {
   onboarding_not_in_review: def(409, 'conflict'),
   // Rate limit and server (429, 500)
   rate_limited: def(429, 'rate_limited'),
+  wait_limit_reached: def(429, 'rate_limited'),
   internal_error: def(500, 'api_error'),
   state_not_written: def(500, 'api_error'),
 } as const satisfies Record<string, { status: number; type: ErrorType }>;

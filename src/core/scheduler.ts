@@ -79,6 +79,11 @@ export class Scheduler<W extends SchedulerHost> {
     return fired;
   }
 
+  /** Timer work still running (a webhook attempt waiting for its receiver). */
+  get running(): number {
+    return this.inFlight.size;
+  }
+
   /** Waits until all asynchronous timer work in flight has finished. */
   async settle(): Promise<void> {
     while (this.inFlight.size) await Promise.all([...this.inFlight]);

@@ -1,3 +1,4 @@
+import { Activity } from './activity.js';
 import type { Clock, ClockMode, ClockOptions } from './clock.js';
 import type { ErrorDetail } from './errors.js';
 import type { Fault, FaultList } from './faults.js';
@@ -132,6 +133,8 @@ export class Workspace {
   /** Drawn from `random`: made anew whenever the random source is replaced (install). */
   ids!: IdFactory;
   scheduler!: Scheduler<Workspace>;
+  /** Told of every change, for the waits on this workspace; kept across a reset, as they are. */
+  readonly activity = new Activity();
 
   constructor(
     readonly recipe: WorkspaceRecipe,

@@ -187,6 +187,7 @@ function record(workspace: Workspace, asked: Asked, answer: Answered): void {
   input.duration_ms = Math.round((performance.now() - asked.started) * 1000) / 1000;
   input.onboarding_ids = ids;
   workspace.requests.append(input, later);
+  workspace.activity.notify();
 }
 
 /**

@@ -95,6 +95,9 @@ export async function serve<T>(request: Admitted<T>): Promise<T> {
     request.abandon?.();
     throw err;
   }
-  if (workspace) workspace.scheduler.runDue();
+  if (workspace) {
+    workspace.scheduler.runDue();
+    workspace.activity.notify();
+  }
   return given;
 }

@@ -58,7 +58,10 @@ describe('onboarding-emulator/testcontainers', () => {
     const headers = { Authorization: `Bearer ${ws.key('owner')}`, 'Content-Type': 'application/json' };
     const hook = (await (await fetch(`${emulator.baseUrl}/v1/webhooks`, { method: 'POST', headers, body: JSON.stringify({ url: 'http://unreachable.invalid/hooks' }) })).json()) as { id: string };
     await fetch(`${emulator.baseUrl}/v1/webhooks/${hook.id}/test`, { method: 'POST', headers, body: '{}' });
-    await r.waitFor(1);
+    const met = await ws.waitFor({ for: 'delivery', address: hook.id, status: 'succeeded', timeout_ms: 5_000 });
+    expect(met.data).toEqual([expect.objectContaining({ event_type: 'ping', status: 'succeeded' })]);
+    expect(r.requests).toHaveLength(1); // the relay reported the receiver's answer, so it had arrived
+    await expect(emulator.waitFor({ for: 'delivery', address: hook.id, timeout_ms: 0 })).rejects.toMatchObject({ status: 409, code: 'wait_timeout' }); // another workspace's
     await emulator.stop();
     expect(await relay.done).toEqual({ reason: 'closed' });
     expect(stops()).toBe(1);

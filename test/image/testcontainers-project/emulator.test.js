@@ -39,7 +39,9 @@ test('webhooks reach a server of this test process through the relay', async () 
     const headers = { Authorization: `Bearer ${ws.key('owner')}`, 'Content-Type': 'application/json' };
     const hook = await (await fetch(`${emulator.baseUrl}/v1/webhooks`, { method: 'POST', headers, body: JSON.stringify({ url: `${receiver}/webhooks` }) })).json();
     await fetch(`${emulator.baseUrl}/v1/webhooks/${hook.id}/test`, { method: 'POST', headers, body: '{}' });
-    for (let i = 0; i < 200 && received.length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+    // No sleep: the emulator answers once the relay reported the receiver's 2xx.
+    const met = await ws.waitFor({ for: 'delivery', address: hook.id, status: 'succeeded', timeout_ms: 10_000 });
+    expect(met.data).toHaveLength(1);
     expect(received).toHaveLength(1);
     expect(verifySignature(received[0].body, received[0].signature, hook.secret)).toBe(true);
   } finally {
