@@ -301,6 +301,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Inspect: 'What the inspector page reads: every record of a workspace, whichever key made it.',
   Scenarios: 'Scenario documents that play onboardings by themselves.',
   Requests: 'The journal of a workspace\'s /v1 requests: find them, check how many matched, clear it.',
+  Wait: 'Hold a request until something happens in the workspace (an event, a delivery, a request, a status) or nothing is left to run: a test waits for it instead of sleeping.',
   'Delivery faults': 'Faults on the workspace\'s webhook messages: duplicated, reordered, late, unacknowledged or badly signed, on purpose.',
   'State machine': 'The onboarding life cycle as data: every status and trigger, its events, refusals and guards, and a Mermaid diagram of it.',
   'Receiver checks': 'A conformance run against a webhook receiver: real signed messages, each answer graded against what the spec asks of a receiver.',
