@@ -1,6 +1,6 @@
 import { ApiError, errorBody, fail, type ErrorBody } from '../core/errors.js';
 import type { ControlMethods } from '../control/control.client.js';
-import { maskLiveKeys, refuseLiveKeys } from './mcp.keys.js';
+import { maskLiveKeys, refuseLiveKeys, unmaskLiveKeys } from './mcp.keys.js';
 import { buildTools, type McpTool, type ToolAction } from './mcp.tools.js';
 
 /**
@@ -61,7 +61,9 @@ export async function callTool(session: McpSession, toolName: string, input: Rec
         throw fail('workspace_not_found', `This MCP session is bound to workspace ${session.workspaceId}; connect to /_emulator/workspaces/${String(input[prop])}/mcp (or mcp --workspace) to act on another.`, prop);
       }
     }
-    const value = await methodOf(session.methods, action.name)(...action.args.map((prop) => input[prop]));
+    // What an earlier answer showed masked (a snapshot's keys) goes back in as it was.
+    const given = JSON.stringify(input).includes('hrs_live_…') ? unmaskLiveKeys(input, (await session.methods.keys()).map((k) => k.key)) : input;
+    const value = await methodOf(session.methods, action.name)(...action.args.map((prop) => given[prop]));
     const own = OWN_ONLY[action.name];
     return { ok: true, value: maskLiveKeys(own ? own(value, session.workspaceId) : value) };
   } catch (err) {

@@ -18,6 +18,17 @@ export function refuseLiveKeys(value: unknown): void {
   }
 }
 
+/**
+ * The masked live keys of a value put back as the keys they stand for, where one of `liveKeys`
+ * masks to it: a snapshot the session took restores whole, and still no live key was shown.
+ */
+export function unmaskLiveKeys<T>(value: T, liveKeys: readonly string[]): T {
+  const text = JSON.stringify(value);
+  if (text === undefined || !text.includes('hrs_live_…')) return value;
+  const byMask = new Map(liveKeys.filter(isLiveKey).map((key) => [maskKey(key), key]));
+  return JSON.parse(text.replace(/hrs_live_…[A-Za-z0-9_]*/g, (masked) => byMask.get(masked) ?? masked)) as T;
+}
+
 /** The value with every live key in it masked. */
 export function maskLiveKeys<T>(value: T): T {
   const text = JSON.stringify(value);

@@ -21,7 +21,8 @@ const INSTRUCTIONS = 'A local emulator of the employee-onboarding API. This sess
   + 'Each tool takes `action` (a control method) and that method\'s arguments; refusals come back as the emulator\'s error envelope. '
   + 'The resources hold the OpenAPI document, the state machine and the error catalogue.';
 
-const text = (value: unknown): string => (typeof value === 'string' ? value : JSON.stringify(value));
+/** Every answer as JSON, a bare string (clock.now) included, so a client parses each the same way. */
+const text = (value: unknown): string => JSON.stringify(value) ?? 'null';
 
 export async function createMcpServer(session: McpServerSession): Promise<Server> {
   const { Server, types } = await mcpSdk();
