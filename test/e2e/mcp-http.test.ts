@@ -90,7 +90,8 @@ describe('MCP over streamable HTTP', () => {
 
   it('is not callable from a page of another origin, and serves no event stream', async () => {
     const { url } = await emulator();
-    for (const headers of [{ Origin: 'https://evil.example' }, { 'Sec-Fetch-Site': 'cross-site', Origin: 'https://evil.example' }]) {
+    const pages: Record<string, string>[] = [{ Origin: 'https://evil.example' }, { 'Sec-Fetch-Site': 'cross-site', Origin: 'https://evil.example' }];
+    for (const headers of pages) {
       const res = await post(`${url}/_emulator/mcp`, headers);
       expect(res.status).toBe(403);
       expect(await res.json()).toMatchObject({ error: { code: 'cross_origin_refused' } });

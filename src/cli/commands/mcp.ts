@@ -35,7 +35,7 @@ function asEmulatorErrors<T>(methods: T): T {
       } catch (err) {
         if (!(err instanceof ApiError)) throw err;
         const code = (err.code !== undefined && err.code in ERROR_CODES ? err.code : 'internal_error') as ErrorCode;
-        const e = new EmulatorError(code, err.message);
+        const e = new EmulatorError(code, err.message, err.param);
         if (err.details.length > 0) e.details = err.details;
         throw e;
       }
