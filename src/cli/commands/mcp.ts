@@ -2,6 +2,7 @@ import { Option, type Command } from 'commander';
 import { ApiError as EmulatorError, ERROR_CODES, type ErrorCode } from '../../core/errors.js';
 import { DEFAULT_HOST, DEFAULT_PORT } from '../../core/product.js';
 import type { ControlMethods } from '../../control/control.client.js';
+import { localMethods } from '../../control/control.local.js';
 import { DEFAULT_WORKSPACE } from '../../emulator.js';
 import { buildOpenApi } from '../../http/openapi.js';
 import { createEmulator, type InProcessEmulator } from '../../in-process.js';
@@ -64,15 +65,23 @@ async function attached(url: string, workspace: string): Promise<McpServerSessio
 
 async function inProcess(options: McpOptions): Promise<{ session: McpServerSession; em: InProcessEmulator }> {
   if (options.workspace !== DEFAULT_WORKSPACE) throw new UsageError(`an emulator started by mcp has only the workspace ${DEFAULT_WORKSPACE}; use --url to attach to one that has ${options.workspace}`);
+  let port: number;
+  try {
+    port = parsePort(options.port);
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
   const scenarios = scenarioFiles(options.scenario);
   const em = createEmulator({
     ...(options.fixtures ? { fixtures: options.fixtures } : {}),
     ...(scenarios.length ? { scenario: scenarios } : {}),
     ...(options.seed !== undefined ? { seed: options.seed } : {}),
   });
-  const { url } = await em.start(parsePort(options.port), options.host);
+  const { url } = await em.start(port, options.host);
   process.stderr.write(`onboarding-emulator mcp: an emulator in this process at ${url} (workspace ${DEFAULT_WORKSPACE}); MCP on stdio\n`);
-  return { session: { workspaceId: DEFAULT_WORKSPACE, methods: em, openapi: () => Promise.resolve(buildOpenApi(url)) }, em };
+  // The rows' methods as the HTTP endpoint runs them (not the helpers' file reading): the same checks on both transports.
+  const methods = localMethods(em.emulator, DEFAULT_WORKSPACE, () => ({ requestId: '', baseUrl: url, head: false }));
+  return { session: { workspaceId: DEFAULT_WORKSPACE, methods, openapi: () => Promise.resolve(buildOpenApi(url)) }, em };
 }
 
 export function registerMcp(program: Command): void {
