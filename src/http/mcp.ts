@@ -1,5 +1,8 @@
 import type { Request, Response, Router } from 'express';
 import { fail } from '../core/errors.js';
+import { Type } from '../core/schema.js';
+import { servedPaths, type ControlRoute } from '../control/control.row.js';
+import { ErrorSchema } from '../resources/common.schemas.js';
 import { BODY_DEPTH_LIMIT } from '../core/documents.js';
 import { localMethods } from '../control/control.local.js';
 import { SNAPSHOT_BODY_LIMIT } from '../control/control.routes.js';
@@ -15,7 +18,31 @@ import { bearer, infoOf, selectWorkspace, type MountOptions } from './mount.js';
  * workspace by path, key or default; and no live key. GET (an event stream) is not served: the
  * answers are JSON.
  */
-export const MCP_PATHS = ['/_emulator/mcp', '/_emulator/workspaces/:workspaceId/mcp'] as const;
+const McpMessage = Type.Unsafe<unknown>({
+  type: 'object',
+  title: 'McpMessage',
+  description: 'A JSON-RPC 2.0 message of the Model Context Protocol (initialize, tools/list, tools/call, resources/read, ...); send Accept: application/json, text/event-stream',
+  required: ['jsonrpc'],
+  properties: { jsonrpc: { const: '2.0' }, id: { type: ['string', 'integer'] }, method: { type: 'string' }, params: { type: 'object' } },
+});
+
+/**
+ * The endpoint as the OpenAPI document shows it, in the shape of a control row (served as is and
+ * under each workspace); the adapter below serves it, not the control runner.
+ */
+export const mcpRoute: ControlRoute<Emulator> = {
+  kind: 'control', perWorkspace: true, tag: 'MCP', method: 'POST', path: '/_emulator/mcp', operationId: 'mcp',
+  summary: 'The Model Context Protocol for coding agents over streamable HTTP: tools made from the control actions, on this workspace, with test keys only',
+  description: 'Stateless: every request stands alone and is answered in JSON (no event stream, no session id). A live key is refused (403 sandbox_test_keys_only). See docs/mcp.md.',
+  body: McpMessage,
+  bodyLimit: SNAPSHOT_BODY_LIMIT,
+  responses: { 200: { description: 'The JSON-RPC answer', schema: McpMessage }, 403: { description: 'Error', schema: ErrorSchema } },
+  handle: () => {
+    throw fail('internal_error', 'The MCP endpoint is served by its own adapter.');
+  },
+};
+
+export const MCP_PATHS = servedPaths(mcpRoute);
 
 export function mountMcp(router: Router, emulator: Emulator, options: MountOptions & { openapi(baseUrl: string): unknown }): void {
   for (const path of MCP_PATHS) {
