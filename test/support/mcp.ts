@@ -27,7 +27,7 @@ export async function call<T = Record<string, unknown>>(client: Client, name: st
 }
 
 /** A refusal: isError, with the emulator's error envelope as its text. */
-export async function refusal(client: Client, name: string, args: Record<string, unknown>): Promise<{ type: string; code: string; message: string; param?: string }> {
+async function refusal(client: Client, name: string, args: Record<string, unknown>): Promise<{ type: string; code: string; message: string; param?: string }> {
   const result = await client.callTool({ name, arguments: args });
   expect((result as ToolResult).isError, textOf(result)).toBe(true);
   const body = JSON.parse(textOf(result)) as { error: { type: string; code: string; message: string; param?: string } };
