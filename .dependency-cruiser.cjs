@@ -64,6 +64,10 @@ const ADAPTERS = [
     why: 'Pages are rows of views and forms over the resources; Express and the control API stay out of them.',
   },
   {
+    name: 'mcp-is-below-http', from: '^src/mcp/', to: `^src/(pages|http|cli)/|${ENTRY_POINTS}`,
+    why: 'The MCP tools are the control rows offered to an agent; the HTTP adapter and the CLI serve them over their transports.',
+  },
+  {
     name: 'http-is-not-an-entry-point', from: '^src/http/', to: `^src/cli/|${ENTRY_POINTS}`,
     why: 'The Express adapter serves the emulator; the CLI and the package entries start it.',
   },

@@ -6,7 +6,8 @@
 // and the bundle's modules still find their files there (see lib/module-urls.mjs).
 //
 // Every package is bundled in, except what is loaded on first use through createRequire (ajv,
-// yaml): that stays an ordinary require() of node_modules, out of the start's way.
+// yaml) or import() (the MCP SDK, for `mcp` and /_emulator/mcp): that stays an ordinary load
+// from node_modules, out of the start's way (bundled, its text would be read at every start).
 import { readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -34,6 +35,7 @@ await build({
   format: 'esm',
   target: 'node20',
   logLevel: 'warning',
+  external: ['@modelcontextprotocol/sdk', '@modelcontextprotocol/sdk/*'],
   // Less text for V8 to parse at every start; names stay, so a stack trace still names functions.
   minifyWhitespace: true,
   minifySyntax: true,

@@ -1,14 +1,11 @@
 import { basename } from 'node:path';
-import type { Workspace } from './core/workspace.js';
 import { DEFAULT_BASE_URL, DEFAULT_HOST } from './core/product.js';
 import { ApiError } from './core/errors.js';
-import { controlRunner } from './control/control.call.js';
-import { clientMethods, type ControlClient, type CreatedWorkspace, type ResetWorkspace, type ScenarioReport, type ScenarioState, type ScenarioValidation } from './control/control.client.js';
-import type { ControlRoute } from './control/control.row.js';
+import { localMethods, onWorkspace } from './control/control.local.js';
+import { type ControlClient, type CreatedWorkspace, type ResetWorkspace, type ScenarioReport, type ScenarioState, type ScenarioValidation } from './control/control.client.js';
 import { DEFAULT_WORKSPACE, Emulator, type EmulatorOptions, type WorkspaceInput } from './emulator.js';
 import { createApp, type App, type AppOptions } from './http/app.js';
 import { listen, type RunningServer } from './http/server.js';
-import { RawJson, type Reply } from './resources/route.js';
 import { loadScenario, scenarioRefusal, validateScenario } from './control/scenario.service.js';
 import { mergeScenarios, readScenarioFile, ScenarioError, ScenarioFileError } from './scenarios/scenario.load.js';
 import type { ScenarioDocument } from './scenarios/scenario.schemas.js';
@@ -17,16 +14,10 @@ import { openStateFile } from './persistence/state-file.js';
 /**
  * The in-process transport of the control interface (one interface, two transports; see
  * docs/architecture.md, "Add a control action"): each helper runs the control row it is made
- * from, checked against the row's schemas as over HTTP, and answers the JSON the route would
- * send. Errors are the same ApiError (code, message, param) the HTTP transport renders as its
- * envelope.
+ * from (src/control/control.local.ts), checked against the row's schemas as over HTTP, and
+ * answers the JSON the route would send. Errors are the same ApiError (code, message, param)
+ * the HTTP transport renders as its envelope.
  */
-const runners = new Map<ControlRoute<Emulator>, ReturnType<typeof controlRunner<Emulator>>>();
-const runnerOf = (row: ControlRoute<Emulator>) => runners.get(row) ?? runners.set(row, controlRunner(row)).get(row)!;
-
-/** What the route would send, read back: the same values as over HTTP, and no live object of the store. */
-const answerOf = (reply: Reply): unknown => JSON.parse(reply.body instanceof RawJson ? reply.body.text : JSON.stringify(reply.body)) as unknown;
-
 export type {
   ClockState, ClockMove, KeyInfo, CreatedWorkspace, WorkspaceInfo, ResetWorkspace, RestoredWorkspace, ScenarioState, ScenarioValidation, ScenarioReport, ControlClient,
 } from './control/control.client.js';
@@ -110,23 +101,10 @@ function fileValidation(input: string): ScenarioValidation {
   }
 }
 
-/**
- * Runs fn on the workspace as it is now, so a deleted workspace answers workspace_not_found;
- * then says the workspace may have changed (what the HTTP transport does after a request).
- */
+/** The helpers on one workspace: the rows' methods, and scenario files read here. */
 function helpers(emulator: Emulator, workspaceId: string, baseUrl: () => string): ControlHelpers {
-  const on = <T>(fn: (ws: Workspace) => T | Promise<T>): Promise<T> =>
-    Promise.resolve().then(async () => {
-      const ws = emulator.workspace(workspaceId);
-      try {
-        return await fn(ws);
-      } finally {
-        emulator.changed(ws);
-      }
-    });
-  const methods = clientMethods((row, input) =>
-    on((ws) => runnerOf(row as ControlRoute<Emulator>)(emulator, ws, input, { requestId: '', baseUrl: baseUrl(), head: false }, answerOf)),
-  );
+  const on = onWorkspace(emulator, workspaceId);
+  const methods = localMethods(emulator, workspaceId, () => ({ requestId: '', baseUrl: baseUrl(), head: false }));
   return {
     ...methods,
     workspaceId,

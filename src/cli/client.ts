@@ -17,13 +17,14 @@ export interface ClientOptions {
   json?: boolean | undefined;
 }
 
-/** The API answered with an error status: the status and its error envelope (code, message, details), for every HTTP client call. */
+/** The API answered with an error status: the status and its error envelope (code, message, details, param), for every HTTP client call. */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
     readonly code: string | undefined,
     message: string,
     readonly details: { path: string; message: string }[] = [],
+    readonly param?: string,
   ) {
     super(message);
   }
@@ -86,8 +87,8 @@ export async function request<T = unknown>(options: ClientOptions, method: strin
     parsed = res.ok ? text : undefined;
   }
   if (!res.ok) {
-    const e = (parsed as { error?: { code?: string; message?: string; details?: { path: string; message: string }[] } } | undefined)?.error;
-    throw new ApiError(res.status, e?.code, e?.message ?? (text.trim() || res.statusText), e?.details ?? []);
+    const e = (parsed as { error?: { code?: string; message?: string; param?: string; details?: { path: string; message: string }[] } } | undefined)?.error;
+    throw new ApiError(res.status, e?.code, e?.message ?? (text.trim() || res.statusText), e?.details ?? [], e?.param);
   }
   return parsed as T;
 }

@@ -18,6 +18,7 @@ import { registerClock } from './commands/clock.js';
 import { registerControl } from './commands/control.js';
 import { registerEvents } from './commands/events.js';
 import { registerListen } from './commands/listen.js';
+import { registerMcp } from './commands/mcp.js';
 import { registerOnboardings } from './commands/onboardings.js';
 import { registerOutbox } from './commands/outbox.js';
 import { registerReceiverCheck } from './commands/receiver-check.js';
@@ -142,6 +143,8 @@ registerWait(program);
 registerSnapshot(program);
 registerScenario(program);
 registerControl(program);
+// The control interface for a coding agent, over MCP on stdio.
+registerMcp(program);
 // Runs beside the receiver until Ctrl-C: the relay for an emulator that cannot reach it.
 registerListen(program);
 // Runs in this process against a receiver; needs no emulator.

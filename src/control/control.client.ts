@@ -33,6 +33,8 @@ export type ScenarioReport = ReturnType<typeof scenarioReport>;
 export type { ScenarioValidation } from './scenario.service.js';
 
 type Methods = ClientOf<(typeof controlRows)[number]>;
+/** The methods the control rows make, before a transport adds its own (`workspace.get`). */
+export type ControlMethods = Methods;
 
 /**
  * The control actions on one workspace, every one a promise so a remote transport fits: the

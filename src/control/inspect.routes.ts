@@ -25,6 +25,7 @@ export const inspectRoutes = [
     summary: 'Every onboarding of the workspace (any key, any environment), newest first, with status, waiting_on, data_version and the allowed control actions',
     query: InspectListQuery,
     responses: { 200: { description: 'The onboardings', schema: InspectOnboardingList }, 422: errors },
+    client: { name: 'onboardings.list', args: 'query' },
     handle: (ctx) => ok(listOnboardings(ctx.workspace, ctx.query)),
   }),
   defineControlRoute({
@@ -34,6 +35,7 @@ export const inspectRoutes = [
     description: 'allowed_actions are the actions that would succeed now: the state machine table admits them in the current status and the checks beyond it pass (link opened, expired or revoked; identity check; four-eyes; data returned to the manager; manual payroll entry). Only what the request brings (a wrong one-time code, a missing body field) may still refuse one.',
     params: OnboardingIdParam,
     responses: { 200: { description: 'The onboarding and its timeline', schema: InspectOnboarding }, 404: errors },
+    client: { name: 'onboardings.inspect', args: ['id'] },
     handle: (ctx) => ok(inspectOnboarding(ctx.workspace, ctx.params.id!)),
   }),
   defineControlRoute({

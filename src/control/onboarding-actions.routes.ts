@@ -24,15 +24,19 @@ const tag = 'Control';
  * One action on one onboarding: find it in the workspace, act, answer with the full onboarding.
  * `run` takes what `body` lets through, so an action and its schema cannot drift apart.
  */
-function action<S extends TSchema>(suffix: string, operationId: string, summary: string, body: S, run: act.Action<Static<S>>) {
-  return defineControlRoute<Emulator, S>({
+function action<S extends TSchema, const N extends string, const A extends readonly string[] = []>(
+  suffix: string, operationId: string, summary: string, body: S, run: act.Action<Static<S>>, client: { name: N; fields?: A },
+) {
+  // Its client method: `onboardings.<name>(id, ...the body's fields in order)`.
+  const call = { name: `onboardings.${client.name}` as `onboardings.${N}`, args: ['id', ...(client.fields ?? [])] as unknown as readonly ['id', ...A] };
+  return defineControlRoute<Emulator, S, TSchema, { onboarding: Record<string, unknown> }, typeof call>({
     kind: 'control', perWorkspace: true, tag, method: 'POST', path: `/_emulator/onboardings/:id/${suffix}`,
-    operationId, summary, params: OnboardingIdParam, body,
+    operationId, summary, params: OnboardingIdParam, body, client: call,
     responses: { 200: { description: 'The onboarding after the action', schema: ActionResult }, 404: errors, 409: errors, 422: errors },
     handle: (ctx) => {
       const ws = ctx.workspace;
       const r = act.findOnboarding(ws, ctx.params.id!);
-      return ok({ onboarding: act.renderFull(run(ws, r, ctx.body, ctx.info.baseUrl)) });
+      return ok({ onboarding: act.renderFull(run(ws, r, ctx.body, ctx.info.baseUrl)) as Record<string, unknown> });
     },
   });
 }
@@ -44,23 +48,24 @@ export const onboardingActionRoutes = [
     summary: 'Create an onboarding as the dashboard of an employer (source dashboard); same rules as POST /v1/onboardings',
     body: DashboardCreateBody,
     responses: { 201: { description: 'The full onboarding with its hosted_url', schema: DashboardCreated }, 403: errors, 422: errors },
+    client: { name: 'onboardings.create', args: 'body' },
     handle: (ctx) => ok(act.dashboardCreate(ctx.workspace, ctx.body, ctx.info.baseUrl), 201),
   }),
-  action('employee/open', 'employeeOpen', 'The employee opens the hosted link and confirms the one-time code', OpenBody, act.employeeOpen),
-  action('employee/submit', 'employeeSubmit', 'The employee submits the data: review starts, data_version + 1', NoBody, act.employeeSubmit),
-  action('employee/sign', 'employeeSign', 'The employee signs the contract', NoBody, act.employeeSign),
-  action('manager/correct', 'managerCorrect', 'The manager corrects data returned to the manager: review again, data_version + 1', NoBody, act.managerCorrect),
-  action('change-terms', 'changeTerms', 'The dashboard changes employment terms: data_version + 1, approvals lapse, review again', TermsBody, act.changeTerms),
-  action('return', 'returnForCorrection', 'The dashboard returns the data for correction to the employee or the manager', ReturnBody, act.returnForCorrection),
-  action('verify-identity', 'dashboardVerifyIdentity', 'A manager confirms the identity check in the dashboard', VerifyBody, act.verifyIdentity),
-  action('approve', 'dashboardApprove', 'A user of the organization approves in one role in the dashboard (four-eyes rules apply)', ApproveBody, act.approve),
-  action('send-contract', 'dashboardSendContract', 'The dashboard creates the contract and sends it to the employee (as POST /v1/onboardings/{id}/contract)', NoBody, act.sendContract),
-  action('employer-sign', 'employerSign', 'The employer signs the contract: payroll processing starts', NoBody, act.employerSign),
-  action('payroll/complete', 'payrollComplete', 'Payroll processing succeeds: completed', NoBody, act.payrollComplete),
-  action('payroll/fail', 'payrollFail', 'Payroll processing fails: action_required (error_code defaults to the organization\'s)', PayrollFailBody, act.payrollFail),
-  action('resolve', 'resolveAction', 'The dashboard resolves action_required: payroll is redone and succeeds', NoBody, act.resolveAction),
-  action('send-reminder', 'sendReminder', 'The dashboard sends the employee a reminder mail (outbox)', NoBody, act.sendReminder),
-  action('cancel', 'dashboardCancel', 'The dashboard cancels the onboarding', NoBody, act.cancel),
+  action('employee/open', 'employeeOpen', 'The employee opens the hosted link and confirms the one-time code', OpenBody, act.employeeOpen, { name: 'employeeOpen', fields: ['code'] }),
+  action('employee/submit', 'employeeSubmit', 'The employee submits the data: review starts, data_version + 1', NoBody, act.employeeSubmit, { name: 'employeeSubmit' }),
+  action('employee/sign', 'employeeSign', 'The employee signs the contract', NoBody, act.employeeSign, { name: 'employeeSign' }),
+  action('manager/correct', 'managerCorrect', 'The manager corrects data returned to the manager: review again, data_version + 1', NoBody, act.managerCorrect, { name: 'managerCorrect' }),
+  action('change-terms', 'changeTerms', 'The dashboard changes employment terms: data_version + 1, approvals lapse, review again', TermsBody, act.changeTerms, { name: 'changeTerms', fields: ['contract_type', 'hours_per_week', 'hourly_wage_cents', 'position', 'start_date'] }),
+  action('return', 'returnForCorrection', 'The dashboard returns the data for correction to the employee or the manager', ReturnBody, act.returnForCorrection, { name: 'returnForCorrection', fields: ['to', 'reason'] }),
+  action('verify-identity', 'dashboardVerifyIdentity', 'A manager confirms the identity check in the dashboard', VerifyBody, act.verifyIdentity, { name: 'verifyIdentity', fields: ['user_id'] }),
+  action('approve', 'dashboardApprove', 'A user of the organization approves in one role in the dashboard (four-eyes rules apply)', ApproveBody, act.approve, { name: 'approve', fields: ['role', 'user_id', 'data_version'] }),
+  action('send-contract', 'dashboardSendContract', 'The dashboard creates the contract and sends it to the employee (as POST /v1/onboardings/{id}/contract)', NoBody, act.sendContract, { name: 'sendContract' }),
+  action('employer-sign', 'employerSign', 'The employer signs the contract: payroll processing starts', NoBody, act.employerSign, { name: 'employerSign' }),
+  action('payroll/complete', 'payrollComplete', 'Payroll processing succeeds: completed', NoBody, act.payrollComplete, { name: 'payrollComplete' }),
+  action('payroll/fail', 'payrollFail', 'Payroll processing fails: action_required (error_code defaults to the organization\'s)', PayrollFailBody, act.payrollFail, { name: 'payrollFail', fields: ['error_code'] }),
+  action('resolve', 'resolveAction', 'The dashboard resolves action_required: payroll is redone and succeeds', NoBody, act.resolveAction, { name: 'resolve' }),
+  action('send-reminder', 'sendReminder', 'The dashboard sends the employee a reminder mail (outbox)', NoBody, act.sendReminder, { name: 'sendReminder' }),
+  action('cancel', 'dashboardCancel', 'The dashboard cancels the onboarding', NoBody, act.cancel, { name: 'cancel' }),
   defineControlRoute({
     kind: 'control', perWorkspace: true, tag, method: 'GET', path: '/_emulator/organizations/:id',
     operationId: 'getOrganizationSettings', summary: 'The settings of an organization (employer or partner)',

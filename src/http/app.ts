@@ -13,6 +13,7 @@ import { parseRateLimit, RateLimiter, type RateLimitOptions } from './rate-limit
 import { envelopeText, jsonAnswer, send, writeError } from './reply.js';
 import { answerDropped, dropAnswer } from './faults.js';
 import { originGuard } from './origin-guard.js';
+import { MCP_PATHS, mountMcp } from './mcp.js';
 import { requestLog } from './request-log.js';
 import { recordNoRoute } from './unmatched.js';
 import { allControlRoutes, apiRoutes, pathMatcher } from './routes.js';
@@ -71,17 +72,17 @@ export function createApp(emulator: Emulator, options: AppOptions = {}): App {
 
   // Built on first request (off the start-up path), once per base URL its `servers` names.
   const openapi = new Map<string, string>();
-  const extra = [{ method: 'GET', path: '/openapi.json' }, ...pageRoutes];
-  app.get('/openapi.json', (req, res) => {
-    const { baseUrl } = infoOf(req, options);
+  const extra = [{ method: 'GET', path: '/openapi.json' }, ...MCP_PATHS.map((path) => ({ method: 'POST', path })), ...pageRoutes];
+  const openapiText = (baseUrl: string): string => {
     let text = openapi.get(baseUrl);
     if (text === undefined) {
       // The Host header is the client's to choose: keep a few documents, not one per name ever sent.
       if (openapi.size >= OPENAPI_CACHE_SIZE) openapi.delete(openapi.keys().next().value!);
       openapi.set(baseUrl, (text = JSON.stringify(buildOpenApi(baseUrl))));
     }
-    void send(req, res, jsonAnswer(200, text));
-  });
+    return text;
+  };
+  app.get('/openapi.json', (req, res) => void send(req, res, jsonAnswer(200, openapiText(infoOf(req, options).baseUrl))));
 
   // OPTIONS is answered by the fallback below (204 with Allow), not by the router's default.
   const router = express.Router({ strict: true, caseSensitive: true });
@@ -89,6 +90,7 @@ export function createApp(emulator: Emulator, options: AppOptions = {}): App {
   const apiOptions: MountOptions = { ...options, limiter: rateLimit ? new RateLimiter(rateLimit) : undefined };
   for (const route of apiRoutes) mountApiRoute(router, emulator, route, apiOptions);
   for (const route of allControlRoutes) mountControlRoute(router, emulator, route, options);
+  mountMcp(router, emulator, { ...options, openapi: (baseUrl) => JSON.parse(openapiText(baseUrl)) as unknown });
   app.use((req: Request, res: Response, next: NextFunction) => (req.method === 'OPTIONS' ? next() : router(req, res, next)));
 
   // Pages answer in HTML; before the fallback, so their paths are known (405 for other methods).

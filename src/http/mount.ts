@@ -38,7 +38,7 @@ export function infoOf(req: Request, options: { publicUrl?: string | undefined }
   return { requestId: requestIdOf(req), baseUrl: baseUrlOf(req, options.publicUrl), head: req.method === 'HEAD' };
 }
 
-function bearer(req: Request): string | undefined {
+export function bearer(req: Request): string | undefined {
   const header = req.get('Authorization');
   if (header === undefined) return undefined;
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
@@ -141,7 +141,7 @@ function keyedWorkspace(emulator: Emulator, req: Request): { token: string; work
 }
 
 /** The control API picks its workspace by path, else by bearer key, else the default one. */
-function selectWorkspace(emulator: Emulator, req: Request): Workspace {
+export function selectWorkspace(emulator: Emulator, req: Request): Workspace {
   const id = (req.params as Record<string, string | undefined>).workspaceId;
   if (id !== undefined) return emulator.workspace(id);
   const token = bearer(req);

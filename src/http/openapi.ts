@@ -8,6 +8,7 @@ import { IDEMPOTENCY_KEY_MAX } from '../core/idempotency.js';
 import { DEFAULT_BASE_URL, EMULATOR_VERSION } from '../core/product.js';
 import { pageRoutes } from '../pages/pages.routes.js';
 import type { PageResponse, PageRoute } from '../pages/route.js';
+import { mcpRoute } from './mcp.js';
 import { allControlRoutes, apiRoutes, servedPaths } from './routes.js';
 
 const toOpenApiPath = (path: string) => path.replace(/:([A-Za-z]+)/g, '{$1}');
@@ -306,6 +307,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   'State machine': 'The onboarding life cycle as data: every status and trigger, its events, refusals and guards, and a Mermaid diagram of it.',
   'Receiver checks': 'A conformance run against a webhook receiver: real signed messages, each answer graded against what the spec asks of a receiver.',
   Relays: 'Webhook relays: a process beside the receiver (onboarding-emulator listen) takes the messages the emulator cannot send itself, posts them and reports each answer.',
+  MCP: 'The Model Context Protocol for coding agents: the control actions as tools, one workspace per session, test keys only (docs/mcp.md).',
   Pages: 'Pages a person opens in a browser: the hosted flow, the embedded review and the inspector.',
 };
 
@@ -353,6 +355,7 @@ export function buildOpenApi(serverUrl: string = DEFAULT_SERVER_URL) {
       paths[key] = { ...paths[key], [route.method.toLowerCase()]: operation(route, path, schemas) };
     }
   }
+  for (const path of servedPaths(mcpRoute)) paths[toOpenApiPath(path)] = { post: operation(mcpRoute, path, schemas) };
   for (const route of pageRoutes) {
     const key = toOpenApiPath(route.path);
     paths[key] = { ...paths[key], [route.method.toLowerCase()]: pageOperation(route, route.path) };

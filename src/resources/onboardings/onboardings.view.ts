@@ -124,7 +124,7 @@ function contractStatus(r: OnboardingRecord): 'none' | 'sent' | 'signed_by_emplo
   return 'none';
 }
 
-interface Step {
+export interface Step {
   id: string;
   phase: StepPhase;
   kind: StepKind;

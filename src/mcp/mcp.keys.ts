@@ -1,0 +1,37 @@
+import { fail } from '../core/errors.js';
+import { maskKey } from '../core/journal.js';
+
+/**
+ * An MCP session works with test keys only: the spec gives live keys (hrs_live_) production
+ * data, which a coding agent has no business holding. No argument may carry one, and every
+ * answer shows them masked, as the request journal does (snapshots and new workspaces hold them).
+ */
+const LIVE_KEY = /hrs_live_[A-Za-z0-9_]+/g;
+
+export const isLiveKey = (key: string): boolean => key.startsWith('hrs_live_');
+
+/** Refuses a value that names a live key anywhere in it; bounded by the value's own size, read once. */
+export function refuseLiveKeys(value: unknown): void {
+  const text = JSON.stringify(value) ?? '';
+  if (new RegExp(LIVE_KEY.source).test(text)) {
+    throw fail('sandbox_test_keys_only', 'An MCP session works with test keys only (hrs_test_...): leave live keys out of its tools.');
+  }
+}
+
+/**
+ * The masked live keys of a value put back as the keys they stand for, where one of `liveKeys`
+ * masks to it: a snapshot the session took restores whole, and still no live key was shown.
+ */
+export function unmaskLiveKeys<T>(value: T, liveKeys: readonly string[]): T {
+  const text = JSON.stringify(value);
+  if (text === undefined || !text.includes('hrs_live_…')) return value;
+  const byMask = new Map(liveKeys.filter(isLiveKey).map((key) => [maskKey(key), key]));
+  return JSON.parse(text.replace(/hrs_live_…[A-Za-z0-9_]*/g, (masked) => byMask.get(masked) ?? masked)) as T;
+}
+
+/** The value with every live key in it masked. */
+export function maskLiveKeys<T>(value: T): T {
+  const text = JSON.stringify(value);
+  if (text === undefined || !text.includes('hrs_live_')) return value;
+  return JSON.parse(text.replace(LIVE_KEY, (key) => maskKey(key))) as T;
+}

@@ -1,0 +1,140 @@
+import type { JsonSchema } from '../core/schema.js';
+import { clientCalls, type ClientCall, type ControlRoute } from '../control/control.row.js';
+import { controlRows } from '../control/control.table.js';
+
+/**
+ * The MCP tools, made from the control rows: each row's client methods (`client` in the row)
+ * grouped by the first segment of their name, a group joined to a tool by TOOL_OF_GROUP. A tool
+ * takes `action` (one of its methods, by its client name) and the method's arguments as named
+ * properties, its input schema assembled from the rows' own schemas; a call runs the method
+ * (src/mcp/mcp.call.ts). A row added later with a client method is a tool action from then on:
+ * a group the table does not name is a tool of its own.
+ */
+interface ToolGroup {
+  tool: string;
+  about: string;
+}
+
+/** Related groups share a tool, to keep the list short for an agent (at most 15 tools). */
+const TOOL_OF_GROUP: Record<string, ToolGroup> = {
+  workspace: { tool: 'workspace', about: "The session's workspace: describe, reset, its keys (test keys; live ones masked), and other isolated workspaces." },
+  keys: { tool: 'workspace', about: '' },
+  snapshot: { tool: 'snapshot', about: 'The whole workspace as one JSON document, and restoring one.' },
+  restore: { tool: 'snapshot', about: '' },
+  clock: { tool: 'clock', about: 'The workspace clock: read it, advance it or set it, firing every due timer (webhook retries, expiries, scenario steps).' },
+  onboardings: { tool: 'onboardings', about: "Onboardings as the dashboard, the employee, the back office and payroll see them: list, inspect (with the allowed actions now), create, and play each step of the life cycle; the intercepted e-mails (outbox) with their links and one-time codes." },
+  outbox: { tool: 'onboardings', about: '' },
+  scenario: { tool: 'scenario', about: 'Scenarios: load, read, clear or validate one, and its report (each expectation passed, failed or pending).' },
+  requests: { tool: 'requests', about: 'The recorded /v1 requests of the workspace: find them, verify how many match, clear the journal.' },
+  webhooks: { tool: 'webhooks', about: 'Webhook addresses with their deliveries and attempts; retry a delivery, enable a disabled address.' },
+  deliveries: { tool: 'webhooks', about: '' },
+  faults: { tool: 'faults', about: 'Injected faults: request faults on /v1 (latency, 429, 500, dropped or slow answers, payroll down) and delivery faults on webhook messages.' },
+  deliveryFaults: { tool: 'faults', about: '' },
+  receiverCheck: { tool: 'receiver_check', about: 'Grade a webhook receiver: real signed messages, good and bad, and a verdict on each answer.' },
+  stateMachine: { tool: 'state_machine', about: 'The onboarding life cycle as its transition table, with a Mermaid diagram.' },
+  waitFor: { tool: 'wait', about: 'Wait, bounded in time, until the workspace reaches a condition.' },
+};
+
+/** A schema longer than this is shown by its name only: an agent reads the tool list whole. Calls are still checked against the full schema. */
+const SCHEMA_TEXT_LIMIT = 4_000;
+
+export interface ToolAction {
+  /** The client method's name, dotted: the value of `action`. */
+  name: string;
+  row: ControlRoute<never>;
+  call: ClientCall;
+  /** The tool's properties this action takes, in the order of the method's arguments. */
+  args: string[];
+  /** Those it cannot do without. */
+  required: string[];
+}
+
+export interface McpTool {
+  name: string;
+  description: string;
+  inputSchema: { type: 'object'; properties: Record<string, JsonSchema>; required: string[]; additionalProperties: false };
+  actions: Map<string, ToolAction>;
+}
+
+const propertiesOf = (schema: unknown): Record<string, JsonSchema> => ((schema as { properties?: Record<string, JsonSchema> } | undefined)?.properties ?? {});
+const requiredOf = (schema: unknown): readonly string[] => ((schema as { required?: string[] } | undefined)?.required ?? []);
+const pathParams = (row: ControlRoute<never>): string[] => row.path.split('/').filter((s) => s.startsWith(':')).map((s) => s.slice(1));
+
+/** Plain JSON (the builder's run-time marks are symbols), shortened when too long to read. */
+function shown(schema: unknown, what: string): JsonSchema {
+  const plain = JSON.parse(JSON.stringify(schema ?? { type: 'object' })) as JsonSchema;
+  if (JSON.stringify(plain).length <= SCHEMA_TEXT_LIMIT) return plain;
+  const name = typeof plain.title === 'string' ? plain.title : what;
+  return { type: 'object', description: `${name}: a large document, checked against its full schema when called (see the openapi resource for it)` };
+}
+
+/** What one method takes: a tool property per argument, with its schema. */
+function argumentsOf(row: ControlRoute<never>, call: ClientCall): { args: [string, JsonSchema][]; required: string[] } {
+  if (call.args === 'body') {
+    const required = requiredOf(row.body).length > 0 ? ['body'] : [];
+    return { args: [['body', shown(row.body, 'body')]], required };
+  }
+  if (call.args === 'query') return { args: [['query', shown(row.query, 'query')]], required: [] };
+  const params = pathParams(row);
+  const args: [string, JsonSchema][] = [];
+  const required: string[] = [];
+  for (const name of call.args ?? []) {
+    if (params.includes(name)) {
+      args.push([name, shown(propertiesOf(row.params)[name] ?? { type: 'string' }, name)]);
+      required.push(name);
+    } else if (name in propertiesOf(row.query)) {
+      args.push([name, shown(propertiesOf(row.query)[name], name)]);
+      if (requiredOf(row.query).includes(name)) required.push(name);
+    } else {
+      args.push([name, shown(propertiesOf(row.body)[name] ?? {}, name)]);
+      if (requiredOf(row.body).includes(name)) required.push(name);
+    }
+  }
+  return { args, required };
+}
+
+const snakeCase = (name: string): string => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
+/** One property of a tool, from the schemas the actions taking it give it. */
+function mergedProperty(uses: { action: string; schema: JsonSchema }[]): JsonSchema {
+  const distinct = [...new Map(uses.map((u) => [JSON.stringify(u.schema), u.schema])).values()];
+  const actions = uses.map((u) => u.action).join(', ');
+  if (distinct.length === 1) {
+    const one = distinct[0]!;
+    const about = typeof one.description === 'string' ? `${one.description} ` : '';
+    return { ...one, description: `${about}(${actions})` };
+  }
+  return { anyOf: distinct, description: `by action: ${uses.map((u) => u.action).join(', ')}` };
+}
+
+/** The tools, in the order their first row comes in the control table. */
+export function buildTools(rows: readonly ControlRoute<never>[] = controlRows as ControlRoute<never>[]): McpTool[] {
+  const tools = new Map<string, { group: ToolGroup; lines: string[]; actions: Map<string, ToolAction>; props: Map<string, { action: string; schema: JsonSchema }[]> }>();
+  for (const row of rows) {
+    for (const call of clientCalls(row)) {
+      const first = call.name.split('.')[0]!;
+      const group = TOOL_OF_GROUP[first] ?? { tool: snakeCase(first), about: row.summary };
+      const tool = tools.get(group.tool) ?? tools.set(group.tool, { group, lines: [], actions: new Map(), props: new Map() }).get(group.tool)!;
+      if (group.about && !tool.group.about) tool.group = group;
+      const { args, required } = argumentsOf(row, call);
+      tool.actions.set(call.name, { name: call.name, row, call, args: args.map(([n]) => n), required });
+      for (const [name, schema] of args) (tool.props.get(name) ?? tool.props.set(name, []).get(name)!).push({ action: call.name, schema });
+      const shownArgs = args.map(([n]) => (required.includes(n) ? n : `${n}?`)).join(', ');
+      tool.lines.push(`- ${call.name}(${shownArgs}): ${row.summary}`);
+    }
+  }
+  return [...tools].map(([name, t]) => ({
+    name,
+    description: `${t.group.about}\nActions:\n${t.lines.join('\n')}`,
+    inputSchema: {
+      type: 'object',
+      properties: {
+        action: { type: 'string', enum: [...t.actions.keys()], description: 'the control method to run (its name in the in-process client)' },
+        ...Object.fromEntries([...t.props].map(([prop, uses]) => [prop, mergedProperty(uses)])),
+      },
+      required: ['action'],
+      additionalProperties: false,
+    },
+    actions: t.actions,
+  }));
+}

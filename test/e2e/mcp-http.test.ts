@@ -1,0 +1,108 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createEmulator, type InProcessEmulator } from '../../src/index.js';
+import { KEYS } from '../support/harness.js';
+import { call, exerciseEveryTool, exerciseRefusals, readResources } from '../support/mcp.js';
+import { useReceivers } from '../support/receiver.js';
+import type { GradedReceiver } from '../support/graded-receivers.js';
+
+/**
+ * MCP over streamable HTTP, driven by the SDK's own client against a real server on 127.0.0.1:
+ * /_emulator/mcp for the default workspace, /_emulator/workspaces/{id}/mcp for another, admitted
+ * as the control API is (origin guard, workspace selection) and with test keys only.
+ */
+const started: InProcessEmulator[] = [];
+const clients: Client[] = [];
+const graded: GradedReceiver[] = [];
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((c) => c.close()));
+  await Promise.all(graded.splice(0).map((r) => r.close()));
+  for (const em of started.splice(0)) await em.close();
+});
+const receivers = useReceivers();
+
+async function emulator(): Promise<{ em: InProcessEmulator; url: string }> {
+  const em = createEmulator();
+  started.push(em);
+  const { url } = await em.start(0, '127.0.0.1');
+  return { em, url };
+}
+
+async function connect(endpoint: string, headers: Record<string, string> = {}): Promise<Client> {
+  const client = new Client({ name: 'mcp-http-test', version: '1.0.0' });
+  clients.push(client);
+  await client.connect(new StreamableHTTPClientTransport(new URL(endpoint), { requestInit: { headers } }));
+  return client;
+}
+
+/** A raw JSON-RPC post, as a browser or a stray client would send it. */
+const post = (url: string, headers: Record<string, string> = {}) =>
+  fetch(url, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...headers },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+  });
+
+describe('MCP over streamable HTTP', () => {
+  it('initializes, lists at most 15 tools, calls every one with its effect, and reads the resources', async () => {
+    const { url } = await emulator();
+    const client = await connect(`${url}/_emulator/mcp`);
+    expect(client.getServerVersion()?.name).toBe('onboarding-emulator');
+    const { tools } = await client.listTools();
+    expect(tools.length).toBeLessThanOrEqual(15);
+    const receiver = await receivers.start();
+    const { called, open } = await exerciseEveryTool(client, url, receiver);
+    graded.push(...open);
+    expect([...called].sort()).toEqual(tools.map((t) => t.name).sort());
+    await readResources(client);
+  });
+
+  it('refuses bad input with the envelope, and cannot reach a workspace it is not bound to', async () => {
+    const { em, url } = await emulator();
+    const other = await em.workspace.create();
+    const client = await connect(`${url}/_emulator/mcp`);
+    await exerciseRefusals(client, 'default', other.id);
+
+    // A session at the other workspace's path acts there alone.
+    const there = await connect(`${url}/_emulator/workspaces/${other.id}/mcp`);
+    await exerciseRefusals(there, other.id, 'default');
+    await call(there, 'clock', { action: 'clock.advance', by: '2h' });
+    const moved = await call<{ now: string }>(there, 'clock', { action: 'clock.state' });
+    expect(Date.parse(moved.now) - Date.parse(await em.clock.now())).toBeGreaterThanOrEqual(7_200_000 - 60_000);
+    // An unknown workspace in the path: the control API's 404.
+    const res = await post(`${url}/_emulator/workspaces/ws_nope/mcp`);
+    expect(res.status).toBe(404);
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe('workspace_not_found');
+  });
+
+  it('a test key picks its workspace; a live key is refused before the session starts', async () => {
+    const { em, url } = await emulator();
+    const other = await em.workspace.create();
+    const key = other.keys.find((k) => k.environment === 'test')!.key;
+    const client = await connect(`${url}/_emulator/mcp`, { Authorization: `Bearer ${key}` });
+    expect((await call<{ id: string }[]>(client, 'workspace', { action: 'workspace.list' })).map((w) => w.id)).toEqual([other.id]);
+
+    const res = await post(`${url}/_emulator/mcp`, { Authorization: `Bearer ${KEYS.live}` });
+    expect(res.status).toBe(403);
+    expect(await res.json()).toMatchObject({ error: { type: 'permission_error', code: 'sandbox_test_keys_only' } });
+  });
+
+  it('is not callable from a page of another origin, and serves no event stream', async () => {
+    const { url } = await emulator();
+    const pages: Record<string, string>[] = [{ Origin: 'https://evil.example' }, { 'Sec-Fetch-Site': 'cross-site', Origin: 'https://evil.example' }];
+    for (const headers of pages) {
+      const res = await post(`${url}/_emulator/mcp`, headers);
+      expect(res.status).toBe(403);
+      expect(await res.json()).toMatchObject({ error: { code: 'cross_origin_refused' } });
+    }
+    // The same request from the emulator's own origin is served.
+    expect((await post(`${url}/_emulator/mcp`, { Origin: url })).status).toBe(200);
+    const get = await fetch(`${url}/_emulator/mcp`, { headers: { Accept: 'text/event-stream' } });
+    expect(get.status).toBe(405);
+    expect(get.headers.get('allow')).toBe('POST, OPTIONS');
+    // A preflight gets no CORS grant: a browser never sends the post.
+    const preflight = await fetch(`${url}/_emulator/mcp`, { method: 'OPTIONS', headers: { Origin: 'https://evil.example', 'Access-Control-Request-Method': 'POST' } });
+    expect(preflight.headers.get('access-control-allow-origin')).toBeNull();
+  });
+});

@@ -1,0 +1,91 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { Type } from '../../src/core/schema.js';
+import { clientCalls, defineControlRoute, type ControlRoute } from '../../src/control/control.row.js';
+import { controlRows } from '../../src/control/control.table.js';
+import { ok } from '../../src/resources/route.js';
+import { buildTools, type McpTool } from '../../src/mcp/mcp.tools.js';
+
+/**
+ * The MCP tools are made from the control rows: every client method of every row is an action
+ * of one tool, a row added later is one too without a change to the MCP code, and docs/mcp.md
+ * lists the tools as the code makes them.
+ */
+const rows = controlRows as ControlRoute<never>[];
+const actionsOf = (tools: McpTool[]) => tools.flatMap((t) => [...t.actions.keys()].map((a) => [a, t.name] as const));
+
+/** The tool list of docs/mcp.md, between its markers, as the code makes it. */
+function toolsMarkdown(tools: McpTool[]): string {
+  const lines = ['| tool | actions |', '| --- | --- |'];
+  for (const t of tools) lines.push(`| \`${t.name}\` | ${[...t.actions.values()].map((a) => `\`${a.name}(${a.args.map((n) => (a.required.includes(n) ? n : `${n}?`)).join(', ')})\``).join(', ')} |`);
+  return lines.join('\n');
+}
+
+describe('MCP tools from the control rows', () => {
+  const tools = buildTools();
+
+  it('reach every client method of every row, each through exactly one tool, at most 15 tools', () => {
+    const methods = rows.flatMap((r) => clientCalls(r).map((c) => c.name));
+    expect(methods.length).toBeGreaterThan(40);
+    const reached = actionsOf(tools);
+    expect(reached.map(([a]) => a).sort()).toEqual([...methods].sort());
+    expect(new Set(reached.map(([a]) => a)).size).toBe(reached.length);
+    expect(tools.length).toBeLessThanOrEqual(15);
+  });
+
+  it('take each method\'s arguments as named properties, with the schemas of its row', () => {
+    for (const tool of tools) {
+      const { properties, required, additionalProperties } = tool.inputSchema;
+      expect(additionalProperties).toBe(false);
+      expect(required).toEqual(['action']);
+      // Some clients refuse a tool whose input schema branches at its top.
+      expect(Object.keys(tool.inputSchema).sort()).toEqual(['additionalProperties', 'properties', 'required', 'type']);
+      expect((properties.action as { enum: string[] }).enum).toEqual([...tool.actions.keys()]);
+      for (const action of tool.actions.values()) {
+        for (const arg of action.args) expect(properties, `${tool.name} ${action.name} ${arg}`).toHaveProperty(arg);
+        const { call } = action;
+        expect(action.args).toEqual(call.args === 'body' ? ['body'] : call.args === 'query' ? ['query'] : [...(call.args ?? [])]);
+      }
+    }
+    const clock = tools.find((t) => t.name === 'clock')!;
+    expect(clock.actions.get('clock.advance')!.required).toEqual(['by']);
+    expect(clock.inputSchema.properties.by).toMatchObject({ description: expect.stringContaining('(clock.advance)') });
+    const faults = tools.find((t) => t.name === 'faults')!;
+    expect((faults.inputSchema.properties.body as { anyOf?: { title?: string }[] }).anyOf?.map((s) => s.title)).toEqual(['CreateFaultRequest', 'CreateDeliveryFaultRequest']);
+    // An agent reads the list whole: it stays short.
+    expect(JSON.stringify(tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema }))).length).toBeLessThan(40_000);
+  });
+
+  it('take in a row added later (a wait, a new group) with no change to the MCP code', () => {
+    const wait = defineControlRoute({
+      kind: 'control', perWorkspace: true, tag: 'Control', method: 'GET', path: '/_emulator/wait', operationId: 'waitFor', summary: 'Wait until a condition holds',
+      query: Type.Object({ onboarding_id: Type.String(), status: Type.String(), timeout_ms: Type.Optional(Type.Integer({ minimum: 1 })) }),
+      responses: { 200: { description: 'Reached' } },
+      client: { name: 'waitFor', args: ['onboarding_id', 'status', 'timeout_ms'] },
+      handle: () => ok({}),
+    }) as ControlRoute<never>;
+    const fresh = defineControlRoute({
+      kind: 'control', perWorkspace: true, tag: 'Control', method: 'POST', path: '/_emulator/things', operationId: 'addThing', summary: 'Add a thing',
+      body: Type.Object({ name: Type.String() }),
+      responses: { 201: { description: 'Added' } },
+      client: { name: 'things.add', args: 'body' },
+      handle: () => ok({}, 201),
+    }) as ControlRoute<never>;
+    const more = buildTools([...rows, wait, fresh]);
+    expect(more.length).toBeLessThanOrEqual(15);
+    const waitTool = more.find((t) => t.actions.has('waitFor'))!;
+    expect(waitTool.name).toBe('wait');
+    expect(waitTool.actions.get('waitFor')!.required).toEqual(['onboarding_id', 'status']);
+    expect(waitTool.inputSchema.properties.timeout_ms).toMatchObject({ type: 'integer', minimum: 1 });
+    const things = more.find((t) => t.actions.has('things.add'))!;
+    expect(things.name).toBe('things');
+    expect(things.description).toContain('Add a thing');
+    expect(things.inputSchema.properties.body).toMatchObject({ type: 'object', required: ['name'] });
+  });
+
+  it('docs/mcp.md lists the tools and their actions as the code makes them', () => {
+    const doc = readFileSync(new URL('../../docs/mcp.md', import.meta.url), 'utf8');
+    const block = /<!-- tools:start -->\n([\s\S]*?)\n<!-- tools:end -->/.exec(doc)?.[1];
+    expect(block, `docs/mcp.md between its tools markers:\n${toolsMarkdown(tools)}`).toBe(toolsMarkdown(tools));
+  });
+});
