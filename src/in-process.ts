@@ -8,7 +8,7 @@ import type { ControlRoute } from './control/control.row.js';
 import { DEFAULT_WORKSPACE, Emulator, type EmulatorOptions, type WorkspaceInput } from './emulator.js';
 import { createApp, type App, type AppOptions } from './http/app.js';
 import { listen, type RunningServer } from './http/server.js';
-import { RawJson, type Reply } from './resources/route.js';
+import { JsonFile, RawJson, type Reply } from './resources/route.js';
 import { loadScenario, scenarioRefusal, validateScenario } from './control/scenario.service.js';
 import { mergeScenarios, readScenarioFile, ScenarioError, ScenarioFileError } from './scenarios/scenario.load.js';
 import type { ScenarioDocument } from './scenarios/scenario.schemas.js';
@@ -25,7 +25,8 @@ const runners = new Map<ControlRoute<Emulator>, ReturnType<typeof controlRunner<
 const runnerOf = (row: ControlRoute<Emulator>) => runners.get(row) ?? runners.set(row, controlRunner(row)).get(row)!;
 
 /** What the route would send, read back: the same values as over HTTP, and no live object of the store. */
-const answerOf = (reply: Reply): unknown => JSON.parse(reply.body instanceof RawJson ? reply.body.text : JSON.stringify(reply.body)) as unknown;
+const answerOf = (reply: Reply): unknown =>
+  JSON.parse(reply.body instanceof RawJson ? reply.body.text : reply.body instanceof JsonFile ? String(reply.body.bytes) : JSON.stringify(reply.body)) as unknown;
 
 export type {
   ClockState, ClockMove, KeyInfo, CreatedWorkspace, WorkspaceInfo, ResetWorkspace, RestoredWorkspace, ScenarioState, ScenarioValidation, ScenarioReport, ControlClient,

@@ -1,5 +1,6 @@
 import { controlRoutes } from './control.routes.js';
 import { deliveryFaultRoutes } from './delivery-faults.routes.js';
+import { deliveryRoutes } from './deliveries.routes.js';
 import { inspectRoutes } from './inspect.routes.js';
 import { onboardingActionRoutes } from './onboarding-actions.routes.js';
 import { receiverCheckRoutes } from './receiver-check.routes.js';
@@ -15,5 +16,5 @@ import { stateMachineRoutes } from './state-machine.routes.js';
  */
 export const controlRows = [
   ...controlRoutes, ...onboardingActionRoutes, ...scenarioRoutes, ...inspectRoutes, ...requestRoutes, ...deliveryFaultRoutes,
-  ...stateMachineRoutes, ...receiverCheckRoutes, ...relayRoutes,
+  ...stateMachineRoutes, ...receiverCheckRoutes, ...relayRoutes, ...deliveryRoutes,
 ];

@@ -168,9 +168,11 @@ export function listEvents(ws: Workspace, q: InspectEventsQuery) {
  * (the inspector lists every address's) and each attempt. No `object`, as the inspector's
  * answers are not API objects; the keys keep their order.
  */
-function renderInspectDelivery(d: DeliveryRecord) {
+export function renderInspectDelivery(d: DeliveryRecord) {
   const { id, object: _object, ...rest } = renderDelivery(d);
-  return { id, endpoint_id: d.endpoint_id, ...rest, attempt_log: d.attempt_log ?? [], ...(d.injected ? { injected: d.injected } : {}) };
+  // What an attempt sent is the HAR export's (deliveries.har.ts), not the inspector's.
+  const attempts = (d.attempt_log ?? []).map(({ headers: _headers, duration_ms: _ms, ...a }) => a);
+  return { id, endpoint_id: d.endpoint_id, ...rest, attempt_log: attempts, ...(d.injected ? { injected: d.injected } : {}) };
 }
 
 export function listWebhooks(ws: Workspace, q: InspectWebhooksQuery) {

@@ -74,5 +74,9 @@ export interface AttemptRecord {
   next_attempt_at: string | null;
   /** What an injected delivery fault did to this attempt; never shown by /v1. */
   injected?: InjectedAttempt;
+  /** The headers sent, the signature among them (for the HAR export); absent when nothing was sent (the URL policy refused) and in older snapshots. */
+  headers?: Record<string, string>;
+  /** How long the exchange took, wall clock; absent as `headers` is. */
+  duration_ms?: number;
 }
 
