@@ -8,6 +8,7 @@ import type { ControlRoute } from './control/control.row.js';
 import { DEFAULT_WORKSPACE, Emulator, type EmulatorOptions, type WorkspaceInput } from './emulator.js';
 import { createApp, type App, type AppOptions } from './http/app.js';
 import { listen, type RunningServer } from './http/server.js';
+import { buildOpenApi } from './http/openapi.js';
 import { JsonFile, RawJson, type Reply } from './resources/route.js';
 import { loadScenario, scenarioRefusal, validateScenario } from './control/scenario.service.js';
 import { mergeScenarios, readScenarioFile, ScenarioError, ScenarioFileError } from './scenarios/scenario.load.js';
@@ -126,7 +127,7 @@ function helpers(emulator: Emulator, workspaceId: string, baseUrl: () => string)
       }
     });
   const methods = clientMethods((row, input) =>
-    on((ws) => runnerOf(row as ControlRoute<Emulator>)(emulator, ws, input, { requestId: '', baseUrl: baseUrl(), head: false }, answerOf)),
+    on((ws) => runnerOf(row as ControlRoute<Emulator>)(emulator, ws, input, { requestId: '', baseUrl: baseUrl(), head: false, apiDocument: buildOpenApi }, answerOf)),
   );
   return {
     ...methods,

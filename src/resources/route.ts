@@ -60,6 +60,11 @@ export interface RequestInfo {
   head: boolean;
   /** Aborted when the client hangs up before its answer (control routes): long work stops there. */
   signal?: AbortSignal;
+  /**
+   * The published OpenAPI document for this base URL (control routes): built by the adapter,
+   * which the control API may not import, and handed down by every transport.
+   */
+  apiDocument?: (serverUrl: string) => object;
 }
 
 /** How a body may be written: JSON always; YAML where a person's file is sent as it is (scenarios). */

@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import type { default as AjvClass } from 'ajv';
+import type { Ajv as AjvType } from 'ajv';
 
 /**
  * HAR 1.2 as the har-schema package states it (draft-06 schemas, one file per object, joined by
@@ -9,9 +9,9 @@ import type { default as AjvClass } from 'ajv';
 const require = createRequire(import.meta.url);
 const schemas = require('har-schema') as Record<string, { $id: string }>;
 
-const Ajv = require('ajv') as typeof AjvClass;
+const { Ajv } = require('ajv') as typeof import('ajv');
 const ajv = new Ajv({ strict: false, allErrors: true });
-(require('ajv-formats') as (a: AjvClass) => AjvClass)(ajv);
+(require('ajv-formats') as (a: AjvType) => AjvType)(ajv);
 ajv.addMetaSchema(require('ajv/dist/refs/json-schema-draft-06.json') as object);
 for (const schema of Object.values(schemas)) ajv.addSchema(schema);
 const validate = ajv.getSchema(schemas.har!.$id)!;
