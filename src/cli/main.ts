@@ -27,6 +27,7 @@ import { registerSnapshot } from './commands/snapshot.js';
 import { registerWorkspace } from './commands/workspace.js';
 import { registerFaults } from './commands/faults.js';
 import { registerWebhooks } from './commands/webhooks.js';
+import { registerPostman } from './commands/postman.js';
 
 // `... | head -3` closes the pipe before the output is written: stop quietly, as other
 // command-line tools do, instead of dying on an EPIPE stack trace.
@@ -137,6 +138,7 @@ registerRequests(program);
 registerWorkspace(program);
 registerFaults(program);
 registerWebhooks(program);
+registerPostman(program);
 registerSnapshot(program);
 registerScenario(program);
 registerControl(program);

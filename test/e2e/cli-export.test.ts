@@ -4,7 +4,7 @@ import { harProblems, header, type HarDoc } from '../support/har.js';
 import { useReceivers } from '../support/receiver.js';
 import { run, serve } from '../support/serve.js';
 
-/** `requests --format har` and `webhooks har` of the built CLI against a built server: a HAR 1.2 document on stdout. */
+/** `requests --format har`, `webhooks har` and `postman` of the built CLI against a built server: the document on stdout. */
 const children: ChildProcess[] = [];
 const cli = (args: string[]) => run(args, children, { EMULATOR_URL: '', EMULATOR_KEY: '' });
 const receivers = useReceivers();
@@ -76,5 +76,18 @@ describe('the HAR exports from the CLI', () => {
     expect(doc.log.entries[0]!.response.status).toBe(200);
     expect(header(doc.log.entries[0]!.request.headers, 'Service-Event-Type')).toBe('ping');
     expect(header(doc.log.entries[0]!.request.headers, 'Service-Signature')).toBe(receiver.requests[0]!.headers['service-signature']);
+  });
+
+  it('postman prints the collection of the workspace, its keys as variables', async () => {
+    const created = (await (await fetch(`${url}/_emulator/workspaces`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' })).json()) as { id: string; keys: { key: string }[] };
+    const out = await cli(['postman', '--url', url, '--workspace', created.id]);
+    expect(out.code, out.stderr).toBe(0);
+    const collection = JSON.parse(out.stdout) as { info: { schema: string }; item: { name: string }[]; variable: { key: string; value: string }[] };
+    expect(collection.info.schema).toContain('v2.1.0');
+    expect(collection.item.map((f) => f.name)).toContain('Onboardings');
+    expect(collection.variable.find((v) => v.key === 'baseUrl')!.value).toBe(url);
+    const keys = collection.variable.filter((v) => v.key.endsWith('Key'));
+    expect(keys.length).toBeGreaterThan(0);
+    for (const k of keys) expect(created.keys.map((c) => c.key)).toContain(k.value);
   });
 });
