@@ -11,7 +11,7 @@ import { byteLength, harTimings, nameValues, statusText } from './har.document.j
  */
 export function attemptEntry(delivery: DeliveryRecord, url: string, attempt: AttemptRecord, n: number): HarEntry {
   const status = attempt.status_code ?? 0;
-  const ms = attempt.duration_ms ?? 0;
+  const ms = attempt.sent?.duration_ms ?? 0;
   return {
     startedDateTime: attempt.at,
     time: ms,
@@ -20,12 +20,12 @@ export function attemptEntry(delivery: DeliveryRecord, url: string, attempt: Att
       url,
       httpVersion: 'HTTP/1.1',
       cookies: [],
-      headers: nameValues(attempt.headers ?? {}),
+      headers: nameValues(attempt.sent?.headers ?? {}),
       queryString: [],
       postData: { mimeType: 'application/json', text: delivery.body },
       headersSize: -1,
       bodySize: byteLength(delivery.body),
-      ...(attempt.headers ? {} : { comment: 'nothing was sent (refused before connecting), or the attempt comes from a snapshot older than the headers it keeps' }),
+      ...(attempt.sent ? {} : { comment: 'the headers sent are not known: refused before connecting, or read back from a snapshot (which does not keep them)' }),
     },
     response: {
       status,

@@ -170,9 +170,7 @@ export function listEvents(ws: Workspace, q: InspectEventsQuery) {
  */
 export function renderInspectDelivery(d: DeliveryRecord) {
   const { id, object: _object, ...rest } = renderDelivery(d);
-  // What an attempt sent is the HAR export's (deliveries.har.ts), not the inspector's.
-  const attempts = (d.attempt_log ?? []).map(({ headers: _headers, duration_ms: _ms, ...a }) => a);
-  return { id, endpoint_id: d.endpoint_id, ...rest, attempt_log: attempts, ...(d.injected ? { injected: d.injected } : {}) };
+  return { id, endpoint_id: d.endpoint_id, ...rest, attempt_log: d.attempt_log ?? [], ...(d.injected ? { injected: d.injected } : {}) };
 }
 
 export function listWebhooks(ws: Workspace, q: InspectWebhooksQuery) {

@@ -37,7 +37,7 @@ export interface CollectionKey {
   scopes: string[];
 }
 
-export interface PostmanVariable {
+interface PostmanVariable {
   key: string;
   value: string;
   type: 'string';

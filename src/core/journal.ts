@@ -76,7 +76,7 @@ export type JournalInput = Omit<JournalEntry, 'id' | 'object'> & {
  * texts add up to at most ANSWER_BUDGET per journal, apart from the bodies' budget: past it the
  * oldest answers are let go (their entries stay), so keeping them never drops a request.
  */
-export const ANSWER_CAP = 64 * 1024;
+const ANSWER_CAP = 64 * 1024;
 const ANSWER_BUDGET = 8 * 1024 * 1024;
 
 /** An entry with the answer text the journal still holds for it (null: none kept, or let go). */

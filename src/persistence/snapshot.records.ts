@@ -87,8 +87,7 @@ const webhook = Type.Object({
   dead_in_a_row: Count, created_at: Instant,
 });
 
-const attempt = Type.Object({ at: Instant, status_code: Nullable(Type.Integer()), error: Nullable(Str), manual: Type.Boolean(), next_attempt_at: Nullable(Instant), injected: Type.Optional(InjectedAttemptSchema),
-  headers: Type.Optional(Type.Unsafe<Record<string, string>>({ type: 'object', additionalProperties: { type: 'string' } })), duration_ms: Type.Optional(Type.Number({ minimum: 0 })) });
+const attempt = Type.Object({ at: Instant, status_code: Nullable(Type.Integer()), error: Nullable(Str), manual: Type.Boolean(), next_attempt_at: Nullable(Instant), injected: Type.Optional(InjectedAttemptSchema) });
 const delivery = Type.Object({
   id: Id, seq: Count, endpoint_id: Id, event_id: Id, event_type: Str, status: OneOf(DELIVERY_STATUSES), attempts: Count,
   last_status_code: Nullable(Type.Integer()), last_error: Nullable(Str), created_at: Instant, delivered_at: Nullable(Instant), next_attempt_at: Nullable(Instant),

@@ -122,3 +122,23 @@ describe('GET /_emulator/deliveries?format=har', () => {
     expect(list.body.data[0].attempt_log[0]).not.toHaveProperty('headers');
   });
 });
+
+describe('what a snapshot keeps of the exports', () => {
+  it('neither the answers\' texts nor the headers an attempt sent: a restored workspace still exports valid HAR, without them', async () => {
+    const { h } = await traffic();
+    const snapshot = await h.http().get('/_emulator/snapshot');
+    expect(snapshot.status).toBe(200);
+    // The signature's time is the wall clock's: kept out, so equal workspaces give equal snapshots.
+    expect(JSON.stringify(snapshot.body)).not.toContain('Service-Signature');
+    expect((await h.http().put('/_emulator/snapshot').send(snapshot.body)).status).toBe(200);
+
+    const requests = (await h.http().get('/_emulator/requests?format=har')).body as HarDoc;
+    expect(harProblems(requests)).toEqual([]);
+    expect(requests.log.entries.length).toBe(6);
+    expect(requests.log.entries.every((e) => e.response.content.text === undefined && e.response.content.size === -1)).toBe(true);
+    const attempts = (await h.http().get('/_emulator/deliveries?format=har')).body as HarDoc;
+    expect(harProblems(attempts)).toEqual([]);
+    expect(attempts.log.entries.length).toBeGreaterThan(0);
+    expect(attempts.log.entries.every((e) => e.request.headers.length === 0 && e.request.postData!.text.length > 0)).toBe(true);
+  });
+});

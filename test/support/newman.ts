@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
  * newman (Postman's runner) through its node API, typed for what the tests read: it ships no
  * types. A run resolves with its summary: every request sent, its answer and each assertion.
  */
-export interface NewmanExecution {
+interface NewmanExecution {
   item: { id: string; name: string };
   request: { method: string; url: { toString(): string } };
   response?: { code: number };
