@@ -5,6 +5,7 @@ import { localMethods, onWorkspace } from './control/control.local.js';
 import { type ControlClient, type CreatedWorkspace, type ResetWorkspace, type ScenarioReport, type ScenarioState, type ScenarioValidation } from './control/control.client.js';
 import { DEFAULT_WORKSPACE, Emulator, type EmulatorOptions, type WorkspaceInput } from './emulator.js';
 import { createApp, type App, type AppOptions } from './http/app.js';
+import { buildOpenApi } from './http/openapi.js';
 import { listen, type RunningServer } from './http/server.js';
 import { loadScenario, scenarioRefusal, validateScenario } from './control/scenario.service.js';
 import { mergeScenarios, readScenarioFile, ScenarioError, ScenarioFileError } from './scenarios/scenario.load.js';
@@ -104,7 +105,7 @@ function fileValidation(input: string): ScenarioValidation {
 /** The helpers on one workspace: the rows' methods, and scenario files read here. */
 function helpers(emulator: Emulator, workspaceId: string, baseUrl: () => string): ControlHelpers {
   const on = onWorkspace(emulator, workspaceId);
-  const methods = localMethods(emulator, workspaceId, () => ({ requestId: '', baseUrl: baseUrl(), head: false }));
+  const methods = localMethods(emulator, workspaceId, () => ({ requestId: '', baseUrl: baseUrl(), head: false, apiDocument: buildOpenApi }));
   return {
     ...methods,
     workspaceId,

@@ -29,6 +29,7 @@ import { registerWorkspace } from './commands/workspace.js';
 import { registerFaults } from './commands/faults.js';
 import { registerWebhooks } from './commands/webhooks.js';
 import { registerWait } from './commands/wait.js';
+import { registerPostman } from './commands/postman.js';
 
 // `... | head -3` closes the pipe before the output is written: stop quietly, as other
 // command-line tools do, instead of dying on an EPIPE stack trace.
@@ -140,6 +141,7 @@ registerWorkspace(program);
 registerFaults(program);
 registerWebhooks(program);
 registerWait(program);
+registerPostman(program);
 registerSnapshot(program);
 registerScenario(program);
 registerControl(program);

@@ -69,6 +69,7 @@ function inputOf(row: ControlRoute<never>, call: ClientCall, args: unknown[]): C
     });
     if (Object.keys(body).length > 0) input.body = body;
   }
+  Object.assign(input.query, call.query);
   return input;
 }
 

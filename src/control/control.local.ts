@@ -1,6 +1,6 @@
 import type { Workspace } from '../core/workspace.js';
 import type { Emulator } from '../emulator.js';
-import { RawJson, type Reply, type RequestInfo } from '../resources/route.js';
+import { JsonFile, RawJson, type Reply, type RequestInfo } from '../resources/route.js';
 import { controlRunner } from './control.call.js';
 import { clientMethods, type ControlMethods } from './control.client.js';
 import type { ControlRoute } from './control.row.js';
@@ -13,7 +13,8 @@ const runners = new Map<ControlRoute<Emulator>, ReturnType<typeof controlRunner<
 const runnerOf = (row: ControlRoute<Emulator>) => runners.get(row) ?? runners.set(row, controlRunner(row)).get(row)!;
 
 /** What the route would send, read back: the same values as over HTTP, and no live object of the store. */
-const answerOf = (reply: Reply): unknown => JSON.parse(reply.body instanceof RawJson ? reply.body.text : JSON.stringify(reply.body)) as unknown;
+const answerOf = (reply: Reply): unknown =>
+  JSON.parse(reply.body instanceof RawJson ? reply.body.text : reply.body instanceof JsonFile ? String(reply.body.bytes) : JSON.stringify(reply.body)) as unknown;
 
 /**
  * Runs fn on the workspace as it is now, so a deleted workspace answers workspace_not_found;

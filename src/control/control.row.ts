@@ -1,6 +1,6 @@
 import type { Static, TSchema } from '../core/schema.js';
 import type { Workspace } from '../core/workspace.js';
-import type { RawFile, Reply, RequestInfo, RouteBase } from '../resources/route.js';
+import type { JsonFile, RawFile, Reply, RequestInfo, RouteBase } from '../resources/route.js';
 
 /**
  * The control API's rows. A row is the whole of a control action: method, path, schemas and
@@ -31,6 +31,11 @@ export interface ClientCall {
   readonly args?: 'body' | 'query' | readonly string[];
   /** The property of the answer the method returns instead of the whole answer (`data` of a list). */
   readonly pick?: string;
+  /**
+   * Query values the method always sends (`{ format: 'har' }`): it asks for another form of the
+   * answer, which the handler gives as a JsonFile, and the method answers that document.
+   */
+  readonly query?: Readonly<Record<string, string>>;
 }
 
 export interface ControlRoute<E = unknown> extends RouteBase {
@@ -68,8 +73,13 @@ type Positional<N, B, Q> = N extends readonly [infer Name, ...infer Rest]
     ? [ValueOf<Name, B, Q>?, ...Positional<Rest, B, Q>]
     : [ValueOf<Name, B, Q>, ...Positional<Rest, B, Q>]
   : [];
-/** A client asks for JSON: the file forms a query can ask for (JUnit, Mermaid) are not its answer. */
-type AnswerOf<R, C> = C extends { pick: infer K extends keyof R } ? R[K] : Exclude<R, RawFile>;
+/**
+ * A client asks for JSON: the file forms a query can ask for (JUnit, Mermaid) are not its
+ * answer, unless the method's fixed `query` asks for a JSON document (a JsonFile) instead.
+ */
+type AnswerOf<R, C> = C extends { query: object }
+  ? R extends JsonFile<infer D> ? D : never
+  : C extends { pick: infer K extends keyof R } ? R[K] : Exclude<R, RawFile>;
 type MethodOf<C, B, Q, R> = C extends readonly (infer One)[]
   ? MethodOf<One, B, Q, R>
   : C extends { name: infer N extends string }

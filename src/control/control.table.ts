@@ -1,5 +1,7 @@
 import { controlRoutes } from './control.routes.js';
 import { deliveryFaultRoutes } from './delivery-faults.routes.js';
+import { deliveryRoutes } from './deliveries.routes.js';
+import { postmanRoutes } from './postman.routes.js';
 import { inspectRoutes } from './inspect.routes.js';
 import { onboardingActionRoutes } from './onboarding-actions.routes.js';
 import { receiverCheckRoutes } from './receiver-check.routes.js';
@@ -16,5 +18,5 @@ import { waitRoutes } from './wait.routes.js';
  */
 export const controlRows = [
   ...controlRoutes, ...onboardingActionRoutes, ...scenarioRoutes, ...inspectRoutes, ...requestRoutes, ...deliveryFaultRoutes,
-  ...stateMachineRoutes, ...receiverCheckRoutes, ...relayRoutes, ...waitRoutes,
+  ...stateMachineRoutes, ...receiverCheckRoutes, ...relayRoutes, ...waitRoutes, ...deliveryRoutes, ...postmanRoutes,
 ];

@@ -23,6 +23,7 @@ export const DashboardCreateBody = Type.Unsafe<DashboardCreateBody>({
     environment: Literals(['test', 'live']),
   },
   required: [...requiredOf(CreateOnboardingBody), 'organization_id'],
+  examples: ((CreateOnboardingBody.examples as object[] | undefined) ?? []).map((example) => ({ ...example, organization_id: 'org_acme' })),
 });
 
 /** The full onboarding, as a reviewer in the dashboard sees it, with the link to hand out. */

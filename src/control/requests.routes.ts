@@ -3,7 +3,9 @@ import { ErrorSchema } from '../resources/common.schemas.js';
 import { ok } from '../resources/route.js';
 import { defineControlRoute, type ControlRoute } from './control.row.js';
 import { RequestList, RequestsCleared, RequestsQuery, Verification, VerifyRequestsBody } from './requests.schemas.js';
-import { clearRequests, findRequests, verifyRequests } from './requests.service.js';
+import { clearRequests, findRequests, harRequests, verifyRequests } from './requests.service.js';
+import { HarSchema } from './har.schemas.js';
+import { Type } from '../core/schema.js';
 
 const errors = { description: 'Error', schema: ErrorSchema };
 const tag = 'Requests';
@@ -11,11 +13,15 @@ const tag = 'Requests';
 export const requestRoutes = [
   defineControlRoute({
     kind: 'control', perWorkspace: true, tag, method: 'GET', path: '/_emulator/requests',
-    operationId: 'listRequests', summary: "The workspace's recorded /v1 requests, newest first, filtered and paged",
+    operationId: 'listRequests', summary: "The workspace's recorded /v1 requests, newest first, filtered and paged; ?format=har answers them as an HTTP Archive",
+    description: 'With `format=har` the answer is a HAR 1.2 document (application/json): each request with its headers (the key masked), query, body and answer, on the workspace clock; docs/export.md.',
     query: RequestsQuery,
-    responses: { 200: { description: 'Recorded requests', schema: RequestList }, 422: errors },
-    client: { name: 'requests.find', args: 'query' },
-    handle: (ctx) => ok(findRequests(ctx.query.unmatched ? ctx.emulator.unmatched : ctx.workspace.requests, ctx.query)),
+    responses: { 200: { description: 'Recorded requests, or with format=har the HAR document', schema: Type.Union([RequestList, HarSchema]) }, 422: errors },
+    client: [{ name: 'requests.find', args: 'query' }, { name: 'requests.har', args: 'query', query: { format: 'har' } }],
+    handle: (ctx) => {
+      const source = ctx.query.unmatched ? ctx.emulator.unmatched : ctx.workspace.requests;
+      return ok(ctx.query.format === 'har' ? harRequests(source, ctx.query, ctx.info.baseUrl) : findRequests(source, ctx.query));
+    },
   }),
   defineControlRoute({
     kind: 'control', perWorkspace: true, tag, method: 'POST', path: '/_emulator/requests/verify',

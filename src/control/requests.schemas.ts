@@ -26,6 +26,9 @@ export const RequestsQuery = Type.Object(
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: JOURNAL_LIMIT, description: 'default 100' })),
     starting_after: Type.Optional(Type.String({ minLength: 1, description: 'the id of the last request of the previous page' })),
     unmatched: Type.Optional(Type.Boolean({ description: 'true: instead of the workspace\'s journal, the /v1 requests that reached no workspace (no key, an unknown key) and the paths no route serves, emulator-wide, each with its near miss' })),
+    format: Type.Optional(Type.Union([Type.Literal('json'), Type.Literal('har')], {
+      description: 'har: the matching requests as an HTTP Archive (HAR 1.2), oldest first, every one unless limit is given (the same filters and cursor apply)',
+    })),
   },
   Strict,
 );

@@ -67,7 +67,23 @@ export interface JournalEntry {
 export type JournalInput = Omit<JournalEntry, 'id' | 'object'> & {
   /** The body as sent, when the caller has it (the HTTP edge): kept instead of `body`. */
   body_text?: string | null;
+  /** The JSON text answered, when the writer kept it: held in memory for exports (HAR), never listed or saved. */
+  answer_text?: string | null;
 };
+
+/**
+ * Answers longer than this (64 KB) are not kept for exports; the API's are a few KB. Their
+ * texts add up to at most ANSWER_BUDGET per journal, apart from the bodies' budget: past it the
+ * oldest answers are let go (their entries stay), so keeping them never drops a request.
+ */
+const ANSWER_CAP = 64 * 1024;
+const ANSWER_BUDGET = 8 * 1024 * 1024;
+
+/** An entry with the answer text the journal still holds for it (null: none kept, or let go). */
+export interface AnsweredEntry {
+  entry: JournalEntry;
+  answer: string | null;
+}
 
 /** An input whose arrival is given in epoch milliseconds, made into an ISO instant only when read. */
 export type JournalInputAtMs = Omit<JournalInput, 'at'> & { at: number };
@@ -184,6 +200,8 @@ class Slot {
   serviceOrganization: string | null = null;
   /** The body as text (withBodyText), null when none is kept. */
   text: string | null = null;
+  /** The answer's JSON text, for exports only; null when none is kept. */
+  answer: string | null = null;
   bodyBytes: number | null = null;
   /** What the body counts against the budget: the size of the text held. */
   bytes = 0;
@@ -212,6 +230,8 @@ class Slot {
     this.serviceVersion = input.headers.service_version;
     this.serviceOrganization = input.headers.service_organization;
     this.text = text;
+    const answer = input.answer_text;
+    this.answer = answer !== undefined && answer !== null && answer.length <= ANSWER_CAP ? answer : null;
     this.bodyBytes = input.body_bytes;
     this.bytes = text === null ? 0 : input.body_bytes ?? Buffer.byteLength(text, 'utf8');
     this.status = input.status;
@@ -228,6 +248,7 @@ class Slot {
   release(): void {
     this.query = NO_QUERY;
     this.text = null;
+    this.answer = null;
     this.onboardingIds = NO_IDS;
     this.later = undefined;
     this.entry = undefined;
@@ -280,6 +301,8 @@ export class RequestJournal {
   private size = 0;
   /** Bytes of the bodies the kept entries hold. */
   private bodyBytes = 0;
+  /** Characters of the answers the kept entries hold. */
+  private answerChars = 0;
   private nextSeq = 1;
   private droppedCount = 0;
   /** Kept entries whose deferred ids are still to work out, and the bytes of answer text they hold. */
@@ -335,6 +358,10 @@ export class RequestJournal {
     slot.fill(this.nextSeq++, input, later);
     this.bodyBytes += slot.bytes;
     this.trimToBudget();
+    if (slot.answer !== null) {
+      this.answerChars += slot.answer.length;
+      if (this.answerChars > ANSWER_BUDGET) this.trimAnswers();
+    }
     if (later !== undefined) {
       this.pendingCount++;
       this.pendingBytes += laterBytes(later);
@@ -345,7 +372,7 @@ export class RequestJournal {
   /** append(), and the entry as the journal will show it (the entry it would have been, with the journal off). */
   record(input: JournalInput | JournalInputAtMs, later?: LaterIds): JournalEntry {
     if (!this.enabled) {
-      const { body_text: _text, ...fields } = input;
+      const { body_text: _text, answer_text: _answer, ...fields } = input;
       return { id: journalId(this.nextSeq), object: 'request', ...fields, at: isoOf(input.at) };
     }
     this.append(input, later);
@@ -376,6 +403,7 @@ export class RequestJournal {
   private dropOldest(): void {
     const oldest = this.slots[this.head]!;
     this.bodyBytes -= oldest.bytes;
+    this.answerChars -= oldest.answer?.length ?? 0;
     this.droppedCount++;
     if (oldest.later !== undefined) {
       this.pendingCount--;
@@ -389,6 +417,15 @@ export class RequestJournal {
   /** Past the body budget, the oldest entries are dropped and counted, as past the count limit; the newest stays. */
   private trimToBudget(): void {
     while (this.bodyBytes > JOURNAL_BODY_BUDGET && this.size > 1) this.dropOldest();
+  }
+
+  /** Lets go of the oldest answers down to three quarters of the budget, so the next ones do not walk the ring again at once. */
+  private trimAnswers(): void {
+    for (let i = 0; i < this.size && this.answerChars > (ANSWER_BUDGET * 3) / 4; i++) {
+      const slot = this.slotAt(i);
+      this.answerChars -= slot.answer?.length ?? 0;
+      slot.answer = null;
+    }
   }
 
   /** Works out every deferred id still owed, so entries read are whole. */
@@ -412,11 +449,23 @@ export class RequestJournal {
     return this.live().reverse();
   }
 
+  /** Newest first, each entry with the answer text still held for it (exports). */
+  answeredNewestFirst(): AnsweredEntry[] {
+    this.settle();
+    const out: AnsweredEntry[] = [];
+    for (let i = this.size - 1; i >= 0; i--) {
+      const slot = this.slotAt(i);
+      out.push({ entry: slot.toEntry(), answer: slot.answer });
+    }
+    return out;
+  }
+
   clear(): void {
     this.slots = [];
     this.head = 0;
     this.size = 0;
     this.bodyBytes = 0;
+    this.answerChars = 0;
     this.droppedCount = 0;
     this.pendingCount = 0;
     this.pendingBytes = 0;

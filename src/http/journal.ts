@@ -86,6 +86,7 @@ const input: JournalInputAtMs = {
   headers: { idempotency_key: null, service_version: null, service_organization: null },
   body: null,
   body_text: null,
+  answer_text: null,
   body_bytes: null,
   status: 0,
   error_code: null,
@@ -180,6 +181,7 @@ function record(workspace: Workspace, asked: Asked, answer: Answered): void {
   // The body as sent, as text; a large one as its size only (JOURNAL_BODY_CAP). Its ids are read above.
   input.body_text = sent === null || bodyBytes! > JOURNAL_BODY_CAP ? null : raw ? raw.toString('utf8') : JSON.stringify(sent);
   input.body_bytes = bodyBytes;
+  input.answer_text = answer.text ?? null;
   input.status = answer.status;
   input.error_code = typeof error === 'string' ? error : null;
   input.replayed = answer.replayed;

@@ -9,6 +9,7 @@ import { checkedBody, checkedQuery, compileInput, isWrite, serve, type CheckedIn
 import { controlRunner } from '../control/control.call.js';
 import { servedPaths, type ControlRoute } from '../control/control.row.js';
 import { readJsonBody } from './body.js';
+import { buildOpenApi } from './openapi.js';
 import { recordKeyRefusal } from './unmatched.js';
 import { dropAnswer, faultDelay, takeFault, writeSlowly, type FaultEffect } from './faults.js';
 import { beginIdempotency, fingerprintOf, type IdempotencyGuard } from './idempotency.js';
@@ -162,7 +163,7 @@ export function mountControlRoute(router: Router, emulator: Emulator, route: Con
       res.once('close', () => {
         if (!res.writableFinished) hangup.abort();
       });
-      const info = { ...infoOf(req, options), signal: hangup.signal };
+      const info = { ...infoOf(req, options), signal: hangup.signal, apiDocument: buildOpenApi };
       const input = { params: req.params as Record<string, string>, query: req.query as Record<string, unknown>, body };
       await run(emulator, workspace, input, info, (reply) => writeReply(req, res, reply));
     });

@@ -19,6 +19,17 @@ export class RawFile {
   constructor(readonly bytes: string | Uint8Array, readonly contentType: string) {}
 }
 
+/**
+ * A JSON document answered in another form than the row's usual answer (a HAR export beside a
+ * list): its text written as a file of its media type, and its value kept, so a client method
+ * asking for this form is typed by it (ClientCall `query`).
+ */
+export class JsonFile<T> extends RawFile {
+  constructor(readonly value: T, contentType = 'application/json; charset=utf-8') {
+    super(JSON.stringify(value), contentType);
+  }
+}
+
 /** A whole HTML document (a page a person reads). */
 export const htmlFile = (text: string): RawFile => new RawFile(text, 'text/html; charset=utf-8');
 
@@ -49,6 +60,11 @@ export interface RequestInfo {
   head: boolean;
   /** Aborted when the client hangs up before its answer (control routes): long work stops there. */
   signal?: AbortSignal;
+  /**
+   * The published OpenAPI document for this base URL (control routes): built by the adapter,
+   * which the control API may not import, and handed down by every transport.
+   */
+  apiDocument?: (serverUrl: string) => unknown;
 }
 
 /** How a body may be written: JSON always; YAML where a person's file is sent as it is (scenarios). */

@@ -80,7 +80,7 @@ async function inProcess(options: McpOptions): Promise<{ session: McpServerSessi
   const { url } = await em.start(port, options.host);
   process.stderr.write(`onboarding-emulator mcp: an emulator in this process at ${url} (workspace ${DEFAULT_WORKSPACE}); MCP on stdio\n`);
   // The rows' methods as the HTTP endpoint runs them (not the helpers' file reading): the same checks on both transports.
-  const methods = localMethods(em.emulator, DEFAULT_WORKSPACE, () => ({ requestId: '', baseUrl: url, head: false }));
+  const methods = localMethods(em.emulator, DEFAULT_WORKSPACE, () => ({ requestId: '', baseUrl: url, head: false, apiDocument: buildOpenApi }));
   return { session: { workspaceId: DEFAULT_WORKSPACE, methods, openapi: () => Promise.resolve(buildOpenApi(url)) }, em };
 }
 

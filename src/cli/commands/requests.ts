@@ -192,18 +192,25 @@ export function registerRequests(program: Command): void {
       'Examples:',
       '  onboarding-emulator requests --path \'/v1/onboardings*\' --status 422',
       '  onboarding-emulator requests --follow --method POST',
+      '  onboarding-emulator requests --format har > requests.har',
       '  onboarding-emulator requests verify --method POST --path /v1/onboardings --exactly 1',
       '  onboarding-emulator requests clear',
       '',
       '`requests` alone is this command; `requests verify` and `requests clear` are the others.',
     ].join('\n'))
     .option('--unmatched', 'the requests that reached no workspace instead (no key, an unknown key, a path no route serves), each with its near miss')
-    .action(action(async (opts: FilterOptions & { limit?: string; follow?: boolean; interval: string; unmatched?: boolean }, cmd: Command) => {
+    .option('--format <format>', 'table (the default; --json for the answer as it came) or har: the matching requests, oldest first, as an HTTP Archive (HAR 1.2) on stdout, every one unless --limit')
+    .action(action(async (opts: FilterOptions & { limit?: string; follow?: boolean; interval: string; unmatched?: boolean; format?: string }, cmd: Command) => {
       const o = optionsOf(cmd);
       const filter: Filter = { ...filterOf(opts), ...(opts.unmatched ? { unmatched: true } : {}) };
       const limit = opts.limit !== undefined ? whole(opts.limit, '--limit') : undefined;
       const client = httpControl(o, opts.workspace);
       if (opts.follow && opts.unmatched) throw new UsageError('--follow follows a workspace\'s journal; --unmatched lists the requests that reached none: use one of them');
+      if (opts.format !== undefined && opts.format !== 'table' && opts.format !== 'har') throw new UsageError(`--format must be table or har: ${opts.format}`);
+      if (opts.format === 'har') {
+        if (opts.follow) throw new UsageError('--format har writes one document; it cannot --follow');
+        return printJson(await client.requests.har({ ...filter, ...(limit !== undefined ? { limit } : {}) }));
+      }
       if (opts.follow) {
         const interval = parseInterval(opts.interval);
         const table = tableStream(HEADERS, MIN_WIDTHS);

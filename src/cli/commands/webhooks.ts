@@ -42,6 +42,24 @@ export function registerWebhooks(program: Command): void {
       printTable(DELIVERY_HEADERS, page.data.map(deliveryRow));
     }));
 
+  clientCommand(webhooks, 'har', "Every webhook attempt of the workspace, oldest first, as an HTTP Archive (HAR 1.2) on stdout: the signed POST and its answer (GET /_emulator/deliveries?format=har)")
+    .option('--endpoint <id>', 'only the attempts to this address (we_...)')
+    .option('--event-type <type>', 'only the attempts of this event type')
+    .option('--since <iso>', 'only the attempts at or after this instant of the workspace clock')
+    .option('--limit <n>', 'only the latest n attempts')
+    .option(...WORKSPACE_OPTION)
+    .addHelpText('after', '\nExample:\n  onboarding-emulator webhooks har > deliveries.har')
+    .action(action(async (opts: Opts & { endpoint?: string; eventType?: string; since?: string }, cmd: Command) => {
+      const o = optionsOf(cmd);
+      if (opts.limit !== undefined && !/^\d+$/.test(opts.limit)) throw new UsageError(`--limit must be a whole number: ${opts.limit}`);
+      printJson(await httpControl(o, opts.workspace).deliveries.har({
+        ...(opts.endpoint ? { endpoint_id: opts.endpoint } : {}),
+        ...(opts.eventType ? { event_type: opts.eventType } : {}),
+        ...(opts.since ? { since: opts.since } : {}),
+        ...(opts.limit !== undefined ? { limit: Number(opts.limit) } : {}),
+      }));
+    }));
+
   clientCommand(webhooks, 'retry', 'Resend a delivery now with the same event id and bytes; answers after the attempt (POST /_emulator/deliveries/{id}/retry)')
     .argument('<delivery>', 'the delivery (whd_...)')
     .option(...WORKSPACE_OPTION)

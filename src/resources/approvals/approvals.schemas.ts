@@ -8,7 +8,7 @@ export const ApprovalRequest = Type.Object(
     role: Literals(ROLES),
     data_version: Type.Integer({ description: 'The data_version that was reviewed; must be the current one' }),
   },
-  { additionalProperties: false, title: 'ApprovalRequest' },
+  { additionalProperties: false, title: 'ApprovalRequest', examples: [{ role: 'manager', data_version: 2 }] },
 );
 
 export const OpenApprovalSchema = Type.Object(

@@ -47,7 +47,16 @@ export const CreateOnboardingBody = Type.Object(
       ),
     ),
   },
-  { additionalProperties: false, title: 'CreateOnboardingRequest' },
+  {
+    additionalProperties: false,
+    title: 'CreateOnboardingRequest',
+    // Ids of the default fixtures (Acme Retail), so the example runs as it is against a fresh emulator.
+    examples: [{
+      reference: 'ats-candidate-4711',
+      employee: { first_name: 'Lotte', last_name: 'de Boer', email: 'lotte.deboer@example.com' },
+      employment: { position: 'Cashier', start_date: '2026-12-01', location_id: 'loc_acme_amsterdam', template_id: 'tpl_acme_standard', hours_per_week: 24, hourly_wage_cents: 1450 },
+    }],
+  },
 );
 export type CreateOnboardingBody = Static<typeof CreateOnboardingBody>;
 

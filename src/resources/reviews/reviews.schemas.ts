@@ -13,7 +13,7 @@ export const ReviewSessionBody = Type.Object(
       { additionalProperties: false },
     ),
   },
-  { additionalProperties: false, title: 'ReviewSessionRequest' },
+  { additionalProperties: false, title: 'ReviewSessionRequest', examples: [{ reviewer: { email: 'mark.manager@acme.test', external_id: 'partner-user-42', name: 'Mark Manager' } }] },
 );
 export type ReviewSessionBody = Static<typeof ReviewSessionBody>;
 

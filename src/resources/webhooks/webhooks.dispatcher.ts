@@ -4,7 +4,7 @@ import { nextSequence } from '../../core/store.js';
 import type { Timer } from '../../core/timers.js';
 import type { Workspace } from '../../core/workspace.js';
 import type { EventRecord } from '../events/events.model.js';
-import type { DeliveryRecord, WebhookEndpointRecord } from './webhooks.model.js';
+import { withSent, type DeliveryRecord, type WebhookEndpointRecord } from './webhooks.model.js';
 import { vetDeliveryTarget } from '../../delivery/address-policy.js';
 import type { InjectedAttempt, InjectedFault } from '../../delivery-faults/delivery-faults.js';
 import { attemptFault, bentSignature, firstAttemptDue, holdBehind, injectedMark, releaseHeld, signedAt } from './webhooks.fault-play.js';
@@ -122,12 +122,14 @@ export async function attempt(ws: Workspace, endpoint: WebhookEndpointRecord, de
   const resume = { status: delivery.status, timer_seq: delivery.timer_seq, timer: timer && { seq: timer.seq, due: timer.due } };
   ws.store.deliveries.put({ ...delivery, status: 'in_progress', attempts: delivery.attempts + 1, timer_seq: scheduled ? null : delivery.timer_seq, resume });
   const target = await vetDeliveryTarget(endpoint.url, settings.urlPolicy, settings.resolver);
+  // What went out, kept with the attempt: signed when sent, which the concurrency limit may put off.
+  let sent: Record<string, string> | undefined;
   let result = target.refused
     ? { ok: false, status: null as number | null, error: `refused by the strict URL policy: ${target.refused}` as string | null }
     : await settings.limit(() =>
         // A relay that takes this address carries the attempt; otherwise it goes out directly, to an address the policy vetted.
         (settings.relays.transportFor(ws.id, endpoint.url) ?? settings.transport).send({
-          url: endpoint.url, headers: headersFor(ws, rules.signingSecrets(ws, endpoint), delivery, injected), body: delivery.body, timeoutMs: settings.timeoutMs,
+          url: endpoint.url, headers: (sent = headersFor(ws, rules.signingSecrets(ws, endpoint), delivery, injected)), body: delivery.body, timeoutMs: settings.timeoutMs,
           addresses: target.addresses, quote: settings.urlPolicy === 'local',
         }),
       );
@@ -139,9 +141,13 @@ export async function attempt(ws: Workspace, endpoint: WebhookEndpointRecord, de
   if (delivery.attempts === 0) releaseHeld(ws, delivery.id);
   const { resume: _done, ...current } = ws.store.deliveries.get(delivery.id)!;
   const outcome = { last_status_code: result.status, last_error: result.ok ? null : result.error ?? 'failed' };
+  const exchange = sent && { headers: sent, duration_ms: 'durationMs' in result ? result.durationMs : 0 };
   const logged = (next: string | null) => ({
     ...outcome,
-    attempt_log: [...(current.attempt_log ?? []), { at: new Date(startedAt).toISOString(), status_code: outcome.last_status_code, error: outcome.last_error, manual: !scheduled, next_attempt_at: next, ...(injected ? { injected } : {}) }],
+    attempt_log: [
+      ...(current.attempt_log ?? []),
+      withSent({ at: new Date(startedAt).toISOString(), status_code: outcome.last_status_code, error: outcome.last_error, manual: !scheduled, next_attempt_at: next, ...(injected ? { injected } : {}) }, exchange),
+    ],
   });
   if (result.ok) {
     if (current.timer_seq !== null) ws.timers.cancel(current.timer_seq);

@@ -74,5 +74,24 @@ export interface AttemptRecord {
   next_attempt_at: string | null;
   /** What an injected delivery fault did to this attempt; never shown by /v1. */
   injected?: InjectedAttempt;
+  /** What the attempt sent, for the HAR export; in memory only (see withSent). */
+  readonly sent?: AttemptSent;
+}
+
+/** The headers an attempt sent (the signature among them) and how long the exchange took, wall clock. */
+export interface AttemptSent {
+  headers: Record<string, string>;
+  duration_ms: number;
+}
+
+/**
+ * An attempt holding what it sent as a property that is not enumerable: never in a snapshot, the
+ * state file's log or an answer, since the signature's time may be the wall clock's and the
+ * duration is, and equal workspaces must keep giving equal snapshots. An attempt read back from
+ * a snapshot, or refused before anything was sent, has none.
+ */
+export function withSent(attempt: AttemptRecord, sent: AttemptSent | undefined): AttemptRecord {
+  if (sent) Object.defineProperty(attempt, 'sent', { value: sent, enumerable: false });
+  return attempt;
 }
 

@@ -11,7 +11,7 @@ export const CreateWebhookBody = Type.Object(
     description: Type.Optional(Type.String({ maxLength: 500 })),
     events: Type.Optional(Type.Array(Type.String(), { maxItems: 50, description: 'event names; empty or omitted means all (ping excluded)' })),
   },
-  { additionalProperties: false, title: 'CreateWebhookRequest' },
+  { additionalProperties: false, title: 'CreateWebhookRequest', examples: [{ url: 'https://partner.example/webhooks/onboarding', description: 'Onboarding status updates' }] },
 );
 export type CreateWebhookBody = Static<typeof CreateWebhookBody>;
 
