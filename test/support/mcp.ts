@@ -115,6 +115,17 @@ export async function exerciseEveryTool(client: Client, base: string, receiver: 
   const [first, again] = await receiver.waitFor(2);
   expect(again!.body.equals(first!.body)).toBe(true);
 
+  // wait: both attempts succeeded, answered once the workspace shows them; the attempts as HAR.
+  const met = await use<{ count: number }>('wait', { action: 'waitFor', query: { for: 'delivery', status: 'succeeded', timeout_ms: 2_000 } });
+  expect(met.count).toBeGreaterThanOrEqual(1);
+  const har = await use<{ log: { entries: unknown[] } }>('webhooks', { action: 'deliveries.har' });
+  expect(har.log.entries.length).toBeGreaterThanOrEqual(2);
+
+  // postman: the /v1 collection with the workspace's keys as variables.
+  const collection = await use<{ info: { schema: string }; variable: { key: string; value: string }[] }>('postman', { action: 'postman.collection' });
+  expect(collection.info.schema).toContain('v2.1');
+  expect(collection.variable.map((v) => v.value)).toContain(KEYS.owner);
+
   // scenario: loaded and read back, with its report.
   const scenario = { version: 1, name: 'mcp', rules: [{ name: 'all', match: { all: true }, employee: { opens: '1h' } }] };
   expect(await use('scenario', { action: 'scenario.validate', body: scenario })).toMatchObject({ valid: true });
