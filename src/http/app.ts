@@ -89,8 +89,9 @@ export function createApp(emulator: Emulator, options: AppOptions = {}): App {
   const rateLimit = typeof options.rateLimit === 'string' ? parseRateLimit(options.rateLimit) : options.rateLimit;
   const apiOptions: MountOptions = { ...options, limiter: rateLimit ? new RateLimiter(rateLimit) : undefined };
   for (const route of apiRoutes) mountApiRoute(router, emulator, route, apiOptions);
-  for (const route of allControlRoutes) mountControlRoute(router, emulator, route, options);
-  mountMcp(router, emulator, { ...options, openapi: (baseUrl) => JSON.parse(openapiText(baseUrl)) as unknown });
+  const withDocument = { ...options, openapi: (baseUrl: string) => JSON.parse(openapiText(baseUrl)) as unknown };
+  for (const route of allControlRoutes) mountControlRoute(router, emulator, route, withDocument);
+  mountMcp(router, emulator, withDocument);
   app.use((req: Request, res: Response, next: NextFunction) => (req.method === 'OPTIONS' ? next() : router(req, res, next)));
 
   // Pages answer in HTML; before the fallback, so their paths are known (405 for other methods).

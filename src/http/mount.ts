@@ -9,7 +9,6 @@ import { checkedBody, checkedQuery, compileInput, isWrite, serve, type CheckedIn
 import { controlRunner } from '../control/control.call.js';
 import { servedPaths, type ControlRoute } from '../control/control.row.js';
 import { readJsonBody } from './body.js';
-import { buildOpenApi } from './openapi.js';
 import { recordKeyRefusal } from './unmatched.js';
 import { dropAnswer, faultDelay, takeFault, writeSlowly, type FaultEffect } from './faults.js';
 import { beginIdempotency, fingerprintOf, type IdempotencyGuard } from './idempotency.js';
@@ -152,7 +151,8 @@ export function selectWorkspace(emulator: Emulator, req: Request): Workspace {
   return ws;
 }
 
-export function mountControlRoute(router: Router, emulator: Emulator, route: ControlRoute<Emulator>, options: MountOptions): void {
+/** `openapi`: the document for a base URL, for the rows that build on it (the Postman collection). */
+export function mountControlRoute(router: Router, emulator: Emulator, route: ControlRoute<Emulator>, options: MountOptions & { openapi(baseUrl: string): unknown }): void {
   const run = controlRunner(route);
   for (const path of servedPaths(route)) {
     router[route.method.toLowerCase() as Lower](path, async (req: Request, res: Response) => {
@@ -163,7 +163,7 @@ export function mountControlRoute(router: Router, emulator: Emulator, route: Con
       res.once('close', () => {
         if (!res.writableFinished) hangup.abort();
       });
-      const info = { ...infoOf(req, options), signal: hangup.signal, apiDocument: buildOpenApi };
+      const info = { ...infoOf(req, options), signal: hangup.signal, apiDocument: options.openapi };
       const input = { params: req.params as Record<string, string>, query: req.query as Record<string, unknown>, body };
       await run(emulator, workspace, input, info, (reply) => writeReply(req, res, reply));
     });
