@@ -13,6 +13,7 @@ import { recordKeyRefusal } from './unmatched.js';
 import { dropAnswer, faultDelay, takeFault, writeSlowly, type FaultEffect } from './faults.js';
 import { beginIdempotency, fingerprintOf, type IdempotencyGuard } from './idempotency.js';
 import { journalRequest } from './journal.js';
+import { inServerSpan } from './tracing.js';
 import type { RateLimiter } from './rate-limit.js';
 import { replyText, requestIdOf, writeReply } from './reply.js';
 
@@ -90,7 +91,7 @@ function deliverApi(req: Request, res: Response, reply: Reply, fault: FaultEffec
 export function mountApiRoute(router: Router, emulator: Emulator, route: ApiRoute, options: MountOptions): void {
   const compiled = compileInput(route);
   const write = isWrite(route);
-  router[route.method.toLowerCase() as Lower](route.path, async (req: Request, res: Response) => {
+  router[route.method.toLowerCase() as Lower](route.path, (req: Request, res: Response) => inServerSpan(req, res, route.method, route.path, async () => {
     const version = requestedVersion(req, res);
     const { token, workspace } = keyedWorkspace(emulator, req);
     journalRequest(req, res, workspace, token); // from here on, every answer is recorded
@@ -122,7 +123,7 @@ export function mountApiRoute(router: Router, emulator: Emulator, route: ApiRout
       deliver: (reply) => deliverApi(req, res, reply, fault, replayed, (text) => idem?.finish(reply.status, text, { 'Service-Version': apiVersion })),
       abandon: () => idem?.release(),
     });
-  });
+  }));
 }
 
 /** The bearer key and the workspace it names; a refusal is also kept among the unmatched requests, with its near miss. */

@@ -1,0 +1,100 @@
+/**
+ * The OpenTelemetry adapter of the tracing port (src/core/tracing.ts): spans of the SDK's
+ * batch processor, sent by the OTLP/HTTP (JSON) exporter, W3C Trace Context in and out. The
+ * only module that imports OpenTelemetry; load.ts imports it on demand, so a start without
+ * tracing loads none of it. Nothing is registered globally (tracer provider, context manager,
+ * propagator): a host process's own OpenTelemetry set-up is left as it is.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Span as OtelSpan, type TextMapGetter, type TextMapSetter } from '@opentelemetry/api';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { defaultResource, detectResources, envDetector, resourceFromAttributes } from '@opentelemetry/resources';
+import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import type { Span, SpanAttributes, SpanKind as PortKind, SpanStart, TraceParent, Tracer } from '../core/tracing.js';
+
+const KINDS: Record<PortKind, SpanKind> = { server: SpanKind.SERVER, client: SpanKind.CLIENT, internal: SpanKind.INTERNAL };
+
+type Carrier = Record<string, string | undefined>;
+const getter: TextMapGetter<Carrier> = { keys: (c) => Object.keys(c), get: (c, key) => c[key] };
+const setter: TextMapSetter<Carrier> = { set: (c, key, value) => void (c[key] = value) };
+
+/** The attributes given, without the ones left undefined. */
+function defined(attributes: SpanAttributes | undefined): Attributes {
+  const out: Attributes = {};
+  for (const [k, v] of Object.entries(attributes ?? {})) if (v !== undefined) out[k] = v;
+  return out;
+}
+
+class PortSpan implements Span {
+  readonly traceId: string;
+  constructor(readonly span: OtelSpan, readonly context: Context, private readonly propagator: W3CTraceContextPropagator) {
+    this.traceId = span.spanContext().traceId;
+  }
+  headers(): Record<string, string> {
+    const carrier: Carrier = {};
+    this.propagator.inject(this.context, carrier, setter);
+    return carrier as Record<string, string>;
+  }
+  set(attributes: SpanAttributes): void {
+    this.span.setAttributes(defined(attributes));
+  }
+  fail(reason: string): void {
+    this.span.setStatus({ code: SpanStatusCode.ERROR, message: reason });
+  }
+  end(): void {
+    this.span.end();
+  }
+}
+
+export interface OtelTracing {
+  tracer: Tracer;
+  /** Sends the spans still waiting. */
+  flush(): Promise<void>;
+  /** Sends what waits, then stops the exporter. */
+  shutdown(): Promise<void>;
+}
+
+/**
+ * A tracer exporting to the OTLP endpoint the standard environment names (the exporter reads
+ * OTEL_EXPORTER_OTLP_* itself; the batch processor OTEL_BSP_*; the sampler OTEL_TRACES_SAMPLER).
+ */
+export function openTelemetryTracer(serviceName: string, serviceVersion: string): OtelTracing {
+  // OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES (the env detector) win over the defaults.
+  const resource = defaultResource()
+    .merge(resourceFromAttributes({ 'service.name': serviceName, 'service.version': serviceVersion }))
+    .merge(detectResources({ detectors: [envDetector] }));
+  const provider = new BasicTracerProvider({ resource, spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter())] });
+  const otel = provider.getTracer('onboarding-emulator', serviceVersion);
+  const propagator = new W3CTraceContextPropagator();
+  const contexts = new AsyncLocalStorage<Context>();
+
+  const parentContext = (parent: TraceParent | null | undefined): Context => {
+    if (parent === undefined) return contexts.getStore() ?? ROOT_CONTEXT;
+    if (parent === null) return ROOT_CONTEXT;
+    return propagator.extract(ROOT_CONTEXT, { traceparent: parent.traceparent, tracestate: parent.tracestate }, getter);
+  };
+
+  const tracer: Tracer = {
+    enabled: true,
+    start(name: string, options: SpanStart = {}): Span {
+      const parent = parentContext(options.parent);
+      const span = otel.startSpan(name, { kind: KINDS[options.kind ?? 'internal'], attributes: defined(options.attributes) }, parent);
+      return new PortSpan(span, trace.setSpan(parent, span), propagator);
+    },
+    within<T>(span: Span, fn: () => T): T {
+      return span instanceof PortSpan ? contexts.run(span.context, fn) : fn();
+    },
+    current(): TraceParent | null {
+      const active = contexts.getStore();
+      if (!active || !trace.getSpan(active)) return null;
+      const carrier: Carrier = {};
+      propagator.inject(active, carrier, setter);
+      return carrier.traceparent ? { traceparent: carrier.traceparent, ...(carrier.tracestate ? { tracestate: carrier.tracestate } : {}) } : null;
+    },
+    detached<T>(fn: () => T): T {
+      return contexts.run(ROOT_CONTEXT, fn);
+    },
+  };
+  return { tracer, flush: () => provider.forceFlush(), shutdown: () => provider.shutdown() };
+}
