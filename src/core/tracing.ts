@@ -4,6 +4,12 @@
  * allocates nothing); `serve` and enableTracing() install the OpenTelemetry adapter
  * (src/tracing/) when the environment names an OTLP endpoint. Spans take their times from the
  * adapter: the core still reads no wall clock.
+ *
+ * The current span is a synchronous scope (`within`), not an asynchronous context: what reads
+ * it (the one place events are emitted, the journal) runs synchronously inside the handler, a
+ * timer or a scenario step, and an asynchronous context would put a hook on every promise of
+ * the process (AsyncLocalStorage on Node 20), a cost every request would pay. Work that runs
+ * later carries its parent explicitly instead (a delivery keeps the trace of its event).
  */
 export type SpanKind = 'server' | 'client' | 'internal';
 export type SpanAttributes = Record<string, string | number | boolean | undefined>;
@@ -35,12 +41,15 @@ export interface Span {
 export interface Tracer {
   readonly enabled: boolean;
   start(name: string, options?: SpanStart): Span;
-  /** Runs fn with `span` as the current span, for what it starts and awaits. */
+  /**
+   * Runs fn with `span` as the current span until fn returns (a returned promise's later part
+   * is outside it: call within() again after an await).
+   */
   within<T>(span: Span, fn: () => T): T;
   /** The current span as headers; null when there is none. */
   current(): TraceParent | null;
-  /** Runs fn outside every span: work a wall-clock alarm starts belongs to no request. */
-  detached<T>(fn: () => T): T;
+  /** The current span's trace id; '' when there is none. */
+  traceId(): string;
 }
 
 const NO_HEADERS: Record<string, string> = Object.freeze({}) as Record<string, string>;
@@ -59,7 +68,7 @@ export const NO_TRACER: Tracer = Object.freeze({
   start: () => NO_SPAN,
   within: <T>(_span: Span, fn: () => T): T => fn(),
   current: () => null,
-  detached: <T>(fn: () => T): T => fn(),
+  traceId: () => '',
 });
 
 let installed: Tracer = NO_TRACER;
@@ -72,9 +81,13 @@ export function installTracer(t: Tracer | null): void {
   installed = t ?? NO_TRACER;
 }
 
+/** fn with `span` current until it returns (see Tracer.within). */
+export const within = <T>(span: Span, fn: () => T): T => installed.within(span, fn);
+
 /**
  * fn inside a span of its own, ended when fn returns or its promise settles; a throw or a
- * rejection marks it failed and passes on. With tracing off, just fn.
+ * rejection marks it failed and passes on. The span is current while fn runs synchronously; an
+ * asynchronous fn is handed it to make it current again after an await. With tracing off, just fn.
  */
 export function inSpan<T>(name: string, options: SpanStart, fn: (span: Span) => T): T {
   const t = installed;

@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import type { Request, Response } from 'express';
 import { isOnboardingId, JOURNAL_BODY_CAP, maskKey, type JournalInputAtMs, type LaterIds } from '../core/journal.js';
-import { traceIdOf, tracer } from '../core/tracing.js';
+import { tracer } from '../core/tracing.js';
 import type { Workspace } from '../core/workspace.js';
 import { hasBody, type WithRawBody } from './body.js';
 import { droppedAnswerOf } from './faults.js';
@@ -152,7 +152,7 @@ class Asked {
     this.serviceVersion = headerText(h['service-version']);
     this.serviceOrganization = headerText(h['service-organization']);
     this.hasBody = hasBody(req);
-    this.traceId = traceIdOf(tracer().current());
+    this.traceId = tracer().traceId() || null;
   }
 }
 

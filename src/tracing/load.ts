@@ -8,7 +8,7 @@ import { installTracer } from '../core/tracing.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-export const DEFAULT_SERVICE_NAME = 'onboarding-emulator';
+const DEFAULT_SERVICE_NAME = 'onboarding-emulator';
 
 const setting = (env: Env, name: string): string => (env[name] ?? '').trim();
 

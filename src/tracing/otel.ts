@@ -5,7 +5,6 @@
  * tracing loads none of it. Nothing is registered globally (tracer provider, context manager,
  * propagator): a host process's own OpenTelemetry set-up is left as it is.
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Span as OtelSpan, type TextMapGetter, type TextMapSetter } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
@@ -26,14 +25,21 @@ function defined(attributes: SpanAttributes | undefined): Attributes {
   return out;
 }
 
+const propagator = new W3CTraceContextPropagator();
+
 class PortSpan implements Span {
   readonly traceId: string;
-  constructor(readonly span: OtelSpan, readonly context: Context, private readonly propagator: W3CTraceContextPropagator) {
+  private own: Context | undefined;
+  constructor(readonly span: OtelSpan, private readonly parent: Context) {
     this.traceId = span.spanContext().traceId;
+  }
+  /** The context holding this span, made only when asked (most spans never are). */
+  get context(): Context {
+    return (this.own ??= trace.setSpan(this.parent, this.span));
   }
   headers(): Record<string, string> {
     const carrier: Carrier = {};
-    this.propagator.inject(this.context, carrier, setter);
+    propagator.inject(this.context, carrier, setter);
     return carrier as Record<string, string>;
   }
   set(attributes: SpanAttributes): void {
@@ -66,11 +72,11 @@ export function openTelemetryTracer(serviceName: string, serviceVersion: string)
     .merge(detectResources({ detectors: [envDetector] }));
   const provider = new BasicTracerProvider({ resource, spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter())] });
   const otel = provider.getTracer('onboarding-emulator', serviceVersion);
-  const propagator = new W3CTraceContextPropagator();
-  const contexts = new AsyncLocalStorage<Context>();
+  // The current span: a synchronous scope (see src/core/tracing.ts), so no asynchronous hook.
+  let active: PortSpan | undefined;
 
   const parentContext = (parent: TraceParent | null | undefined): Context => {
-    if (parent === undefined) return contexts.getStore() ?? ROOT_CONTEXT;
+    if (parent === undefined) return active?.context ?? ROOT_CONTEXT;
     if (parent === null) return ROOT_CONTEXT;
     return propagator.extract(ROOT_CONTEXT, { traceparent: parent.traceparent, tracestate: parent.tracestate }, getter);
   };
@@ -80,20 +86,25 @@ export function openTelemetryTracer(serviceName: string, serviceVersion: string)
     start(name: string, options: SpanStart = {}): Span {
       const parent = parentContext(options.parent);
       const span = otel.startSpan(name, { kind: KINDS[options.kind ?? 'internal'], attributes: defined(options.attributes) }, parent);
-      return new PortSpan(span, trace.setSpan(parent, span), propagator);
+      return new PortSpan(span, parent);
     },
     within<T>(span: Span, fn: () => T): T {
-      return span instanceof PortSpan ? contexts.run(span.context, fn) : fn();
+      if (!(span instanceof PortSpan)) return fn();
+      const outer = active;
+      active = span;
+      try {
+        return fn();
+      } finally {
+        active = outer;
+      }
     },
     current(): TraceParent | null {
-      const active = contexts.getStore();
-      if (!active || !trace.getSpan(active)) return null;
-      const carrier: Carrier = {};
-      propagator.inject(active, carrier, setter);
-      return carrier.traceparent ? { traceparent: carrier.traceparent, ...(carrier.tracestate ? { tracestate: carrier.tracestate } : {}) } : null;
+      if (!active) return null;
+      const { traceparent, tracestate } = active.headers();
+      return traceparent ? { traceparent, ...(tracestate ? { tracestate } : {}) } : null;
     },
-    detached<T>(fn: () => T): T {
-      return contexts.run(ROOT_CONTEXT, fn);
+    traceId(): string {
+      return active?.traceId ?? '';
     },
   };
   return { tracer, flush: () => provider.forceFlush(), shutdown: () => provider.shutdown() };
