@@ -5,7 +5,7 @@
  * tracing loads none of it. Nothing is registered globally (tracer provider, context manager,
  * propagator): a host process's own OpenTelemetry set-up is left as it is.
  */
-import { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Span as OtelSpan, type TextMapGetter, type TextMapSetter } from '@opentelemetry/api';
+import { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Context, type Span as OtelSpan, type TextMapGetter, type TextMapSetter } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { defaultResource, detectResources, envDetector, resourceFromAttributes } from '@opentelemetry/resources';
@@ -17,13 +17,6 @@ const KINDS: Record<PortKind, SpanKind> = { server: SpanKind.SERVER, client: Spa
 type Carrier = Record<string, string | undefined>;
 const getter: TextMapGetter<Carrier> = { keys: (c) => Object.keys(c), get: (c, key) => c[key] };
 const setter: TextMapSetter<Carrier> = { set: (c, key, value) => void (c[key] = value) };
-
-/** The attributes given, without the ones left undefined. */
-function defined(attributes: SpanAttributes | undefined): Attributes {
-  const out: Attributes = {};
-  for (const [k, v] of Object.entries(attributes ?? {})) if (v !== undefined) out[k] = v;
-  return out;
-}
 
 const propagator = new W3CTraceContextPropagator();
 
@@ -43,7 +36,8 @@ class PortSpan implements Span {
     return carrier as Record<string, string>;
   }
   set(attributes: SpanAttributes): void {
-    this.span.setAttributes(defined(attributes));
+    // The SDK leaves out an attribute whose value is undefined.
+    this.span.setAttributes(attributes);
   }
   fail(reason: string): void {
     this.span.setStatus({ code: SpanStatusCode.ERROR, message: reason });
@@ -85,7 +79,7 @@ export function openTelemetryTracer(serviceName: string, serviceVersion: string)
     enabled: true,
     start(name: string, options: SpanStart = {}): Span {
       const parent = parentContext(options.parent);
-      const span = otel.startSpan(name, { kind: KINDS[options.kind ?? 'internal'], attributes: defined(options.attributes) }, parent);
+      const span = otel.startSpan(name, { kind: KINDS[options.kind ?? 'internal'], attributes: options.attributes }, parent);
       return new PortSpan(span, parent);
     },
     within<T>(span: Span, fn: () => T): T {
