@@ -34,6 +34,10 @@ const LAYERS = [
     why: 'The fixtures document fills a store through the resources; it is read by the composition root.',
   },
   {
+    name: 'tracing-adapter-knows-only-the-port', folder: 'tracing', may: ['core', 'tracing'],
+    why: 'The OpenTelemetry adapter fills in the tracing port of src/core; the entry points load it. Nothing of the domain needs it.',
+  },
+  {
     name: 'persistence-below-the-composition-root', folder: 'persistence', may: ['core', 'delivery', 'delivery-faults', 'resources', 'scenarios', 'persistence'],
     why: 'Snapshots and the state file work over the table of parts the composition root hands them (and an interface of what they ask of the emulator), so emulator.ts can use them without the two importing each other.',
   },
@@ -86,6 +90,30 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/', pathNot: '^src/http/' },
       to: { path: '(^|/)node_modules/(@types/)?express/' },
+    },
+    {
+      name: 'opentelemetry-only-in-the-tracing-adapter',
+      comment:
+        'OpenTelemetry is loaded on demand by src/tracing/load.ts, only when the environment asks for ' +
+        'traces; everything else records spans through the port in src/core/tracing.ts, so a start ' +
+        'without tracing loads none of it and the domain stays free of it.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/tracing/otel\\.ts$' },
+      to: { path: '(^|/)node_modules/@opentelemetry/' },
+    },
+    {
+      name: 'tracing-adapter-loaded-on-demand',
+      comment: 'Only src/tracing/load.ts imports the adapter, and it does so with import() when tracing is on.',
+      severity: 'error',
+      from: { pathNot: '^src/tracing/load\\.ts$' },
+      to: { path: '^src/tracing/otel\\.ts$' },
+    },
+    {
+      name: 'tracing-adapter-never-imported-statically',
+      comment: 'A static import would load OpenTelemetry at every start, traces or not.',
+      severity: 'error',
+      from: {},
+      to: { path: '^src/tracing/otel\\.ts$', dynamic: false },
     },
     ...LAYER_RULES,
     ...ADAPTER_RULES,

@@ -55,12 +55,13 @@ export function freePort() {
 }
 
 /**
- * Spawns `node <args>` pinned to CPU 0, stdout to /dev/null; the child carries `exited` (a
- * promise of its code and signal) and `stderrTail()` for error messages.
+ * Spawns `node <args>` pinned to CPU 0, stdout to /dev/null, with `env` added to this process's
+ * environment; the child carries `exited` (a promise of its code and signal) and `stderrTail()`
+ * for error messages.
  */
-export function spawnServer(args) {
+export function spawnServer(args, env = {}) {
   const [cmd, argv] = canPin ? ['taskset', ['-c', '0', process.execPath, ...args]] : [process.execPath, args];
-  const child = spawn(cmd, argv, { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(cmd, argv, { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...env } });
   let stderr = '';
   child.stderr.on('data', (d) => (stderr = (stderr + d).slice(-4_000)));
   child.exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));

@@ -17,6 +17,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { moduleUrls } from './lib/module-urls.mjs';
+import { tracingApart } from './lib/tracing-apart.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dist = join(root, 'dist');
@@ -74,7 +75,7 @@ await build({
   target: 'node20',
   sourcemap: true,
   logLevel: 'warning',
-  plugins: [packages, urls],
+  plugins: [tracingApart({ dist, bundleDir: dist }), packages, urls],
 });
 
 // The declarations for the "require" condition. TypeScript takes a .d.ts file for CommonJS or

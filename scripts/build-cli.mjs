@@ -13,6 +13,7 @@ import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { moduleUrls } from './lib/module-urls.mjs';
+import { tracingApart } from './lib/tracing-apart.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dist = join(root, 'dist');
@@ -43,6 +44,7 @@ await build({
   // none of its own, so the bundle makes one.
   banner: { js: `${MARK}\nimport { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);` },
   plugins: [
+    tracingApart({ dist, bundleDir: join(dist, 'cli') }),
     moduleUrls({
       dist,
       // Relative to the bundle, which sits where dist/cli/main.js did.

@@ -359,7 +359,9 @@
         a.manual ? h('span', { class: 'muted', text: ' · manual retry' }) : null,
         a.injected ? [' ', badge('injected', 'injected: ' + a.injected.kind.replace(/_/g, ' ') +
           (a.injected.received_status_code != null ? ' (the receiver answered HTTP ' + a.injected.received_status_code + ')' : ''))] : null,
-        h('span', { class: 'muted', text: ' · next: ' + (a.next_attempt_at ? time(a.next_attempt_at) : 'none') }));
+        h('span', { class: 'muted', text: ' · next: ' + (a.next_attempt_at ? time(a.next_attempt_at) : 'none') }),
+        // With tracing on: the trace to look up in a tracing UI (the event's, which the receiver's span joins).
+        a.trace_id ? h('span', { class: 'muted trace' }, ' · trace ', h('code', { text: a.trace_id })) : null);
     }));
   }
 
@@ -480,6 +482,7 @@
       h('dt', { text: 'Query' }), h('dd', null, json(r.query)),
       h('dt', { text: 'Headers' }), h('dd', null, json(r.headers)),
       h('dt', { text: 'Body' }), h('dd', null, json(r.body)),
+      r.trace_id ? [h('dt', { text: 'Trace' }), h('dd', { class: 'trace' }, h('code', { text: r.trace_id }))] : null,
       r.answered ? null : [h('dt', { text: 'Answer' }), h('dd', { text: 'Not answered: an injected fault dropped it; ' + r.status + ' is what it would have been.' })]);
   }
   /** An onboarding id links to the onboarding view when the workspace has it (all are linked when the list read is not complete). */

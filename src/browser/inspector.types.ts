@@ -79,7 +79,7 @@ interface InjectedInfo {
   released_by?: string | null;
   received_status_code?: number | null;
 }
-interface AttemptInfo { at: string; status_code: number | null; error: string | null; manual: boolean; next_attempt_at: string | null; injected?: InjectedInfo }
+interface AttemptInfo { at: string; status_code: number | null; error: string | null; manual: boolean; next_attempt_at: string | null; injected?: InjectedInfo; trace_id?: string }
 interface DeliveryInfo {
   id: string;
   event_type: string;
@@ -88,6 +88,8 @@ interface DeliveryInfo {
   next_attempt_at: string | null;
   attempt_log: AttemptInfo[];
   injected?: InjectedInfo;
+  /** With tracing on: the trace of the span that made the event. */
+  trace_id?: string;
 }
 interface WebhookInfo {
   id: string;
@@ -129,6 +131,8 @@ interface RecordedRequest {
   answered: boolean;
   duration_ms: number | null;
   onboarding_ids: string[];
+  /** With tracing on: the trace of the request's span. */
+  trace_id?: string;
 }
 interface RecordedRequestPage extends ListOf<RecordedRequest> { has_more: boolean; next_cursor: string | null; total: number; dropped: number }
 /** The requests panel's read: a page, or the refusal of its filters (shown in the panel, not stopping the others). */

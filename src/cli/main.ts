@@ -14,6 +14,7 @@ import { EXPLORER_PATH } from '../pages/explorer/explorer.paths.js';
 import { INSPECTOR_PATH } from '../pages/inspector/inspector.paths.js';
 import { ScenarioError } from '../scenarios/scenario.load.js';
 import { scenarioWarnings } from '../scenarios/scenario.warnings.js';
+import { enableTracing } from '../tracing/load.js';
 import { registerClock } from './commands/clock.js';
 import { registerControl } from './commands/control.js';
 import { registerEvents } from './commands/events.js';
@@ -68,6 +69,8 @@ serve.action(async (raw: Record<string, string | undefined>) => {
     const journalLimit = parseJournalLimit(options.journalLimit);
     const publicUrl = parsePublicUrl(options.publicUrl);
     const scenarios = scenarioFiles(options.scenario);
+    // OpenTelemetry only when the environment names an OTLP endpoint (docs/tracing.md); loaded only then.
+    const tracing = await enableTracing(process.env);
     const emulator = new Emulator({
       ...(options.fixtures ? { fixtures: options.fixtures } : {}),
       ...(scenarios.length ? { scenario: scenarios } : {}),
@@ -106,12 +109,15 @@ serve.action(async (raw: Record<string, string | undefined>) => {
       const stateInfo = persisted ? { state_file: persisted.path, state: persisted.start, ...(persisted.scenarioReplaced ? { state_scenario: 'replaced by --scenario' } : {}) } : {};
       // What a person opens next in a browser, named where they look first.
       const pages = options.ui === false ? {} : { inspector: `${running.url}${INSPECTOR_PATH}`, explorer: `${running.url}${EXPLORER_PATH}` };
-      logger.child({}, { level: 'info' }).info({ url: running.url, ...pages, seed: options.seed ?? null, clock: options.clock, ...stateInfo }, 'onboarding emulator listening');
+      const traces = tracing ? { traces: tracing.serviceName } : {};
+      logger.child({}, { level: 'info' }).info({ url: running.url, ...pages, seed: options.seed ?? null, clock: options.clock, ...stateInfo, ...traces }, 'onboarding emulator listening');
     }
     // A clean stop answers what is in flight, then writes the state file last; a second signal stops at once.
     const stop = () =>
       void drain(emulator, running, drainMs, logger)
         .then(() => persisted?.close())
+        // The spans still waiting are sent before the process ends.
+        .then(() => tracing?.shutdown())
         .then(
           () => process.exit(0),
           (err: unknown) => {

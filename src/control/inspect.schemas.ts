@@ -155,6 +155,7 @@ const Attempt = Type.Object(
     manual: Type.Boolean(),
     next_attempt_at: Nullable(DateTime),
     injected: Type.Optional(InjectedAttemptSchema),
+    trace_id: Type.Optional(Type.String({ description: "with tracing on (docs/tracing.md): the trace of the attempt's span" })),
   },
   { title: 'InspectAttempt' },
 );
@@ -174,6 +175,7 @@ export const InspectDelivery = Type.Object(
     next_attempt_at: Nullable(DateTime),
     attempt_log: Type.Array(Attempt, { description: 'oldest first' }),
     injected: Type.Optional(InjectedFaultSchema),
+    trace_id: Type.Optional(Type.String({ description: 'with tracing on (docs/tracing.md): the trace of the span that made the event, which every attempt joins' })),
   },
   { title: 'InspectDelivery' },
 );

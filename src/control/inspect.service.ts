@@ -1,5 +1,6 @@
 import { fail } from '../core/errors.js';
 import { mapPage } from '../core/pagination.js';
+import { traceIdOf } from '../core/tracing.js';
 import type { Workspace } from '../core/workspace.js';
 import { decide, type Trigger } from '../resources/onboardings/onboardings.machine.js';
 import type { OnboardingRecord } from '../resources/onboardings/onboardings.model.js';
@@ -181,7 +182,8 @@ export function renderInspectEvents(ws: Workspace, events: readonly EventRecord[
  */
 export function renderInspectDelivery(d: DeliveryRecord) {
   const { id, object: _object, ...rest } = renderDelivery(d);
-  return { id, endpoint_id: d.endpoint_id, ...rest, attempt_log: d.attempt_log ?? [], ...(d.injected ? { injected: d.injected } : {}) };
+  const traceId = traceIdOf(d.trace);
+  return { id, endpoint_id: d.endpoint_id, ...rest, attempt_log: d.attempt_log ?? [], ...(d.injected ? { injected: d.injected } : {}), ...(traceId ? { trace_id: traceId } : {}) };
 }
 
 export function listWebhooks(ws: Workspace, q: InspectWebhooksQuery) {

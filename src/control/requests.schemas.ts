@@ -73,6 +73,7 @@ export const JournalEntrySchema = Type.Object(
     answered: Type.Boolean({ description: 'false when an injected fault dropped the answer after the request ran; status is what it would have been' }),
     duration_ms: Nullable(Type.Number({ description: 'null when read back from a snapshot' })),
     onboarding_ids: Type.Array(Type.String()),
+    trace_id: Type.Optional(Type.String({ description: 'with tracing on (docs/tracing.md): the trace id of the request\'s span, 32 hex digits; absent when read back from a snapshot' })),
     unmatched: Type.Optional(Type.Object({
       reason: Type.Union([Type.Literal('no_key'), Type.Literal('unknown_key'), Type.Literal('no_route')]),
       near_route: Nullable(Type.String({ description: 'no_route: the methods and path nearest the one sent' })),

@@ -62,9 +62,15 @@ export interface JournalEntry {
   duration_ms: number | null;
   /** Onboarding ids named by the path, the body's onboarding_id or the answer's id/onboarding_id. */
   onboarding_ids: string[];
+  /**
+   * The trace of the request's span, with tracing on (docs/tracing.md); left out otherwise,
+   * and from an entry read back from a snapshot (see save()).
+   */
+  trace_id?: string;
 }
 
-export type JournalInput = Omit<JournalEntry, 'id' | 'object'> & {
+export type JournalInput = Omit<JournalEntry, 'id' | 'object' | 'trace_id'> & {
+  trace_id?: string | null;
   /** The body as sent, when the caller has it (the HTTP edge): kept instead of `body`. */
   body_text?: string | null;
   /** The JSON text answered, when the writer kept it: held in memory for exports (HAR), never listed or saved. */
@@ -91,7 +97,7 @@ export type JournalInputAtMs = Omit<JournalInput, 'at'> & { at: number };
 export interface JournalState {
   next_seq: number;
   dropped: number;
-  entries: (Omit<JournalEntry, 'answered' | 'body_bytes'> & { answered?: boolean; body_bytes?: number | null })[];
+  entries: (Omit<JournalEntry, 'answered' | 'body_bytes' | 'trace_id'> & { answered?: boolean; body_bytes?: number | null })[];
 }
 
 declare module './workspace.js' {
@@ -212,6 +218,8 @@ class Slot {
   /** NaN for none: a field that only ever holds numbers is written in place. */
   durationMs = Number.NaN;
   onboardingIds: string[] = NO_IDS;
+  /** '' for none: the slot's field keeps holding strings. */
+  traceId = '';
   later: LaterIds | undefined = undefined;
   /** The entry made on the first read, handed out again on later ones. */
   entry: JournalEntry | undefined = undefined;
@@ -240,6 +248,7 @@ class Slot {
     this.answered = input.answered;
     this.durationMs = input.duration_ms ?? Number.NaN;
     this.onboardingIds = input.onboarding_ids;
+    this.traceId = input.trace_id ?? '';
     this.later = later;
     this.entry = undefined;
   }
@@ -284,9 +293,19 @@ class Slot {
       duration_ms: Number.isNaN(this.durationMs) ? null : this.durationMs,
       // A copy: the journal's callers may share one array among the entries they record.
       onboarding_ids: [...this.onboardingIds],
+      ...(this.traceId ? { trace_id: this.traceId } : {}),
     };
     return (this.entry = withBodyText(entry, this.text));
   }
+}
+
+/**
+ * An entry as a snapshot keeps it: durations and trace ids are measurements of one run, left out
+ * so equal workspaces keep giving equal snapshots.
+ */
+function saved(entry: JournalEntry): JournalState['entries'][number] {
+  const { trace_id: _trace, ...kept } = entry;
+  return { ...kept, duration_ms: null };
 }
 
 const journalId = (seq: number): string => `jrn_${String(seq).padStart(6, '0')}`;
@@ -372,8 +391,8 @@ export class RequestJournal {
   /** append(), and the entry as the journal will show it (the entry it would have been, with the journal off). */
   record(input: JournalInput | JournalInputAtMs, later?: LaterIds): JournalEntry {
     if (!this.enabled) {
-      const { body_text: _text, answer_text: _answer, ...fields } = input;
-      return { id: journalId(this.nextSeq), object: 'request', ...fields, at: isoOf(input.at) };
+      const { body_text: _text, answer_text: _answer, trace_id: traceId, ...fields } = input;
+      return { id: journalId(this.nextSeq), object: 'request', ...fields, at: isoOf(input.at), ...(traceId ? { trace_id: traceId } : {}) };
     }
     this.append(input, later);
     return this.slotAt(this.size - 1).toEntry();
@@ -480,7 +499,7 @@ export class RequestJournal {
     this.settle();
     let first = this.size;
     while (first > 0 && this.slotAt(first - 1).seq >= since) first--;
-    return { next_seq: this.nextSeq, dropped: this.droppedCount, kept: this.size, added: this.live(first).map((e) => ({ ...e, duration_ms: null })) };
+    return { next_seq: this.nextSeq, dropped: this.droppedCount, kept: this.size, added: this.live(first).map(saved) };
   }
 
   /**
@@ -489,7 +508,7 @@ export class RequestJournal {
    */
   save(): JournalState {
     this.settle();
-    return { next_seq: this.nextSeq, dropped: this.droppedCount, entries: this.live().map((e) => ({ ...e, duration_ms: null })) };
+    return { next_seq: this.nextSeq, dropped: this.droppedCount, entries: this.live().map(saved) };
   }
 
 

@@ -1,6 +1,7 @@
 import { ClockError } from './clock.js';
 import type { Clock } from './clock.js';
 import { WallAlarm, type Timer, type TimerQueue } from './timers.js';
+import { inSpan, NO_TRACER, tracer, within, type Span } from './tracing.js';
 
 /** Facts a timer reports when it fired (a delivery's outcome, say). */
 export type Facts = Record<string, unknown>;
@@ -45,8 +46,23 @@ export class Scheduler<W extends SchedulerHost> {
 
   constructor(private readonly ws: W, private readonly handlers: TimerHandlers<W>) {}
 
-  /** Runs every timer due by `targetMs`, waits for their work, then leaves the clock at `targetMs`. */
-  async advanceTo(targetMs: number): Promise<Fired[]> {
+  /**
+   * Runs every timer due by `targetMs`, waits for their work, then leaves the clock at `targetMs`.
+   * With tracing on, in a span of its own: the events its timers emit join its trace.
+   */
+  advanceTo(targetMs: number): Promise<Fired[]> {
+    const { clock } = this.ws;
+    if (!tracer().enabled) return this.advance(targetMs, NO_TRACER.start(''));
+    const attributes = { 'emulator.clock.from': clock.iso(), 'emulator.clock.to': new Date(targetMs).toISOString(), 'emulator.clock.mode': clock.mode };
+    return inSpan('clock.advance', { attributes }, async (span) => {
+      const fired = await this.advance(targetMs, span);
+      span.set({ 'emulator.timers.fired': fired.length });
+      return fired;
+    });
+  }
+
+  /** `span`: the advance's, current while each batch of timers starts (their steps and events join it). */
+  private async advance(targetMs: number, span: Span): Promise<Fired[]> {
     const { clock } = this.ws;
     // A realtime clock passes any instant read a moment ago; only a frozen clock can be asked to go back.
     if (targetMs < clock.nowMs() && clock.mode === 'frozen') throw new ClockError('the clock never moves backwards');
@@ -55,7 +71,7 @@ export class Scheduler<W extends SchedulerHost> {
       await this.settle();
       const batch = this.takeInstant(Math.max(targetMs, clock.nowMs()));
       if (!batch.length) break;
-      fired.push(...this.start(batch));
+      fired.push(...within(span, () => this.start(batch)));
     }
     clock.catchUp(targetMs);
     this.rearm();

@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import type { Request, Response } from 'express';
 import { isOnboardingId, JOURNAL_BODY_CAP, maskKey, type JournalInputAtMs, type LaterIds } from '../core/journal.js';
+import { tracer } from '../core/tracing.js';
 import type { Workspace } from '../core/workspace.js';
 import { hasBody, type WithRawBody } from './body.js';
 import { droppedAnswerOf } from './faults.js';
@@ -94,6 +95,7 @@ const input: JournalInputAtMs = {
   answered: false,
   duration_ms: 0,
   onboarding_ids: [],
+  trace_id: null,
 };
 
 function parsed(text: string | undefined): unknown {
@@ -136,6 +138,8 @@ class Asked {
   readonly serviceOrganization: string | null;
   /** False when the client sent no body: none is read into the request then (readJsonBody). */
   readonly hasBody: boolean;
+  /** The trace of the request's span (src/http/tracing.ts); null with tracing off. */
+  readonly traceId: string | null;
 
   constructor(readonly req: Request, workspace: Workspace, key: string) {
     const h = req.headers;
@@ -149,6 +153,7 @@ class Asked {
     this.serviceVersion = headerText(h['service-version']);
     this.serviceOrganization = headerText(h['service-organization']);
     this.hasBody = hasBody(req);
+    this.traceId = tracer().traceId() || null;
   }
 }
 
@@ -188,6 +193,7 @@ function record(workspace: Workspace, asked: Asked, answer: Answered): void {
   input.answered = answer.answered;
   input.duration_ms = Math.round((performance.now() - asked.started) * 1000) / 1000;
   input.onboarding_ids = ids;
+  input.trace_id = asked.traceId;
   workspace.requests.append(input, later);
   workspace.activity.notify();
 }

@@ -13,6 +13,8 @@ import { recordKeyRefusal } from './unmatched.js';
 import { dropAnswer, faultDelay, takeFault, writeSlowly, type FaultEffect } from './faults.js';
 import { beginIdempotency, fingerprintOf, type IdempotencyGuard } from './idempotency.js';
 import { journalRequest } from './journal.js';
+import { serverSpans } from './tracing.js';
+import { within } from '../core/tracing.js';
 import type { RateLimiter } from './rate-limit.js';
 import { replyText, requestIdOf, writeReply } from './reply.js';
 
@@ -90,7 +92,8 @@ function deliverApi(req: Request, res: Response, reply: Reply, fault: FaultEffec
 export function mountApiRoute(router: Router, emulator: Emulator, route: ApiRoute, options: MountOptions): void {
   const compiled = compileInput(route);
   const write = isWrite(route);
-  router[route.method.toLowerCase() as Lower](route.path, async (req: Request, res: Response) => {
+  const traced = serverSpans(route.method, route.path);
+  router[route.method.toLowerCase() as Lower](route.path, (req: Request, res: Response) => traced(req, res, async (span) => {
     const version = requestedVersion(req, res);
     const { token, workspace } = keyedWorkspace(emulator, req);
     journalRequest(req, res, workspace, token); // from here on, every answer is recorded
@@ -117,12 +120,13 @@ export function mountApiRoute(router: Router, emulator: Emulator, route: ApiRout
           replayed = true;
           return { status: replay.status, body: new RawJson(replay.body), headers: { ...replay.headers, 'Idempotent-Replayed': 'true' } };
         }
-        return route.handle({ workspace, caller, principal, params: req.params as Record<string, string>, query, body, info: infoOf(req, options) });
+        // The request's span is current for the handler: the events it emits keep it for their deliveries.
+        return within(span, () => route.handle({ workspace, caller, principal, params: req.params as Record<string, string>, query, body, info: infoOf(req, options) }));
       },
       deliver: (reply) => deliverApi(req, res, reply, fault, replayed, (text) => idem?.finish(reply.status, text, { 'Service-Version': apiVersion })),
       abandon: () => idem?.release(),
     });
-  });
+  }));
 }
 
 /** The bearer key and the workspace it names; a refusal is also kept among the unmatched requests, with its near miss. */

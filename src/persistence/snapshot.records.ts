@@ -87,7 +87,13 @@ const webhook = Type.Object({
   dead_in_a_row: Count, created_at: Instant,
 });
 
-const attempt = Type.Object({ at: Instant, status_code: Nullable(Type.Integer()), error: Nullable(Str), manual: Type.Boolean(), next_attempt_at: Nullable(Instant), injected: Type.Optional(InjectedAttemptSchema) });
+// A trace id and a traceparent as W3C Trace Context writes them (present with tracing on; older files lack them).
+const TraceId = Type.String({ pattern: '^[0-9a-f]{32}$' });
+const Trace = Type.Object({ traceparent: Type.String({ pattern: '^[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$' }), tracestate: Type.Optional(Type.String({ maxLength: 512 })) });
+const attempt = Type.Object({
+  at: Instant, status_code: Nullable(Type.Integer()), error: Nullable(Str), manual: Type.Boolean(), next_attempt_at: Nullable(Instant), injected: Type.Optional(InjectedAttemptSchema),
+  trace_id: Type.Optional(TraceId),
+});
 const delivery = Type.Object({
   id: Id, seq: Count, endpoint_id: Id, event_id: Id, event_type: Str, status: OneOf(DELIVERY_STATUSES), attempts: Count,
   last_status_code: Nullable(Type.Integer()), last_error: Nullable(Str), created_at: Instant, delivered_at: Nullable(Instant), next_attempt_at: Nullable(Instant),
@@ -97,6 +103,7 @@ const delivery = Type.Object({
     timer: Nullable(Type.Object({ seq: Type.Integer({ minimum: 1 }), due: Type.Number() })),
   })),
   injected: Type.Optional(InjectedFaultSchema),
+  trace: Type.Optional(Trace),
 });
 
 const reviewSession = Type.Object({

@@ -4,6 +4,7 @@ import { ApiError } from '../core/errors.js';
 import type { Facts } from '../core/scheduler.js';
 import type { Timer } from '../core/timers.js';
 import type { Workspace } from '../core/workspace.js';
+import { inSpan } from '../core/tracing.js';
 import { changeTerms, returnForCorrection } from '../resources/onboardings/onboardings.lifecycle.js';
 import { nextJourneyStep, type JourneyStep, type NextStep } from '../resources/onboardings/onboardings.next-step.js';
 import { TERMINAL_STATUSES, type OnboardingRecord } from '../resources/onboardings/onboardings.model.js';
@@ -170,8 +171,14 @@ export function playStep(ws: Workspace, timer: Timer): Facts {
   const before = { ...p };
   next.count?.(p);
   try {
-    const after = next.run();
-    return { status: after.status };
+    // With tracing on, a span of its own: the events the step emits join its trace.
+    const attributes = { 'emulator.workspace.id': ws.id, 'onboarding.id': id, 'scenario.step': String(timer.payload.step), 'scenario.rule': String(driver!.id) };
+    const after = inSpan(SCENARIO_STEP, { attributes }, (span) => {
+      const status = next.run().status;
+      span.set({ 'onboarding.status': status });
+      return status;
+    });
+    return { status: after };
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;
     Object.assign(p, before, IDLE);

@@ -1,5 +1,6 @@
 import { nextSequence } from '../../core/store.js';
 import type { Timer } from '../../core/timers.js';
+import { tracer, type TraceParent } from '../../core/tracing.js';
 import type { Workspace } from '../../core/workspace.js';
 import type { OnboardingRecord } from '../onboardings/onboardings.model.js';
 import { dispatchEvent } from '../webhooks/webhooks.rules.js';
@@ -15,15 +16,18 @@ export type EventFacts = Pick<EventData, 'role' | 'returned_to' | 'kind' | 'conn
  */
 export function emitEvents(ws: Workspace, r: OnboardingRecord, types: readonly EventType[], facts: EventFacts = {}): EventRecord[] {
   const made: EventRecord[] = [];
+  // The span running now (an API call, a clock advance, a scenario step) is what made these
+  // events: their deliveries keep it, since their attempts run later, from the timer queue.
+  const trace = tracer().current();
   for (const type of types) {
-    made.push(makeEvent(ws, r, type, facts));
+    made.push(makeEvent(ws, r, type, facts, trace));
     const older = OLDER_NAMES[type];
-    if (older) made.push(makeEvent(ws, r, older, facts));
+    if (older) made.push(makeEvent(ws, r, older, facts, trace));
   }
   return made;
 }
 
-function makeEvent(ws: Workspace, r: OnboardingRecord, type: EventType, facts: EventFacts): EventRecord {
+function makeEvent(ws: Workspace, r: OnboardingRecord, type: EventType, facts: EventFacts, trace: TraceParent | null): EventRecord {
   const data: EventData = {
     onboarding_id: r.id,
     reference: r.reference,
@@ -44,7 +48,7 @@ function makeEvent(ws: Workspace, r: OnboardingRecord, type: EventType, facts: E
   };
   ws.store.events.put(event);
   ws.scheduler.schedule('event.purge', ws.clock.nowMs() + EVENT_RETENTION_MS, { event_id: event.id });
-  dispatchEvent(ws, event);
+  dispatchEvent(ws, event, trace);
   return event;
 }
 

@@ -2,11 +2,13 @@ import { wallClockSeconds } from '../../core/clock.js';
 import type { Facts } from '../../core/scheduler.js';
 import { nextSequence } from '../../core/store.js';
 import type { Timer } from '../../core/timers.js';
+import type { TraceParent } from '../../core/tracing.js';
 import type { Workspace } from '../../core/workspace.js';
 import type { EventRecord } from '../events/events.model.js';
 import { withSent, type DeliveryRecord, type WebhookEndpointRecord } from './webhooks.model.js';
 import { vetDeliveryTarget } from '../../delivery/address-policy.js';
 import type { InjectedAttempt, InjectedFault } from '../../delivery-faults/delivery-faults.js';
+import { endAttemptSpan, startAttemptSpan } from './webhooks.attempt-span.js';
 import { attemptFault, bentSignature, firstAttemptDue, holdBehind, injectedMark, releaseHeld, signedAt } from './webhooks.fault-play.js';
 import { retryDelayMs } from '../../delivery/schedule.js';
 import { deliverySettings, type DeliverySettings } from '../../delivery/settings.js';
@@ -49,21 +51,22 @@ export interface AttemptRules {
 
 /**
  * One delivery, its first attempt due now and its removal due after 30 days. A delivery fault
- * (src/delivery-faults) may delay or hold it, or queue a copy of it.
+ * (src/delivery-faults) may delay or hold it, or queue a copy of it. `trace`: the span that made
+ * the event (tracing on), the parent of every attempt's span.
  */
-export function enqueue(ws: Workspace, endpoint: WebhookEndpointRecord, eventId: string, eventType: string, body: string): DeliveryRecord {
+export function enqueue(ws: Workspace, endpoint: WebhookEndpointRecord, eventId: string, eventType: string, body: string, trace: TraceParent | null = null): DeliveryRecord {
   const now = ws.clock.nowMs();
   const fault = ws.deliveryFaults.take(endpoint, now);
-  let delivery = queue(ws, endpoint.id, eventId, eventType, body, firstAttemptDue(now, fault), fault && injectedMark(fault));
+  let delivery = queue(ws, endpoint.id, eventId, eventType, body, firstAttemptDue(now, fault), fault && injectedMark(fault), trace);
   holdBehind(ws, endpoint.id, delivery);
   if (fault?.kind === 'duplicate') {
-    const copy = queue(ws, endpoint.id, eventId, eventType, body, now + fault.delay_ms!, { ...injectedMark(fault), duplicate_of: delivery.id });
+    const copy = queue(ws, endpoint.id, eventId, eventType, body, now + fault.delay_ms!, { ...injectedMark(fault), duplicate_of: delivery.id }, trace);
     delivery = ws.store.deliveries.put({ ...delivery, injected: { ...delivery.injected!, duplicate_id: copy.id } });
   }
   return delivery;
 }
 
-function queue(ws: Workspace, endpointId: string, eventId: string, eventType: string, body: string, dueMs: number, injected: InjectedFault | undefined): DeliveryRecord {
+function queue(ws: Workspace, endpointId: string, eventId: string, eventType: string, body: string, dueMs: number, injected: InjectedFault | undefined, trace: TraceParent | null): DeliveryRecord {
   const now = ws.clock.nowMs();
   const id = ws.ids.id('whd');
   const timer = ws.scheduler.schedule('webhook.attempt', dueMs, { delivery_id: id });
@@ -84,6 +87,7 @@ function queue(ws: Workspace, endpointId: string, eventId: string, eventType: st
     body,
     timer_seq: timer.seq,
     ...(injected ? { injected } : {}),
+    ...(trace ? { trace } : {}),
   });
 }
 
@@ -121,32 +125,38 @@ export async function attempt(ws: Workspace, endpoint: WebhookEndpointRecord, de
   const retrySeq = scheduled ? ws.timers.reserve() : undefined;
   const resume = { status: delivery.status, timer_seq: delivery.timer_seq, timer: timer && { seq: timer.seq, due: timer.due } };
   ws.store.deliveries.put({ ...delivery, status: 'in_progress', attempts: delivery.attempts + 1, timer_seq: scheduled ? null : delivery.timer_seq, resume });
-  const target = await vetDeliveryTarget(endpoint.url, settings.urlPolicy, settings.resolver);
+  const span = startAttemptSpan(ws, endpoint, delivery, !scheduled);
   // What went out, kept with the attempt: signed when sent, which the concurrency limit may put off.
   let sent: Record<string, string> | undefined;
-  let result = target.refused
-    ? { ok: false, status: null as number | null, error: `refused by the strict URL policy: ${target.refused}` as string | null }
-    : await settings.limit(() =>
-        // A relay that takes this address carries the attempt; otherwise it goes out directly, to an address the policy vetted.
-        (settings.relays.transportFor(ws.id, endpoint.url) ?? settings.transport).send({
-          url: endpoint.url, headers: (sent = headersFor(ws, rules.signingSecrets(ws, endpoint), delivery, injected)), body: delivery.body, timeoutMs: settings.timeoutMs,
-          addresses: target.addresses, quote: settings.urlPolicy === 'local',
-        }),
-      );
-  if (injected?.kind === 'drop_ack' && result.ok) {
-    // The receiver's acknowledgement is lost: recorded as the timeout the service would see.
-    injected.received_status_code = result.status;
-    result = { ok: false, status: null, error: `timed out after ${settings.timeoutMs} ms` };
+  let result: { ok: boolean; status: number | null; error: string | null; durationMs?: number } = { ok: false, status: null, error: 'failed' };
+  try {
+    const target = await vetDeliveryTarget(endpoint.url, settings.urlPolicy, settings.resolver);
+    result = target.refused
+      ? { ok: false, status: null, error: `refused by the strict URL policy: ${target.refused}` }
+      : await settings.limit(() =>
+          // A relay that takes this address carries the attempt; otherwise it goes out directly, to an address the policy vetted.
+          (settings.relays.transportFor(ws.id, endpoint.url) ?? settings.transport).send({
+            url: endpoint.url, headers: (sent = { ...headersFor(ws, rules.signingSecrets(ws, endpoint), delivery, injected), ...span.headers() }), body: delivery.body, timeoutMs: settings.timeoutMs,
+            addresses: target.addresses, quote: settings.urlPolicy === 'local',
+          }),
+        );
+    if (injected?.kind === 'drop_ack' && result.ok) {
+      // The receiver's acknowledgement is lost: recorded as the timeout the service would see.
+      injected.received_status_code = result.status;
+      result = { ok: false, status: null, error: `timed out after ${settings.timeoutMs} ms` };
+    }
+  } finally {
+    endAttemptSpan(span, result, injected?.kind);
   }
   if (delivery.attempts === 0) releaseHeld(ws, delivery.id);
   const { resume: _done, ...current } = ws.store.deliveries.get(delivery.id)!;
   const outcome = { last_status_code: result.status, last_error: result.ok ? null : result.error ?? 'failed' };
-  const exchange = sent && { headers: sent, duration_ms: 'durationMs' in result ? result.durationMs : 0 };
+  const exchange = sent && { headers: sent, duration_ms: result.durationMs ?? 0 };
   const logged = (next: string | null) => ({
     ...outcome,
     attempt_log: [
       ...(current.attempt_log ?? []),
-      withSent({ at: new Date(startedAt).toISOString(), status_code: outcome.last_status_code, error: outcome.last_error, manual: !scheduled, next_attempt_at: next, ...(injected ? { injected } : {}) }, exchange),
+      withSent({ at: new Date(startedAt).toISOString(), status_code: outcome.last_status_code, error: outcome.last_error, manual: !scheduled, next_attempt_at: next, ...(injected ? { injected } : {}), ...(span.traceId ? { trace_id: span.traceId } : {}) }, exchange),
     ],
   });
   if (result.ok) {

@@ -1,3 +1,4 @@
+import type { TraceParent } from '../../core/tracing.js';
 import type { InjectedAttempt, InjectedFault } from '../../delivery-faults/delivery-faults.js';
 import type { Environment } from '../organizations/organizations.model.js';
 
@@ -50,6 +51,12 @@ export interface DeliveryRecord {
   resume?: DeliveryResume;
   /** What an injected delivery fault did to it (POST /_emulator/delivery-faults); never shown by /v1. */
   injected?: InjectedFault;
+  /**
+   * With tracing on: the span that made its event (an API call, a clock advance, a scenario
+   * step), taken when the event was emitted; each attempt's span is its child, so the receiver
+   * joins that trace however much later the attempt runs. Absent with tracing off and in older snapshots.
+   */
+  trace?: TraceParent;
 }
 
 /** A running attempt's way back: the status and timer before it, and the scheduled timer it came from. */
@@ -74,6 +81,8 @@ export interface AttemptRecord {
   next_attempt_at: string | null;
   /** What an injected delivery fault did to this attempt; never shown by /v1. */
   injected?: InjectedAttempt;
+  /** With tracing on: the trace of the attempt's span (the delivery's trace when it has one). */
+  trace_id?: string;
   /** What the attempt sent, for the HAR export; in memory only (see withSent). */
   readonly sent?: AttemptSent;
 }

@@ -1,5 +1,6 @@
 import type { Facts } from '../../core/scheduler.js';
 import type { Timer } from '../../core/timers.js';
+import type { TraceParent } from '../../core/tracing.js';
 import type { Workspace } from '../../core/workspace.js';
 import { attemptTimer as runAttempt, enqueue, messageBody, stopPending, type AttemptRules } from './webhooks.dispatcher.js';
 import { AUTO_DISABLE_AFTER } from '../../delivery/schedule.js';
@@ -37,8 +38,8 @@ function subscribers(ws: Workspace, event: EventRecord): WebhookEndpointRecord[]
 }
 
 /** Called by the one event emitter for every event made: one delivery per subscribed address. */
-export function dispatchEvent(ws: Workspace, event: EventRecord): DeliveryRecord[] {
-  return subscribers(ws, event).map((endpoint) => enqueue(ws, endpoint, event.id, event.type, messageBody(event, endpoint.api_version)));
+export function dispatchEvent(ws: Workspace, event: EventRecord, trace: TraceParent | null = null): DeliveryRecord[] {
+  return subscribers(ws, event).map((endpoint) => enqueue(ws, endpoint, event.id, event.type, messageBody(event, endpoint.api_version), trace));
 }
 
 /** The current secret, then the previous one while its overlap lasts. */

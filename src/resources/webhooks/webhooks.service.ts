@@ -3,6 +3,7 @@ import type { Principal } from '../organizations/organizations.access.js';
 import { fail } from '../../core/errors.js';
 import { paginate, type Page } from '../../core/pagination.js';
 import { nextSequence } from '../../core/store.js';
+import { tracer } from '../../core/tracing.js';
 import type { Workspace } from '../../core/workspace.js';
 import { checkAddressUrl } from '../../delivery/address-policy.js';
 import { attempt, enqueue, messageBody, stopPending } from './webhooks.dispatcher.js';
@@ -99,7 +100,7 @@ export function sendTestPing(ws: Workspace, p: Principal, id: string): DeliveryR
     organization_id: w.organization_id,
     data: { message: 'A test message from the onboarding emulator.' },
   };
-  return enqueue(ws, w, event.id, event.type, messageBody(event, w.api_version));
+  return enqueue(ws, w, event.id, event.type, messageBody(event, w.api_version), tracer().current());
 }
 
 export function listDeliveries(ws: Workspace, p: Principal, id: string, q: ListDeliveriesQuery): Page<DeliveryRecord> {

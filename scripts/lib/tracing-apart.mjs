@@ -1,0 +1,17 @@
+// For the bundles made from the ES build: the OpenTelemetry adapter (dist/tracing/otel.js), which
+// src/tracing/load.ts imports with import() only when tracing is on, stays a file of its own.
+// Bundled in, OpenTelemetry would be parsed at every start, traces or not; left out, the bundle
+// imports the adapter from the ES build, and the adapter its packages from node_modules.
+import { join, relative, sep } from 'node:path';
+
+/** `dist`: the ES build's folder; `bundleDir`: the folder the bundle is written to. */
+export function tracingApart({ dist, bundleDir }) {
+  const adapter = join(dist, 'tracing', 'otel.js');
+  const fromBundle = `./${relative(bundleDir, adapter).split(sep).join('/')}`.replace(/^\.\/\.\.\//, '../');
+  return {
+    name: 'tracing-apart',
+    setup(b) {
+      b.onResolve({ filter: /^\.\/otel\.js$/ }, (args) => (args.importer === join(dist, 'tracing', 'load.js') ? { path: fromBundle, external: true } : undefined));
+    },
+  };
+}

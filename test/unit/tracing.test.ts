@@ -1,0 +1,58 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { inSpan, installTracer, NO_TRACER, traceIdOf, tracer, type Span, type SpanStart, type Tracer } from '../../src/core/tracing.js';
+import { tracingWanted } from '../../src/tracing/load.js';
+
+afterEach(() => installTracer(null));
+
+describe('tracingWanted: the standard variables', () => {
+  it.each([
+    [{}, false],
+    [{ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318' }, true],
+    [{ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://127.0.0.1:4318/v1/traces' }, true],
+    [{ OTEL_EXPORTER_OTLP_ENDPOINT: '  ' }, false],
+    [{ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318', OTEL_SDK_DISABLED: 'true' }, false],
+    [{ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318', OTEL_SDK_DISABLED: 'false' }, true],
+    [{ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318', OTEL_TRACES_EXPORTER: 'none' }, false],
+    [{ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318', OTEL_TRACES_EXPORTER: 'console' }, false],
+    [{ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318', OTEL_TRACES_EXPORTER: 'console, otlp' }, true],
+  ])('%j -> %s', (env, on) => expect(tracingWanted(env)).toBe(on));
+});
+
+/** A tracer of the port that records what it is asked, with no OpenTelemetry. */
+function recording() {
+  const log: string[] = [];
+  const t: Tracer = {
+    enabled: true,
+    start(name: string, options?: SpanStart): Span {
+      log.push(`start ${name} ${JSON.stringify(options?.attributes ?? {})}`);
+      return { traceId: 'a'.repeat(32), headers: () => ({}), set: (a) => void log.push(`set ${JSON.stringify(a)}`), fail: (r) => void log.push(`fail ${r}`), end: () => void log.push(`end ${name}`) };
+    },
+    within: (_span, fn) => fn(),
+    current: () => null,
+    traceId: () => '',
+  };
+  return { t, log };
+}
+
+describe('the tracing port', () => {
+  it('is off by default: inSpan runs the function and nothing else', () => {
+    expect(tracer()).toBe(NO_TRACER);
+    expect(inSpan('x', {}, (span) => span.traceId)).toBe('');
+  });
+
+  it('ends a span when its function returns, or when its promise settles, and marks a failure', async () => {
+    const { t, log } = recording();
+    installTracer(t);
+    expect(inSpan('sync', { attributes: { a: 1 } }, () => 5)).toBe(5);
+    await expect(inSpan('async', {}, () => Promise.resolve(6))).resolves.toBe(6);
+    expect(() => inSpan('throws', {}, () => { throw new Error('boom'); })).toThrow('boom');
+    await expect(inSpan('rejects', {}, () => Promise.reject(new Error('late')))).rejects.toThrow('late');
+    expect(log).toEqual(['start sync {"a":1}', 'end sync', 'start async {}', 'end async', 'start throws {}', 'fail boom', 'end throws', 'start rejects {}', 'fail late', 'end rejects']);
+  });
+
+  it('reads the trace id of a traceparent, and nothing else', () => {
+    expect(traceIdOf({ traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' })).toBe('0af7651916cd43dd8448eb211c80319c');
+    expect(traceIdOf({ traceparent: 'garbage' })).toBeNull();
+    expect(traceIdOf(null)).toBeNull();
+  });
+});
