@@ -6,7 +6,7 @@
 // Everything on 127.0.0.1. Run after a build:
 //
 //   node bench/mcp.mjs
-//   BASE_CLI=/tmp/base/dist/cli/main.js node bench/mcp.mjs
+//   BASE_CLI=../another-checkout/dist/cli/main.js node bench/mcp.mjs
 import path from 'node:path';
 import http from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
