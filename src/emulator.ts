@@ -177,6 +177,7 @@ export class Emulator {
     ws.scheduler.stop();
     this.entries.delete(id);
     this.delivery.relays.forgetWorkspace(id);
+    ws.activity.notify(); // its waits end with workspace_not_found
   }
 
   /** The long polls of GET /_emulator/wait, across workspaces: a stopping server ends them. */

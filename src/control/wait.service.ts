@@ -46,6 +46,17 @@ function nearestOf<T>(newestFirst: readonly T[], differs: (item: T) => string[],
 
 const before = (at: string, since: string | undefined) => since !== undefined && Date.parse(at) < Date.parse(since);
 
+/** A name or a pattern with * and ?: a plain name is compared as it is (ignoring case), which is most waits and far cheaper. */
+function matcherFor(pattern: string | undefined, param: string): ((value: string) => boolean) | undefined {
+  if (pattern === undefined) return undefined;
+  if (/[*?]/.test(pattern)) {
+    if (pattern.length > 200) throw fail('parameter_invalid', `${param}: a pattern with * or ? has at most 200 characters.`, param);
+    return (value) => wildcardMatch(pattern, value);
+  }
+  const plain = pattern.toLowerCase();
+  return (value) => value.toLowerCase() === plain;
+}
+
 /** An event type, or a pattern: a plain name must be a known type, or the wait could never end. */
 function checkType(value: string | undefined, param: string): void {
   if (value === undefined || /[*?]/.test(value)) return;
@@ -60,25 +71,29 @@ function oneOf<T extends string>(value: string | number | undefined, values: rea
   return String(value) as T;
 }
 
-/** Matches of a list, with `count` needed: met when enough match. */
-function counted<T>(newestFirst: () => readonly T[], matches: (item: T) => boolean, need: number, render: (items: T[]) => unknown[]): Found | undefined {
-  const found = newestFirst().filter(matches);
-  if (found.length < need) return undefined;
-  return { count: found.length, data: render(found.slice(0, WAIT_LISTED).reverse()) };
+/** Matches of a list (oldest first), with `count` needed: met when enough match; the newest WAIT_LISTED listed, oldest first. */
+function counted<T>(oldestFirst: readonly T[], matches: (item: T) => boolean, need: number, render: (items: T[]) => unknown[]): Found | undefined {
+  let count = 0;
+  for (const item of oldestFirst) if (matches(item)) count++;
+  if (count < need) return undefined;
+  const listed: T[] = [];
+  for (let i = oldestFirst.length - 1; i >= 0 && listed.length < WAIT_LISTED; i--) if (matches(oldestFirst[i]!)) listed.push(oldestFirst[i]!);
+  return { count, data: render(listed.reverse()) };
 }
 
 function eventCondition(ws: Workspace, q: WaitQuery, need: number): Condition {
   checkType(q.type, 'type');
+  const typeMatches = matcherFor(q.type, 'type');
   const differs = (e: EventRecord) => {
     const out: string[] = [];
-    if (q.type !== undefined && !wildcardMatch(q.type, e.type)) out.push('type');
+    if (typeMatches && !typeMatches(e.type)) out.push('type');
     if (q.onboarding_id !== undefined && e.data.onboarding_id !== q.onboarding_id) out.push('onboarding_id');
     if (before(e.created_at, q.since)) out.push('since');
     return out;
   };
-  const newest = () => ws.store.events.values().slice().reverse();
+  const newest = () => ws.store.events.values().reverse();
   return {
-    check: () => counted(newest, (e) => differs(e).length === 0, need, (found) => renderInspectEvents(ws, found)),
+    check: () => counted(ws.store.events.values(), (e) => differs(e).length === 0, need, (found) => renderInspectEvents(ws, found)),
     unmet: () => ({
       summary: `${newest().filter((e) => differs(e).length === 0).length} of ${need} event(s) matched`,
       nearest: nearestOf(newest(), differs, (e) => [e.id, `${e.type} for ${e.data.onboarding_id} at ${e.created_at}`]),
@@ -90,18 +105,20 @@ function deliveryCondition(ws: Workspace, q: WaitQuery, need: number): Condition
   checkType(q.event_type, 'event_type');
   const status = oneOf(q.status, DELIVERY_STATUSES, 'status', 'a delivery status');
   const urlOf = (d: DeliveryRecord) => ws.store.webhooks.get(d.endpoint_id)?.url ?? '';
+  const addressMatches = matcherFor(q.address, 'address');
+  const typeMatches = matcherFor(q.event_type, 'event_type');
   const differs = (d: DeliveryRecord) => {
     const out: string[] = [];
-    if (q.address !== undefined && q.address !== d.endpoint_id && !wildcardMatch(q.address, urlOf(d))) out.push('address');
-    if (q.event_type !== undefined && !wildcardMatch(q.event_type, d.event_type)) out.push('event_type');
+    if (addressMatches && q.address !== d.endpoint_id && !addressMatches(urlOf(d))) out.push('address');
+    if (typeMatches && !typeMatches(d.event_type)) out.push('event_type');
     if (status !== undefined && d.status !== status) out.push('status');
     if (q.onboarding_id !== undefined && ws.store.events.get(d.event_id)?.data.onboarding_id !== q.onboarding_id) out.push('onboarding_id');
     if (before(d.created_at, q.since)) out.push('since');
     return out;
   };
-  const newest = () => ws.store.deliveries.values().slice().reverse();
+  const newest = () => ws.store.deliveries.values().reverse();
   return {
-    check: () => counted(newest, (d) => differs(d).length === 0, need, (found) => found.map(renderInspectDelivery)),
+    check: () => counted(ws.store.deliveries.values(), (d) => differs(d).length === 0, need, (found) => found.map(renderInspectDelivery)),
     unmet: () => ({
       summary: `${newest().filter((d) => differs(d).length === 0).length} of ${need} delivery(ies) matched`,
       nearest: nearestOf(newest(), differs, (d) => [d.id, `${d.event_type} to ${urlOf(d) || d.endpoint_id}, ${d.status} after ${d.attempts} attempt(s)`]),
@@ -133,7 +150,7 @@ function requestCondition(ws: Workspace, q: WaitQuery, need: number): Condition 
   const differs = (e: JournalEntry) => differences(e, matcher);
   const newest = () => ws.requests.newestFirst();
   return {
-    check: () => counted(newest, (e) => differs(e).length === 0, need, (found) => found),
+    check: () => counted(newest().reverse(), (e) => differs(e).length === 0, need, (found) => found),
     unmet: () => ({
       summary: `${newest().filter((e) => differs(e).length === 0).length} of ${need} request(s) matched${ws.requests.enabled ? '' : ' (the journal is off: --journal-limit 0)'}`,
       nearest: nearestOf(newest(), differs, (e) => [e.id, `${e.method} ${e.path} answered ${e.status} at ${e.at}`]),
@@ -213,7 +230,7 @@ export async function waitFor(emulator: Emulator, ws: Workspace, q: WaitQuery, s
     if (emulator.workspaces().every((w) => w !== ws)) throw fail('workspace_not_found', `Workspace ${ws.id} was deleted while waiting.`, 'workspace_id');
     return condition.check();
   };
-  const outcome = await emulator.waits.until(ws.activity, check, timeoutMs, signal);
+  const outcome = await emulator.waits.until(ws.id, ws.activity, check, timeoutMs, signal);
   if (outcome.met) {
     return {
       object: 'wait' as const,

@@ -1,12 +1,19 @@
+import { monotonicMs } from './clock.js';
+
+/** Listeners run at most this often: under a stream of changes a wait's check, which reads the store, runs 100 times a second, not once per request. */
+const MIN_GAP_MS = 10;
+
 /**
  * "This workspace may have changed", told to whoever waits on it (a long poll): once per turn of
- * the event loop however many changes the turn made, after the turn's own work (an answer's
- * journal entry, a delivery's outcome) is done, and not at all while nobody listens, so the
- * requests of a workspace nobody waits on pay one size check.
+ * the event loop however many changes the turn made (and no sooner than MIN_GAP_MS after the
+ * last time), after the turn's own work (an answer's journal entry, a delivery's outcome) is
+ * done, and not at all while nobody listens, so the requests of a workspace nobody waits on pay
+ * one size check.
  */
 export class Activity {
   private readonly listeners = new Set<() => void>();
   private queued = false;
+  private lastRun = -Infinity;
 
   on(listener: () => void): () => void {
     this.listeners.add(listener);
@@ -16,9 +23,13 @@ export class Activity {
   notify(): void {
     if (this.queued || this.listeners.size === 0) return;
     this.queued = true;
-    setImmediate(() => {
+    const run = () => {
       this.queued = false;
+      this.lastRun = monotonicMs();
       for (const listener of [...this.listeners]) listener();
-    });
+    };
+    const wait = this.lastRun + MIN_GAP_MS - monotonicMs();
+    if (wait > 0) setTimeout(run, wait);
+    else setImmediate(run);
   }
 }

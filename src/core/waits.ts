@@ -1,14 +1,10 @@
 import type { Activity } from './activity.js';
-import { fail } from './errors.js';
+import { ApiError } from './errors.js';
 
 /** Waits open at once, across workspaces: each holds a connection and is checked on every change. */
 export const WAIT_LIMIT = 256;
-
-/**
- * A safety net under the change notices: a wait is checked at least this often, so a change
- * nothing announced (a workspace deleted) still ends it. Announced changes answer at once.
- */
-const RECHECK_MS = 250;
+/** Waits open at once on one workspace, so one test run cannot take every place. */
+export const WAIT_LIMIT_PER_WORKSPACE = 64;
 
 /** How a wait ended: its condition held (with what the check found), or it did not in time. */
 export type WaitOutcome<T> = { met: true; value: T } | { met: false; why: 'timeout' | 'stopping' | 'hung_up' };
@@ -20,33 +16,48 @@ export type WaitOutcome<T> = { met: true; value: T } | { met: false; why: 'timeo
  */
 export class Waits {
   private readonly open = new Set<(why: 'stopping') => void>();
+  private readonly perWorkspace = new Map<string, number>();
   private stopped = false;
 
   get size(): number {
     return this.open.size;
   }
 
-  until<T>(activity: Activity, check: () => T | undefined, timeoutMs: number, signal?: AbortSignal): Promise<WaitOutcome<T>> {
+  /**
+   * Checked only when `activity` announces a change (the workspace announces every one, its
+   * deletion included): a wait on a quiet workspace costs nothing.
+   */
+  until<T>(workspaceId: string, activity: Activity, check: () => T | undefined, timeoutMs: number, signal?: AbortSignal): Promise<WaitOutcome<T>> {
     const first = check();
     if (first !== undefined) return Promise.resolve({ met: true, value: first });
     if (this.stopped) return Promise.resolve({ met: false, why: 'stopping' });
     if (timeoutMs <= 0) return Promise.resolve({ met: false, why: 'timeout' });
     if (signal?.aborted) return Promise.resolve({ met: false, why: 'hung_up' });
-    if (this.open.size >= WAIT_LIMIT) {
-      throw fail('wait_limit_reached', `${WAIT_LIMIT} waits are open already; end one (or let it time out) before starting another.`);
+    const mine = this.perWorkspace.get(workspaceId) ?? 0;
+    if (this.open.size >= WAIT_LIMIT || mine >= WAIT_LIMIT_PER_WORKSPACE) {
+      const [limit, where] = mine >= WAIT_LIMIT_PER_WORKSPACE ? [WAIT_LIMIT_PER_WORKSPACE, `on workspace ${workspaceId}`] : [WAIT_LIMIT, 'in this emulator'];
+      throw new ApiError('wait_limit_reached', `${limit} waits are open ${where} already; end one (or let it time out) before starting another.`, undefined, { 'Retry-After': '1' });
     }
+    this.perWorkspace.set(workspaceId, mine + 1);
     return new Promise((resolve, reject) => {
+      let ended = false;
       const end = (outcome: WaitOutcome<T> | Error) => {
+        // A listener already queued when another one ended this wait may still call in.
+        if (ended) return;
+        ended = true;
         off();
-        clearInterval(poll);
         clearTimeout(timer);
         signal?.removeEventListener('abort', hungUp);
         this.open.delete(stop);
+        const left = (this.perWorkspace.get(workspaceId) ?? 1) - 1;
+        if (left > 0) this.perWorkspace.set(workspaceId, left);
+        else this.perWorkspace.delete(workspaceId);
         if (outcome instanceof Error) reject(outcome);
         else resolve(outcome);
       };
       /** True once the wait ended, met or failed. */
       const recheck = (): boolean => {
+        if (ended) return true;
         try {
           const value = check();
           if (value === undefined) return false;
@@ -57,7 +68,6 @@ export class Waits {
         return true;
       };
       const off = activity.on(recheck);
-      const poll = setInterval(recheck, RECHECK_MS);
       // The last look at the deadline catches a change whose notice is still queued.
       const timer = setTimeout(() => recheck() || end({ met: false, why: 'timeout' }), timeoutMs);
       const hungUp = () => end({ met: false, why: 'hung_up' });

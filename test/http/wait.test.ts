@@ -4,7 +4,7 @@ import { performance } from 'node:perf_hooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Emulator } from '../../src/emulator.js';
 import { listen, type RunningServer } from '../../src/http/server.js';
-import { WAIT_LIMIT } from '../../src/core/waits.js';
+import { WAIT_LIMIT, WAIT_LIMIT_PER_WORKSPACE } from '../../src/core/waits.js';
 import { createBody, FROZEN_START, KEYS } from '../support/harness.js';
 
 /**
@@ -237,16 +237,35 @@ describe('GET /_emulator/wait: not met', () => {
     expect(((await res.json()) as { error: { code: string } }).error.code).toBe('workspace_not_found');
   });
 
-  it(`holds at most ${WAIT_LIMIT} waits at once; one more is refused with 429`, async () => {
-    const { emulator, wait } = await serve();
-    const held = Array.from({ length: WAIT_LIMIT }, () =>
-      emulator.waits.until(emulator.defaultWorkspace.activity, () => undefined, 30_000),
-    );
-    expect(emulator.waits.size).toBe(WAIT_LIMIT);
-    const { status, body } = await wait({ for: 'settled', timeout_ms: 1_000 }).then(() => wait({ for: 'event', type: 'onboarding.completed', timeout_ms: 1_000 }));
+  it(`holds at most ${WAIT_LIMIT_PER_WORKSPACE} waits on one workspace and ${WAIT_LIMIT} in all; one more is refused with 429`, async () => {
+    const { emulator, url, wait } = await serve();
+    const never = () => undefined;
+    const held = Array.from({ length: WAIT_LIMIT_PER_WORKSPACE }, () => emulator.waits.until('default', emulator.defaultWorkspace.activity, never, 30_000));
+    const { status, body } = await wait({ for: 'event', type: 'onboarding.completed', timeout_ms: 1_000 });
     expect(status).toBe(429);
     expect(body.error).toMatchObject({ type: 'rate_limited', code: 'wait_limit_reached' });
+    expect(body.error!.message).toContain(`${WAIT_LIMIT_PER_WORKSPACE} waits are open on workspace default`);
+    // Another workspace still has its places, until the emulator's are taken.
+    const others = Array.from({ length: WAIT_LIMIT / WAIT_LIMIT_PER_WORKSPACE - 1 }, () => emulator.createWorkspace());
+    for (const ws of others) for (let i = 0; i < WAIT_LIMIT_PER_WORKSPACE; i++) held.push(emulator.waits.until(ws.id, ws.activity, never, 30_000));
+    expect(emulator.waits.size).toBe(WAIT_LIMIT);
+    const last = emulator.createWorkspace();
+    const refused = await fetch(`${url}/_emulator/workspaces/${last.id}/wait?for=event&type=onboarding.completed`);
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toBe('1');
+    expect(((await refused.json()) as { error: { message: string } }).error.message).toContain(`${WAIT_LIMIT} waits are open in this emulator`);
     emulator.waits.stop();
     expect(await Promise.all(held)).toEqual(held.map(() => ({ met: false, why: 'stopping' })));
+  });
+
+  it('a wait on a quiet workspace runs no check until something changes', async () => {
+    const { emulator, api } = await serve();
+    let checks = 0;
+    const pending = emulator.waits.until('default', emulator.defaultWorkspace.activity, () => (++checks > 1 ? 'met' : undefined), 5_000);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(checks).toBe(1); // the first look only: no polling
+    await api('GET', '/v1/onboardings');
+    expect(await pending).toEqual({ met: true, value: 'met' });
+    expect(checks).toBe(2);
   });
 });
