@@ -96,7 +96,8 @@ export async function request<T = unknown>(options: ClientOptions, method: strin
 /** A row's path with its parameters filled in and its query appended. */
 function pathOf(path: string, input: ControlInput): string {
   const filled = path.replace(/:([A-Za-z]+)/g, (_, name: string) => encodeURIComponent(input.params[name] ?? ''));
-  const query = new URLSearchParams(Object.entries(input.query).map(([name, value]): [string, string] => [name, String(value)]));
+  // An object (a wait's body_includes, given as the object in process) goes as its JSON text, as the query takes it.
+  const query = new URLSearchParams(Object.entries(input.query).map(([name, value]): [string, string] => [name, value !== null && typeof value === 'object' ? JSON.stringify(value) : String(value)]));
   return query.size > 0 ? `${filled}?${query}` : filled;
 }
 

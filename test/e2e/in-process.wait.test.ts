@@ -31,6 +31,9 @@ describe('em.waitFor: the wait in process and through the HTTP client', () => {
 
     const remote = await httpControl({ url }).waitFor({ for: 'request', method: 'POST', body_includes: JSON.stringify({ reference: 'from-test' }), status: 201 });
     expect(remote.data).toEqual((await request).data);
+    // The object form, as in process, is sent as its JSON text.
+    const asObject = await httpControl({ url }).waitFor({ for: 'request', method: 'POST', body_includes: { reference: 'from-test' } });
+    expect(asObject.data).toEqual((await request).data);
   });
 
   it('rejects with wait_timeout and the nearest candidates, in process and over HTTP alike', async () => {
