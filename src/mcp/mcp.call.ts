@@ -61,8 +61,8 @@ export async function callTool(session: McpSession, toolName: string, input: Rec
         throw fail('workspace_not_found', `This MCP session is bound to workspace ${session.workspaceId}; connect to /_emulator/workspaces/${String(input[prop])}/mcp (or mcp --workspace) to act on another.`, prop);
       }
     }
-    // What an earlier answer showed masked (a snapshot's keys) goes back in as it was.
-    const given = JSON.stringify(input).includes('hrs_live_…') ? unmaskLiveKeys(input, (await session.methods.keys()).map((k) => k.key)) : input;
+    // A snapshot the session took showed its live keys masked: a restore puts them back as they were. Nothing else is unmasked.
+    const given = action.name === 'restore' && JSON.stringify(input).includes('hrs_live_…') ? unmaskLiveKeys(input, (await session.methods.keys()).map((k) => k.key)) : input;
     const value = await methodOf(session.methods, action.name)(...action.args.map((prop) => given[prop]));
     const own = OWN_ONLY[action.name];
     return { ok: true, value: maskLiveKeys(own ? own(value, session.workspaceId) : value) };

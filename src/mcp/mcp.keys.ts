@@ -25,8 +25,16 @@ export function refuseLiveKeys(value: unknown): void {
 export function unmaskLiveKeys<T>(value: T, liveKeys: readonly string[]): T {
   const text = JSON.stringify(value);
   if (text === undefined || !text.includes('hrs_live_…')) return value;
-  const byMask = new Map(liveKeys.filter(isLiveKey).map((key) => [maskKey(key), key]));
-  return JSON.parse(text.replace(/hrs_live_…[A-Za-z0-9_]*/g, (masked) => byMask.get(masked) ?? masked)) as T;
+  const byMask = new Map<string, string | null>();
+  // Two live keys with one mask (the same last characters) cannot be told apart: such a key is not put back.
+  for (const key of liveKeys.filter(isLiveKey)) byMask.set(maskKey(key), byMask.has(maskKey(key)) ? null : key);
+  return JSON.parse(
+    text.replace(/hrs_live_…[A-Za-z0-9_]*/g, (masked) => {
+      const key = byMask.get(masked);
+      if (key === null) throw fail('snapshot_invalid', `Two live keys of this workspace show as ${masked}; a snapshot taken through MCP cannot tell them apart. Restore it with PUT /_emulator/snapshot instead.`, 'store.keys');
+      return key ?? masked;
+    }),
+  ) as T;
 }
 
 /** The value with every live key in it masked. */
