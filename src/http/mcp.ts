@@ -9,7 +9,7 @@ import { SNAPSHOT_BODY_LIMIT } from '../control/control.routes.js';
 import type { Emulator } from '../emulator.js';
 import { isLiveKey } from '../mcp/mcp.keys.js';
 import { readJsonBody } from './body.js';
-import { bearer, infoOf, selectWorkspace, type MountOptions } from './mount.js';
+import { bearer, hangupSignal, infoOf, selectWorkspace, type MountOptions } from './mount.js';
 
 /**
  * MCP over streamable HTTP (docs/mcp.md): POST /_emulator/mcp for the default workspace (or the
@@ -52,12 +52,7 @@ export function mountMcp(router: Router, emulator: Emulator, options: MountOptio
       const workspace = selectWorkspace(emulator, req);
       // A restore through MCP carries a snapshot: the same limits as PUT /_emulator/snapshot.
       const body = await readJsonBody(req, res, ['json'], SNAPSHOT_BODY_LIMIT, BODY_DEPTH_LIMIT + 32);
-      // A client that hangs up ends the work it asked for (a wait, a receiver check), as on the control routes.
-      const hangup = new AbortController();
-      res.once('close', () => {
-        if (!res.writableFinished) hangup.abort();
-      });
-      const info = { ...infoOf(req, options), signal: hangup.signal, apiDocument: options.openapi };
+      const info = { ...infoOf(req, options), signal: hangupSignal(res), apiDocument: options.openapi };
       // Loaded here, on the first MCP request: the SDK stays out of every other start.
       const { serveMcpRequest } = await import('../mcp/mcp.http.js');
       await serveMcpRequest(

@@ -155,6 +155,15 @@ export function selectWorkspace(emulator: Emulator, req: Request): Workspace {
   return ws;
 }
 
+/** Aborted when the client hangs up before its answer: long work (a wait, a receiver check) stops there. */
+export function hangupSignal(res: Response): AbortSignal {
+  const hangup = new AbortController();
+  res.once('close', () => {
+    if (!res.writableFinished) hangup.abort();
+  });
+  return hangup.signal;
+}
+
 /** `openapi`: the document for a base URL, for the rows that build on it (the Postman collection). */
 export function mountControlRoute(router: Router, emulator: Emulator, route: ControlRoute<Emulator>, options: MountOptions & { openapi(baseUrl: string): unknown }): void {
   const run = controlRunner(route);
@@ -162,12 +171,7 @@ export function mountControlRoute(router: Router, emulator: Emulator, route: Con
     router[route.method.toLowerCase() as Lower](path, async (req: Request, res: Response) => {
       const workspace = selectWorkspace(emulator, req);
       const body = isWrite(route) ? await readJsonBody(req, res, route.bodyTypes, route.bodyLimit, route.bodyDepth) : undefined;
-      // A client that hangs up before its answer: long work (a receiver check) stops.
-      const hangup = new AbortController();
-      res.once('close', () => {
-        if (!res.writableFinished) hangup.abort();
-      });
-      const info = { ...infoOf(req, options), signal: hangup.signal, apiDocument: options.openapi };
+      const info = { ...infoOf(req, options), signal: hangupSignal(res), apiDocument: options.openapi };
       const input = { params: req.params as Record<string, string>, query: req.query as Record<string, unknown>, body };
       await run(emulator, workspace, input, info, (reply) => writeReply(req, res, reply));
     });
