@@ -1,10 +1,10 @@
 import type { Workspace } from '../core/workspace.js';
 import type { JsonFile } from '../resources/route.js';
-import type { DeliveryRecord } from '../resources/webhooks/webhooks.model.js';
+import type { AttemptRecord, DeliveryRecord } from '../resources/webhooks/webhooks.model.js';
 import { attemptEntry } from './deliveries.har.js';
-import { DELIVERIES_LIMIT, type DeliveriesQuery } from './deliveries.schemas.js';
+import { DELIVERIES_LIMIT, HAR_ATTEMPTS_LIMIT, type DeliveriesQuery } from './deliveries.schemas.js';
 import { harFile } from './har.document.js';
-import type { Har, HarEntry } from './har.schemas.js';
+import type { Har } from './har.schemas.js';
 import { renderInspectDelivery } from './inspect.service.js';
 
 /** The deliveries the filters keep, oldest first (the store's order). */
@@ -19,20 +19,20 @@ export function listWorkspaceDeliveries(ws: Workspace, q: DeliveriesQuery) {
   return { data: all.reverse().slice(0, q.limit ?? DELIVERIES_LIMIT).map(renderInspectDelivery), total: all.length };
 }
 
-/** Every attempt of the matching deliveries as a HAR entry, oldest first; `limit` keeps the latest. */
+/** The matching deliveries' attempts as HAR entries, oldest first: the latest `limit` (default HAR_ATTEMPTS_LIMIT). */
 export function harDeliveries(ws: Workspace, q: DeliveriesQuery): JsonFile<Har> {
   const since = q.since === undefined ? undefined : Date.parse(q.since);
-  const entries: { at: number; entry: HarEntry }[] = [];
+  const attempts: { at: number; delivery: DeliveryRecord; url: string; attempt: AttemptRecord; n: number }[] = [];
   for (const d of matching(ws, q)) {
     // A deleted address's deliveries are gone with it; the URL is the address's now.
     const url = ws.store.webhooks.get(d.endpoint_id)?.url ?? '';
     (d.attempt_log ?? []).forEach((a, i) => {
       const at = Date.parse(a.at);
-      if (since === undefined || at >= since) entries.push({ at, entry: attemptEntry(d, url, a, i + 1) });
+      if (since === undefined || at >= since) attempts.push({ at, delivery: d, url, attempt: a, n: i + 1 });
     });
   }
   // Stable: attempts at one instant keep the deliveries' order.
-  entries.sort((a, b) => a.at - b.at);
-  const kept = q.limit === undefined ? entries : entries.slice(-q.limit);
-  return harFile(kept.map((e) => e.entry), `${kept.length} webhook attempt(s)${kept.length < entries.length ? ` of ${entries.length}` : ''}`);
+  attempts.sort((a, b) => a.at - b.at);
+  const kept = attempts.slice(-(q.limit ?? HAR_ATTEMPTS_LIMIT)).map((a) => attemptEntry(a.delivery, a.url, a.attempt, a.n));
+  return harFile(kept, `${kept.length} webhook attempt(s)${kept.length < attempts.length ? ` of ${attempts.length}` : ''}`);
 }
