@@ -150,8 +150,12 @@ export function postmanCollection(doc: OpenApiDocument, keys: readonly Collectio
   const keyFor = (p: Planned): string => {
     const scope = p.op['x-scope'];
     const fit = own.find((k) => (scope === undefined || k.scopes.includes(scope)) && (p.step.role === undefined || (k.user?.roles.includes(p.step.role) ?? false)));
-    const key = fit ?? own[0] ?? keys[0];
-    if (!key) return 'apiKey';
+    // Only an employer's test key, never a live or a partner one: a collection file is shared and committed.
+    const key = fit ?? own[0];
+    if (!key) {
+      keyVariables.set('apiKey', { key: 'apiKey', value: '', type: 'string', description: 'the workspace has no employer test key: set one here' });
+      return 'apiKey';
+    }
     const known = [...keyVariables.entries()].find(([, v]) => v.value === key.key);
     if (known) return known[0];
     const base = `${key.user?.roles[0] ?? 'api'}Key`.replace(/_(\w)/g, (_, c: string) => c.toUpperCase());

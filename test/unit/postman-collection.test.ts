@@ -55,4 +55,12 @@ describe('the Postman collection of /v1', () => {
     expect(items.find((i) => i.id === 'createWebhook')!.request.body!.raw).toContain('"url": "{{webhookUrl}}"');
     expect(variable('webhookUrl')).toBe('https://partner.example/webhooks/onboarding');
   });
+
+  it('never holds a live or a partner key, even when the workspace has no employer test key', () => {
+    expect(JSON.stringify(collection)).not.toContain('hrs_live_');
+    const only = keys.filter((k) => k.environment === 'live' || k.partner_id !== null);
+    const bare = postmanCollection(doc, only, 'http://127.0.0.1:4010');
+    expect(JSON.stringify(bare)).not.toMatch(/hrs_(live|test)_/);
+    expect(bare.variable.find((v) => v.key === 'apiKey')).toMatchObject({ value: '' });
+  });
 });
