@@ -78,12 +78,12 @@ export type JournalInput = Omit<JournalEntry, 'id' | 'object' | 'trace_id'> & {
 };
 
 /**
- * Answers longer than this (64 KB) are not kept for exports; the API's are a few KB. Their
- * texts add up to at most ANSWER_BUDGET per journal, apart from the bodies' budget: past it the
- * oldest answers are let go (their entries stay), so keeping them never drops a request.
+ * Answers longer than this (64 KB) are not kept for exports; the API's are a few KB, so the 4 MB
+ * of ANSWER_BUDGET (per journal, apart from the bodies' budget) holds a full journal's. Past it
+ * the oldest answers are let go (their entries stay), so keeping them never drops a request.
  */
 const ANSWER_CAP = 64 * 1024;
-const ANSWER_BUDGET = 8 * 1024 * 1024;
+const ANSWER_BUDGET = 4 * 1024 * 1024;
 
 /** An entry with the answer text the journal still holds for it (null: none kept, or let go). */
 export interface AnsweredEntry {
