@@ -5,7 +5,7 @@ import type { restoreWorkspace } from './snapshot.service.js';
 import type { ErrorDetail } from '../core/errors.js';
 import type { ScenarioWarning } from '../scenarios/scenario.warnings.js';
 import type { ControlInput } from './control.call.js';
-import { clientCalls, type ClientCall, type ClientOf, type ControlRoute } from './control.row.js';
+import { clientCalls, pathParams, type ClientCall, type ClientOf, type ControlRoute } from './control.row.js';
 import { controlRows } from './control.table.js';
 
 /**
@@ -58,7 +58,7 @@ function inputOf(row: ControlRoute<never>, call: ClientCall, args: unknown[]): C
     // A filter's unset fields are left out, as a query string leaves them out.
     for (const [name, value] of Object.entries((args[0] ?? {}) as Record<string, unknown>)) if (value !== undefined) input.query[name] = value;
   } else {
-    const params = new Set(row.path.split('/').filter((s) => s.startsWith(':')).map((s) => s.slice(1)));
+    const params = new Set(pathParams(row));
     const query = (row.query as { properties?: Record<string, unknown> } | undefined)?.properties ?? {};
     const body: Record<string, unknown> = {};
     (call.args ?? []).forEach((name, i) => {

@@ -114,3 +114,6 @@ export const servedPaths = (row: ControlRoute<never>): string[] => (row.perWorks
 
 /** The client methods a row makes, as a list. */
 export const clientCalls = (row: ControlRoute<never>): readonly ClientCall[] => (row.client === undefined ? [] : Array.isArray(row.client) ? row.client : [row.client as ClientCall]);
+
+/** The names of a row's path parameters, in order (`:id` is `id`). */
+export const pathParams = (row: ControlRoute<never>): string[] => row.path.split('/').filter((s) => s.startsWith(':')).map((s) => s.slice(1));

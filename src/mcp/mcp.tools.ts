@@ -1,5 +1,5 @@
 import type { JsonSchema } from '../core/schema.js';
-import { clientCalls, type ClientCall, type ControlRoute } from '../control/control.row.js';
+import { clientCalls, pathParams, type ClientCall, type ControlRoute } from '../control/control.row.js';
 import { controlRows } from '../control/control.table.js';
 
 /**
@@ -58,7 +58,6 @@ export interface McpTool {
 
 const propertiesOf = (schema: unknown): Record<string, JsonSchema> => ((schema as { properties?: Record<string, JsonSchema> } | undefined)?.properties ?? {});
 const requiredOf = (schema: unknown): readonly string[] => ((schema as { required?: string[] } | undefined)?.required ?? []);
-const pathParams = (row: ControlRoute<never>): string[] => row.path.split('/').filter((s) => s.startsWith(':')).map((s) => s.slice(1));
 
 /** Plain JSON (the builder's run-time marks are symbols), shortened when too long to read. */
 function shown(schema: unknown, what: string): JsonSchema {
