@@ -44,7 +44,7 @@ export const mcpRoute: ControlRoute<Emulator> = {
 
 export const MCP_PATHS = servedPaths(mcpRoute);
 
-export function mountMcp(router: Router, emulator: Emulator, options: MountOptions & { openapi(baseUrl: string): unknown }): void {
+export function mountMcp(router: Router, emulator: Emulator, options: MountOptions & { openapi(baseUrl: string): unknown; commit?: (() => Promise<void>) | undefined }): void {
   for (const path of MCP_PATHS) {
     router.post(path, async (req: Request, res: Response) => {
       const token = bearer(req);
@@ -59,6 +59,7 @@ export function mountMcp(router: Router, emulator: Emulator, options: MountOptio
         {
           workspaceId: workspace.id,
           methods: localMethods(emulator, workspace.id, () => info),
+          commit: options.commit,
           openapi: () => Promise.resolve(options.openapi(info.baseUrl)),
           requestId: () => info.requestId,
         },

@@ -13,6 +13,8 @@ export interface McpSession {
   workspaceId: string;
   /** The control methods bound to that workspace. */
   methods: ControlMethods;
+  /** With a state file: resolves once what the call changed is on the disk (a tool answers only then, as the HTTP answers do). */
+  commit?: (() => Promise<void>) | undefined;
 }
 
 export type ToolAnswer = { ok: true; value: unknown } | { ok: false; error: ErrorBody };
@@ -64,6 +66,13 @@ export async function callTool(session: McpSession, toolName: string, input: Rec
     // A snapshot the session took showed its live keys masked: a restore puts them back as they were. Nothing else is unmasked.
     const given = action.name === 'restore' && JSON.stringify(input).includes('hrs_live_…') ? unmaskLiveKeys(input, (await session.methods.keys()).map((k) => k.key)) : input;
     const value = await methodOf(session.methods, action.name)(...action.args.map((prop) => given[prop]));
+    if (session.commit) {
+      try {
+        await session.commit();
+      } catch (err) {
+        throw fail('state_not_written', `The change could not be written to the state file, so it is not acknowledged: ${(err as Error).message}`);
+      }
+    }
     const own = OWN_ONLY[action.name];
     return { ok: true, value: maskLiveKeys(own ? own(value, session.workspaceId) : value) };
   } catch (err) {

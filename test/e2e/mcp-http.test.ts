@@ -1,8 +1,11 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { performance } from 'node:perf_hooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createEmulator, type InProcessEmulator } from '../../src/index.js';
-import { KEYS } from '../support/harness.js';
+import { Emulator } from '../../src/emulator.js';
+import { listen } from '../../src/http/server.js';
+import { createBody, KEYS } from '../support/harness.js';
 import { call, exerciseEveryTool, exerciseRefusals, readResources } from '../support/mcp.js';
 import { useReceivers } from '../support/receiver.js';
 import type { GradedReceiver } from '../support/graded-receivers.js';
@@ -104,5 +107,31 @@ describe('MCP over streamable HTTP', () => {
     // A preflight gets no CORS grant: a browser never sends the post.
     const preflight = await fetch(`${url}/_emulator/mcp`, { method: 'OPTIONS', headers: { Origin: 'https://evil.example', 'Access-Control-Request-Method': 'POST' } });
     expect(preflight.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
+  it('with a state file, a tool answers only once the write holding its change is done, and a failed write is state_not_written', async () => {
+    let commits = 0;
+    let failing = false;
+    // The state file's commit as the app is handed it: here a slow one, then a failing one.
+    const commit = () => {
+      commits++;
+      return new Promise<void>((resolve, reject) => setTimeout(() => (failing ? reject(new Error('disk full')) : resolve()), 150));
+    };
+    const running = await listen(new Emulator(), { host: '127.0.0.1', port: 0, commit });
+    try {
+      const client = await connect(`${running.url}/_emulator/mcp`);
+      const before = commits;
+      const t0 = performance.now();
+      const created = await call<{ id: string }>(client, 'onboardings', { action: 'onboardings.create', body: { ...createBody({ reference: 'mcp-durable' }), organization_id: 'org_acme' } });
+      expect(created.id).toMatch(/^onb_/);
+      expect(commits).toBeGreaterThan(before);
+      expect(performance.now() - t0).toBeGreaterThanOrEqual(140);
+      failing = true;
+      const refused = await client.callTool({ name: 'clock', arguments: { action: 'clock.advance', by: '1h' } });
+      expect(refused.isError).toBe(true);
+      expect(JSON.stringify(refused.content)).toContain('state_not_written');
+    } finally {
+      await running.close();
+    }
   });
 });
