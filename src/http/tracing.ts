@@ -34,11 +34,11 @@ export function serverSpans(method: string, path: string): ServerSpans {
 }
 
 function traced<T>(t: Tracer, name: string, method: string, route: string, req: Request, res: Response, fn: (span: Span) => T): T {
-  // A caller's broken traceparent is ignored by the propagator: the span starts a trace of its own.
-  const span = t.start(name, {
-    kind: 'server',
-    parent: inbound(req),
-    attributes: {
+  // A caller's broken traceparent is ignored: the span starts a trace of its own.
+  const span = t.start(name, { kind: 'server', parent: inbound(req) });
+  // An unsampled span records nothing: no attributes to build, no end to wait for.
+  if (span.recording) {
+    span.set({
       'http.request.method': method,
       'http.route': route,
       'url.path': req.path,
@@ -47,17 +47,18 @@ function traced<T>(t: Tracer, name: string, method: string, route: string, req: 
       'server.port': req.socket.localPort,
       'user_agent.original': headerText(req.headers['user-agent']) ?? undefined,
       'emulator.request.id': requestIdOf(req),
-    },
-  });
-  res.once('close', () => {
-    const status = res.statusCode;
-    span.set({ 'http.response.status_code': status, ...(res.writableFinished ? {} : { 'emulator.answer.completed': false }) });
-    // For a server, only a 5xx is its own failure; a 4xx is the caller's.
-    if (status >= 500) {
-      span.set({ 'error.type': String(status) });
-      span.fail(`answered ${status}`);
-    }
-    span.end();
-  });
+    });
+    res.once('close', () => endServerSpan(span, res.statusCode, res.writableFinished));
+  }
   return t.within(span, () => fn(span));
+}
+
+/** Ends a request's span with the status answered; `completed` false for an answer that never went out whole. */
+function endServerSpan(span: Span, status: number, completed: boolean): void {
+  // For a server, only a 5xx is its own failure; a 4xx is the caller's.
+  if (status >= 500) {
+    span.set(completed ? { 'http.response.status_code': status, 'error.type': String(status) } : { 'http.response.status_code': status, 'error.type': String(status), 'emulator.answer.completed': false });
+    span.fail(`answered ${status}`);
+  } else span.set(completed ? { 'http.response.status_code': status } : { 'http.response.status_code': status, 'emulator.answer.completed': false });
+  span.end();
 }

@@ -1,0 +1,121 @@
+/**
+ * The batch exporter: finished spans wait in an array and go out as one OTLP/JSON POST when a
+ * batch is full or the schedule's delay has passed, one request in flight at a time. Beyond
+ * the queue's bound a span is dropped and counted. A failed export (no collector, a timeout,
+ * a non-2xx answer) drops its spans and is counted too: it never reaches the emulator.
+ */
+import http from 'node:http';
+import https from 'node:https';
+import { exportRequestJson } from './otlp-json.js';
+import type { SpanRecord } from './span-record.js';
+
+export interface ExporterOptions {
+  endpoint: string;
+  headers: Readonly<Record<string, string>>;
+  timeoutMs: number;
+  scheduleDelayMs: number;
+  maxQueueSize: number;
+  maxExportBatchSize: number;
+  /** requestPrefix(resource, scope) of otlp-json.ts. */
+  prefix: string;
+}
+
+/** What became of the spans so far. */
+export interface ExportCounts {
+  exported: number;
+  /** Dropped: over the queue's bound, or in a failed export. */
+  dropped: number;
+  failedExports: number;
+}
+
+export interface BatchExporter {
+  add(span: SpanRecord): void;
+  /** Sends every span waiting now; resolves when they have gone (or failed). */
+  flush(): Promise<void>;
+  /** flush(), then no more sending. */
+  shutdown(): Promise<void>;
+  counts(): ExportCounts;
+}
+
+export function batchExporter(o: ExporterOptions): BatchExporter {
+  const url = new URL(o.endpoint);
+  const secure = url.protocol === 'https:';
+  const transport = secure ? https : http;
+  const agent = new transport.Agent({ keepAlive: true, maxSockets: 1 });
+  const counts: ExportCounts = { exported: 0, dropped: 0, failedExports: 0 };
+  let queue: SpanRecord[] = [];
+  let inFlight: Promise<void> | null = null;
+  let stopped = false;
+
+  /** POSTs one batch; resolves whatever happens. */
+  const post = (batch: SpanRecord[]): Promise<void> =>
+    new Promise<void>((resolve) => {
+      const body = exportRequestJson(o.prefix, batch);
+      let settled = false;
+      const done = (ok: boolean): void => {
+        if (settled) return;
+        settled = true;
+        if (ok) counts.exported += batch.length;
+        else {
+          counts.dropped += batch.length;
+          counts.failedExports++;
+        }
+        resolve();
+      };
+      const req = transport.request(url, {
+        method: 'POST',
+        agent,
+        timeout: o.timeoutMs,
+        headers: { ...o.headers, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) },
+      });
+      req.on('response', (res) => {
+        res.resume();
+        res.on('end', () => done(res.statusCode !== undefined && res.statusCode >= 200 && res.statusCode < 300));
+        res.on('error', () => done(false));
+      });
+      req.on('timeout', () => req.destroy(new Error('timeout')));
+      req.on('error', () => done(false));
+      req.end(body);
+    });
+
+  /** Sends batches while spans wait (or only full ones), one at a time. */
+  const drain = (onlyFull: boolean): Promise<void> => {
+    if (inFlight) return inFlight;
+    if (queue.length === 0 || (onlyFull && queue.length < o.maxExportBatchSize)) return Promise.resolve();
+    const batch = queue.length <= o.maxExportBatchSize ? queue : queue.slice(0, o.maxExportBatchSize);
+    queue = batch === queue ? [] : queue.slice(o.maxExportBatchSize);
+    inFlight = post(batch).then(() => {
+      inFlight = null;
+      // A batch that filled up meanwhile goes at once; the rest waits for the schedule.
+      if (!stopped) void drain(true);
+    });
+    return inFlight;
+  };
+
+  const timer = setInterval(() => void drain(false), Math.max(1, o.scheduleDelayMs));
+  timer.unref();
+
+  const flushAll = async (): Promise<void> => {
+    // Bounded: each round sends or waits for one batch, and what waits now is finite.
+    for (let rounds = Math.ceil(queue.length / o.maxExportBatchSize) + 2; rounds > 0 && (queue.length > 0 || inFlight); rounds--) await drain(false);
+  };
+
+  return {
+    add(span) {
+      if (stopped || queue.length >= o.maxQueueSize) {
+        counts.dropped++;
+        return;
+      }
+      queue.push(span);
+      if (queue.length >= o.maxExportBatchSize && !inFlight) void drain(true);
+    },
+    flush: flushAll,
+    async shutdown() {
+      clearInterval(timer);
+      await flushAll();
+      stopped = true;
+      agent.destroy();
+    },
+    counts: () => ({ ...counts }),
+  };
+}

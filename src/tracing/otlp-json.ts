@@ -1,0 +1,73 @@
+/**
+ * OTLP/JSON (ExportTraceServiceRequest) written by hand: one string built by concatenation,
+ * no intermediate objects per span. Ids are hex strings, times strings of unix nanoseconds,
+ * int64 values strings, as the protobuf JSON mapping has them.
+ */
+import type { SpanAttributes } from '../core/tracing.js';
+import type { SpanRecord } from './span-record.js';
+
+const str = JSON.stringify;
+
+// Unix nanoseconds of performance.now() = 0, split so that no sum exceeds 2^53.
+const ORIGIN_MS = Math.floor(performance.timeOrigin);
+const ORIGIN_FRACTION_NS = Math.round((performance.timeOrigin - ORIGIN_MS) * 1e6);
+
+/** Unix nanoseconds, as a decimal string, of a performance.now() reading. */
+export function unixNanos(nowMs: number): string {
+  const ns = ORIGIN_FRACTION_NS + Math.round(nowMs * 1e6);
+  const carryMs = Math.floor(ns / 1e6);
+  const rest = String(ns - carryMs * 1e6);
+  return String(ORIGIN_MS + carryMs) + '000000'.slice(rest.length) + rest;
+}
+
+function value(v: string | number | boolean): string {
+  if (typeof v === 'string') return `{"stringValue":${str(v)}}`;
+  if (typeof v === 'boolean') return v ? '{"boolValue":true}' : '{"boolValue":false}';
+  if (Number.isSafeInteger(v)) return `{"intValue":"${v}"}`;
+  // The protobuf JSON mapping writes the non-finite doubles as strings.
+  return Number.isFinite(v) ? `{"doubleValue":${v}}` : `{"doubleValue":"${Number.isNaN(v) ? 'NaN' : v > 0 ? 'Infinity' : '-Infinity'}"}`;
+}
+
+/** Whether a later object of the list sets `key` (then that one is written instead). */
+function setLater(list: readonly SpanAttributes[], from: number, key: string): boolean {
+  for (let j = from + 1; j < list.length; j++) if (list[j]![key] !== undefined) return true;
+  return false;
+}
+
+export function attributesJson(list: readonly SpanAttributes[]): string {
+  let out = '';
+  for (let i = 0; i < list.length; i++) {
+    const attrs = list[i]!;
+    for (const key in attrs) {
+      const v = attrs[key];
+      if (v === undefined || setLater(list, i, key)) continue;
+      out += `${out ? ',' : ''}{"key":${str(key)},"value":${value(v)}}`;
+    }
+  }
+  return `[${out}]`;
+}
+
+function spanJson(s: SpanRecord): string {
+  return (
+    `{"traceId":"${s.traceId}","spanId":"${s.spanId}"` +
+    (s.parentSpanId ? `,"parentSpanId":"${s.parentSpanId}"` : '') +
+    (s.tracestate ? `,"traceState":${str(s.tracestate)}` : '') +
+    `,"name":${str(s.name)},"kind":${s.kind},"startTimeUnixNano":"${unixNanos(s.startMs)}","endTimeUnixNano":"${unixNanos(s.endMs)}"` +
+    `,"attributes":${attributesJson(s.attributes)}` +
+    `,"status":${s.statusCode === 0 ? '{"code":0}' : `{"code":${s.statusCode},"message":${str(s.statusMessage)}}`}}`
+  );
+}
+
+/** The part of every request that never changes: the resource and the scope, up to the spans. */
+export function requestPrefix(resource: Readonly<Record<string, string>>, scope: { name: string; version: string }): string {
+  return `{"resourceSpans":[{"resource":{"attributes":${attributesJson([resource])}},"scopeSpans":[{"scope":{"name":${str(scope.name)},"version":${str(scope.version)}},"spans":[`;
+}
+
+const SUFFIX = ']}]}]}';
+
+/** One export request's body: `prefix` from requestPrefix, then the spans. */
+export function exportRequestJson(prefix: string, spans: readonly SpanRecord[]): string {
+  let body = prefix;
+  for (let i = 0; i < spans.length; i++) body += (i ? ',' : '') + spanJson(spans[i]!);
+  return body + SUFFIX;
+}
