@@ -2,6 +2,7 @@ import type { Request, Response } from 'express';
 import { NO_TRACER, tracer, type Span, type TraceParent, type Tracer } from '../core/tracing.js';
 import { headerText } from './journal.js';
 import { requestIdOf } from './reply.js';
+import { spanToEnd } from './server-span.js';
 
 /** An Express path as the OpenAPI document and the spec write it: `/v1/onboardings/{id}`. */
 const routeTemplate = (path: string): string => path.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, '{$1}');
@@ -20,7 +21,8 @@ export type ServerSpans = <T>(req: Request, res: Response, fn: (span: Span) => T
 /**
  * For one /v1 route: runs each request's handling inside a SERVER span named after the route's
  * template (`GET /v1/onboardings/{id}`), continuing the caller's traceparent; the span ends when
- * the answer has gone (or the connection closed), with the status sent. The span is current
+ * the answer is written, with the status sent (or, for one never written whole, when the
+ * connection closes: server-span.ts). The span is current
  * while fn runs synchronously (the journal reads it); fn is handed it to make it current again
  * around the row's handler, after the awaits of reading the body. With tracing off, just fn.
  */
@@ -48,17 +50,7 @@ function traced<T>(t: Tracer, name: string, method: string, route: string, req: 
       'user_agent.original': headerText(req.headers['user-agent']) ?? undefined,
       'emulator.request.id': requestIdOf(req),
     });
-    res.once('close', () => endServerSpan(span, res.statusCode, res.writableFinished));
+    spanToEnd(res, span); // the writer ends it with the status it sends (server-span.ts)
   }
   return t.within(span, () => fn(span));
-}
-
-/** Ends a request's span with the status answered; `completed` false for an answer that never went out whole. */
-function endServerSpan(span: Span, status: number, completed: boolean): void {
-  // For a server, only a 5xx is its own failure; a 4xx is the caller's.
-  if (status >= 500) {
-    span.set(completed ? { 'http.response.status_code': status, 'error.type': String(status) } : { 'http.response.status_code': status, 'error.type': String(status), 'emulator.answer.completed': false });
-    span.fail(`answered ${status}`);
-  } else span.set(completed ? { 'http.response.status_code': status } : { 'http.response.status_code': status, 'emulator.answer.completed': false });
-  span.end();
 }

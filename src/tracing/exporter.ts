@@ -50,7 +50,8 @@ export function batchExporter(o: ExporterOptions): BatchExporter {
   /** POSTs one batch; resolves whatever happens. */
   const post = (batch: SpanRecord[]): Promise<void> =>
     new Promise<void>((resolve) => {
-      const body = exportRequestJson(o.prefix, batch);
+      // Encoded once: a string body would be measured, then encoded again when written.
+      const body = Buffer.from(exportRequestJson(o.prefix, batch), 'utf8');
       let settled = false;
       const done = (ok: boolean): void => {
         if (settled) return;
@@ -66,7 +67,7 @@ export function batchExporter(o: ExporterOptions): BatchExporter {
         method: 'POST',
         agent,
         timeout: o.timeoutMs,
-        headers: { ...o.headers, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) },
+        headers: { ...o.headers, 'Content-Type': 'application/json', 'Content-Length': body.length },
       });
       req.on('response', (res) => {
         res.resume();

@@ -28,6 +28,18 @@ function value(v: string | number | boolean): string {
   return Number.isFinite(v) ? `{"doubleValue":${v}}` : `{"doubleValue":"${Number.isNaN(v) ? 'NaN' : v > 0 ? 'Infinity' : '-Infinity'}"}`;
 }
 
+/** `{"key":"<key>","value":` per attribute name: the names are few and repeat in every span. */
+const KEY_PREFIXES = new Map<string, string>();
+function keyPrefix(key: string): string {
+  let prefix = KEY_PREFIXES.get(key);
+  if (prefix === undefined) {
+    prefix = `{"key":${str(key)},"value":`;
+    // Bounded, in case a caller makes names from data.
+    if (KEY_PREFIXES.size < 1000) KEY_PREFIXES.set(key, prefix);
+  }
+  return prefix;
+}
+
 /** Whether a later object of the list sets `key` (then that one is written instead). */
 function setLater(list: readonly SpanAttributes[], from: number, key: string): boolean {
   for (let j = from + 1; j < list.length; j++) if (list[j]![key] !== undefined) return true;
@@ -41,7 +53,7 @@ export function attributesJson(list: readonly SpanAttributes[]): string {
     for (const key in attrs) {
       const v = attrs[key];
       if (v === undefined || setLater(list, i, key)) continue;
-      out += `${out ? ',' : ''}{"key":${str(key)},"value":${value(v)}}`;
+      out += (out ? ',' : '') + keyPrefix(key) + value(v) + '}';
     }
   }
   return `[${out}]`;

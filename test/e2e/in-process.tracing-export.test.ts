@@ -91,4 +91,29 @@ describe('the lean exporter', () => {
     expect(collector.spans.map((s) => s.name)).toEqual(['POST /v1/webhooks']);
     expect(tracing.counts()).toMatchObject({ exported: 1, dropped: 0 });
   });
+
+  it('ends the span of an answer the writer never sends: a dropped answer, a reset, a 500', async () => {
+    const collector = await otlpReceiver();
+    cleanup.push(collector.close);
+    const tracing = await tracingTo({ OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, OTEL_BSP_SCHEDULE_DELAY: '20' });
+    const url = await emulator();
+    const path = '/v1/onboardings/onb_demo_jansen';
+    for (const kind of ['drop_response_after_commit', 'reset_before_commit', 'error']) {
+      expect((await fetch(`${url}/_emulator/faults`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ kind, path }) })).status).toBe(201);
+      const answer = await fetch(`${url}${path}`, { headers: AUTH }).then((r) => r.status, () => 'no answer');
+      expect(answer).toBe(kind === 'error' ? 500 : 'no answer');
+    }
+    expect((await fetch(`${url}${path}`, { headers: AUTH })).status).toBe(200);
+    const spans = await collector.waitFor((s) => s.filter((x) => x.name === 'GET /v1/onboardings/{id}').length === 4, 'four spans of the read');
+    const reads = spans.filter((x) => x.name === 'GET /v1/onboardings/{id}').map((x) => x.attributes);
+    expect(reads).toEqual(expect.arrayContaining([
+      expect.objectContaining({ 'http.response.status_code': 200, 'emulator.answer.completed': false }), // dropped after the commit
+      expect.objectContaining({ 'emulator.answer.completed': false }), // reset before it ran
+      expect.objectContaining({ 'http.response.status_code': 500, 'error.type': '500' }),
+    ]));
+    expect(reads.filter((a) => a['emulator.answer.completed'] === false)).toHaveLength(2);
+    expect(reads.filter((a) => a['http.response.status_code'] === 200 && a['emulator.answer.completed'] === undefined)).toHaveLength(1);
+    await tracing.flush();
+  });
 });
+
