@@ -37,6 +37,11 @@ export interface Span {
   readonly recording: boolean;
   /** This span as headers for the next hop (traceparent, tracestate); empty when off. */
   headers(): Record<string, string>;
+  /**
+   * Adds attributes (an undefined value is left out; a later value of a name wins). A frozen
+   * object is taken to be constant (a route's attributes, made once): the adapter may write it
+   * once and reuse the text, so its names are not to be set again on the same span.
+   */
   set(attributes: SpanAttributes): void;
   /** Marks the span failed, with the reason. */
   fail(reason: string): void;

@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { NO_TRACER, tracer, type Span, type TraceParent, type Tracer } from '../core/tracing.js';
+import { NO_TRACER, tracer, type Span, type SpanAttributes, type TraceParent, type Tracer } from '../core/tracing.js';
 import { headerText } from './journal.js';
 import { requestIdOf } from './reply.js';
 import { spanToEnd } from './server-span.js';
@@ -29,22 +29,22 @@ export type ServerSpans = <T>(req: Request, res: Response, fn: (span: Span) => T
 export function serverSpans(method: string, path: string): ServerSpans {
   const route = routeTemplate(path);
   const name = `${method} ${route}`;
+  // The route's own attributes, the same for each of its requests: frozen, so the adapter may write them once.
+  const fixed: SpanAttributes = Object.freeze({ 'http.request.method': method, 'http.route': route, 'url.scheme': 'http' });
   return (req, res, fn) => {
     const t = tracer();
-    return t.enabled ? traced(t, name, method, route, req, res, fn) : fn(NO_TRACER.start(''));
+    return t.enabled ? traced(t, name, fixed, req, res, fn) : fn(NO_TRACER.start(''));
   };
 }
 
-function traced<T>(t: Tracer, name: string, method: string, route: string, req: Request, res: Response, fn: (span: Span) => T): T {
+function traced<T>(t: Tracer, name: string, fixed: SpanAttributes, req: Request, res: Response, fn: (span: Span) => T): T {
   // A caller's broken traceparent is ignored: the span starts a trace of its own.
   const span = t.start(name, { kind: 'server', parent: inbound(req) });
   // An unsampled span records nothing: no attributes to build, no end to wait for.
   if (span.recording) {
+    span.set(fixed);
     span.set({
-      'http.request.method': method,
-      'http.route': route,
       'url.path': req.path,
-      'url.scheme': 'http',
       'server.address': req.socket.localAddress,
       'server.port': req.socket.localPort,
       'user_agent.original': headerText(req.headers['user-agent']) ?? undefined,

@@ -46,10 +46,30 @@ function setLater(list: readonly SpanAttributes[], from: number, key: string): b
   return false;
 }
 
+/**
+ * A frozen attribute object is a constant one (the attributes of a route, made once): written
+ * once and kept, by identity. Its names are not set again by a later object of the same span.
+ */
+const FROZEN = new WeakMap<SpanAttributes, string>();
+
+function frozenJson(attrs: SpanAttributes): string {
+  let text = FROZEN.get(attrs);
+  if (text === undefined) {
+    text = attributesJson([{ ...attrs }]).slice(1, -1);
+    FROZEN.set(attrs, text);
+  }
+  return text;
+}
+
 export function attributesJson(list: readonly SpanAttributes[]): string {
   let out = '';
   for (let i = 0; i < list.length; i++) {
     const attrs = list[i]!;
+    if (Object.isFrozen(attrs)) {
+      const text = frozenJson(attrs);
+      if (text) out += (out ? ',' : '') + text;
+      continue;
+    }
     for (const key in attrs) {
       const v = attrs[key];
       if (v === undefined || setLater(list, i, key)) continue;

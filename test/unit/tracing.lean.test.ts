@@ -150,6 +150,17 @@ describe('OTLP/JSON', () => {
     expect(BigInt(first!.endTimeUnixNano as string) - BigInt(first!.startTimeUnixNano as string)).toBe(750_000n);
   });
 
+  it('a frozen attribute object is written once and reused, unchanged', () => {
+    const fixed = Object.freeze({ 'http.route': '/v1/x', 'url.scheme': 'http', gone: undefined });
+    const prefix = requestPrefix({ 'service.name': 'svc' }, { name: 'n', version: 'v' });
+    for (let i = 0; i < 2; i++) {
+      const body = JSON.parse(exportRequestJson(prefix, [span({ attributes: [fixed, { 'url.path': `/v1/x/${i}` }] }), span({ attributes: [fixed] })])) as { resourceSpans: { scopeSpans: { spans: { attributes: unknown[] }[] }[] }[] };
+      const [first, second] = body.resourceSpans[0]!.scopeSpans[0]!.spans;
+      expect(first!.attributes).toEqual([{ key: 'http.route', value: { stringValue: '/v1/x' } }, { key: 'url.scheme', value: { stringValue: 'http' } }, { key: 'url.path', value: { stringValue: `/v1/x/${i}` } }]);
+      expect(second!.attributes).toHaveLength(2);
+    }
+  });
+
   it('times: unix nanoseconds of performance.timeOrigin + performance.now()', () => {
     const now = performance.now();
     const nanos = BigInt(unixNanos(now));
