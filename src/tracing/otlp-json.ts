@@ -61,7 +61,7 @@ function frozenJson(attrs: SpanAttributes): string {
   return text;
 }
 
-export function attributesJson(list: readonly SpanAttributes[]): string {
+function attributesJson(list: readonly SpanAttributes[]): string {
   let out = '';
   for (let i = 0; i < list.length; i++) {
     const attrs = list[i]!;
