@@ -6,7 +6,7 @@
  */
 import http from 'node:http';
 import https from 'node:https';
-import { exportRequestJson } from './otlp-json.js';
+import { bodyBuffer, exportRequestBytes } from './otlp-json.js';
 import type { SpanRecord } from './span-record.js';
 
 export interface ExporterOptions {
@@ -46,12 +46,13 @@ export function batchExporter(o: ExporterOptions): BatchExporter {
   let queue: SpanRecord[] = [];
   let inFlight: Promise<void> | null = null;
   let stopped = false;
+  const into = bodyBuffer();
 
   /** POSTs one batch; resolves whatever happens. */
   const post = (batch: SpanRecord[]): Promise<void> =>
     new Promise<void>((resolve) => {
-      // Encoded once: a string body would be measured, then encoded again when written.
-      const body = Buffer.from(exportRequestJson(o.prefix, batch), 'utf8');
+      // A view of the reused buffer: safe, as the next export starts only once this one is over.
+      const body = exportRequestBytes(into, o.prefix, batch);
       let settled = false;
       const done = (ok: boolean): void => {
         if (settled) return;

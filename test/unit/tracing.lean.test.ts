@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { exportRequestJson, requestPrefix, unixNanos } from '../../src/tracing/otlp-json.js';
+import { bodyBuffer, exportRequestBytes, requestPrefix, unixNanos } from '../../src/tracing/otlp-json.js';
+import type { SpanRecord as Record_ } from '../../src/tracing/span-record.js';
+
+/** The body as text, written into a small buffer so that growing it is exercised too. */
+const exportRequestJson = (prefix: string, spans: readonly Record_[]): string => exportRequestBytes(bodyBuffer(64), prefix, spans).toString('utf8');
 import { sampler } from '../../src/tracing/sampler.js';
 import { keyValueList, samplerChoice, tracesEndpoint, tracingSettings } from '../../src/tracing/settings.js';
 import type { SpanRecord } from '../../src/tracing/span-record.js';
@@ -125,7 +129,7 @@ describe('OTLP/JSON', () => {
   it('writes resourceSpans[].scopeSpans[].spans[] as a collector reads it', () => {
     const prefix = requestPrefix({ 'service.name': 'svc', 'service.version': '1.2.3' }, { name: 'onboarding-emulator', version: '1.2.3' });
     const text = exportRequestJson(prefix, [
-      span({ attributes: [{ 'http.route': '/v1/x', 'server.port': 8080, ratio: 0.5, ok: true, left: undefined, quote: 'a "b"\n' }, { ok: false, 'http.response.status_code': 503 }] }),
+      span({ attributes: [{ 'http.route': '/v1/x', 'server.port': 8080, ratio: 0.5, ok: true, left: undefined, quote: 'a "b"\n', accents: 'Zoë ✓ 𝄞' }, { ok: false, 'http.response.status_code': 503 }] }),
       span({ spanId: 'a'.repeat(16), parentSpanId: SPAN, tracestate: 'v=1', name: 'webhook.attempt', kind: 3, statusCode: 2, statusMessage: 'answered 503' }),
     ]);
     const body = JSON.parse(text) as { resourceSpans: { resource: { attributes: unknown[] }; scopeSpans: { scope: unknown; spans: Record<string, unknown>[] }[] }[] };
@@ -142,6 +146,7 @@ describe('OTLP/JSON', () => {
       { key: 'server.port', value: { intValue: '8080' } },
       { key: 'ratio', value: { doubleValue: 0.5 } },
       { key: 'quote', value: { stringValue: 'a "b"\n' } },
+      { key: 'accents', value: { stringValue: 'Zoë ✓ 𝄞' } },
       { key: 'ok', value: { boolValue: false } },
       { key: 'http.response.status_code', value: { intValue: '503' } },
     ]);
@@ -159,6 +164,19 @@ describe('OTLP/JSON', () => {
       expect(first!.attributes).toEqual([{ key: 'http.route', value: { stringValue: '/v1/x' } }, { key: 'url.scheme', value: { stringValue: 'http' } }, { key: 'url.path', value: { stringValue: `/v1/x/${i}` } }]);
       expect(second!.attributes).toHaveLength(2);
     }
+  });
+
+  it('a batch far larger than the buffer comes out whole, and the buffer is reused', () => {
+    const into = bodyBuffer(64);
+    const prefix = requestPrefix({ 'service.name': 'svc' }, { name: 'n', version: 'v' });
+    const many = Array.from({ length: 600 }, (_, i) => span({ attributes: [{ i, name: `span ${i} é` }] }));
+    const parse = (b: Buffer) => (JSON.parse(b.toString('utf8')) as { resourceSpans: { scopeSpans: { spans: { attributes: { value: { intValue: string } }[] }[] }[] }[] }).resourceSpans[0]!.scopeSpans[0]!.spans;
+    const spans = parse(exportRequestBytes(into, prefix, many));
+    expect(spans).toHaveLength(600);
+    expect(spans[599]!.attributes[0]!.value.intValue).toBe('599');
+    const grown = into.bytes;
+    expect(parse(exportRequestBytes(into, prefix, many.slice(0, 2)))).toHaveLength(2);
+    expect(into.bytes).toBe(grown);
   });
 
   it('times: unix nanoseconds of performance.timeOrigin + performance.now()', () => {
