@@ -8,7 +8,6 @@
 import type { Span, SpanAttributes, SpanKind, SpanStart, TraceParent, Tracer } from '../core/tracing.js';
 import { batchExporter, type BatchExporter, type ExportCounts } from './exporter.js';
 import { newSpanId, newTraceId } from './ids.js';
-import { requestPrefix } from './otlp-json.js';
 import { sampler as makeSampler, type Sampler } from './sampler.js';
 import type { OtlpKind, SpanRecord } from './span-record.js';
 import { tracingSettings } from './settings.js';
@@ -80,7 +79,7 @@ type Env = Readonly<Record<string, string | undefined>>;
 /** A tracer exporting to the OTLP/HTTP endpoint the environment names (see settings.ts). */
 export function leanTracer(env: Env, serviceName: string, serviceVersion: string): LeanTracing {
   const settings = tracingSettings(env, serviceName, serviceVersion);
-  const exporter = batchExporter({ ...settings, prefix: requestPrefix(settings.resource, { name: 'onboarding-emulator', version: serviceVersion }) });
+  const exporter = batchExporter({ ...settings, scope: { name: 'onboarding-emulator', version: serviceVersion } });
   const sample: Sampler = makeSampler(settings.sampler);
   // The current span: a synchronous scope (see src/core/tracing.ts), so no asynchronous hook.
   let active: LeanSpan | undefined;

@@ -1,12 +1,13 @@
 /**
- * The batch exporter: finished spans wait in an array and go out as one OTLP/JSON POST when a
- * batch is full or the schedule's delay has passed, one request in flight at a time. Beyond
+ * The batch exporter: finished spans wait, already encoded (span-batch.ts), and go out as one
+ * OTLP/JSON POST when a batch is full or the schedule's delay has passed, one request in
+ * flight at a time. Beyond
  * the queue's bound a span is dropped and counted. A failed export (no collector, a timeout,
  * a non-2xx answer) drops its spans and is counted too: it never reaches the emulator.
  */
 import http from 'node:http';
 import https from 'node:https';
-import { bodyBuffer, exportRequestBytes } from './otlp-json.js';
+import { SpanBatch } from './span-batch.js';
 import type { SpanRecord } from './span-record.js';
 
 export interface ExporterOptions {
@@ -16,8 +17,8 @@ export interface ExporterOptions {
   scheduleDelayMs: number;
   maxQueueSize: number;
   maxExportBatchSize: number;
-  /** requestPrefix(resource, scope) of otlp-json.ts. */
-  prefix: string;
+  resource: Readonly<Record<string, string>>;
+  scope: { name: string; version: string };
 }
 
 /** What became of the spans so far. */
@@ -43,23 +44,20 @@ export function batchExporter(o: ExporterOptions): BatchExporter {
   const transport = secure ? https : http;
   const agent = new transport.Agent({ keepAlive: true, maxSockets: 1 });
   const counts: ExportCounts = { exported: 0, dropped: 0, failedExports: 0 };
-  let queue: SpanRecord[] = [];
+  const waiting = new SpanBatch(o.resource, o.scope);
   let inFlight: Promise<void> | null = null;
   let stopped = false;
-  const into = bodyBuffer();
 
-  /** POSTs one batch; resolves whatever happens. */
-  const post = (batch: SpanRecord[]): Promise<void> =>
+  /** POSTs one batch (`spans` of them in `body`); resolves whatever happens. */
+  const post = (body: Buffer, spans: number): Promise<void> =>
     new Promise<void>((resolve) => {
-      // A view of the reused buffer: safe, as the next export starts only once this one is over.
-      const body = exportRequestBytes(into, o.prefix, batch);
       let settled = false;
       const done = (ok: boolean): void => {
         if (settled) return;
         settled = true;
-        if (ok) counts.exported += batch.length;
+        if (ok) counts.exported += spans;
         else {
-          counts.dropped += batch.length;
+          counts.dropped += spans;
           counts.failedExports++;
         }
         resolve();
@@ -83,10 +81,10 @@ export function batchExporter(o: ExporterOptions): BatchExporter {
   /** Sends batches while spans wait (or only full ones), one at a time. */
   const drain = (onlyFull: boolean): Promise<void> => {
     if (inFlight) return inFlight;
-    if (queue.length === 0 || (onlyFull && queue.length < o.maxExportBatchSize)) return Promise.resolve();
-    const batch = queue.length <= o.maxExportBatchSize ? queue : queue.slice(0, o.maxExportBatchSize);
-    queue = batch === queue ? [] : queue.slice(o.maxExportBatchSize);
-    inFlight = post(batch).then(() => {
+    if (waiting.count === 0 || (onlyFull && waiting.count < o.maxExportBatchSize)) return Promise.resolve();
+    // A view of a reused buffer: safe, as the next batch is taken only once this export is over.
+    const { body, spans } = waiting.take(o.maxExportBatchSize);
+    inFlight = post(body, spans).then(() => {
       inFlight = null;
       // A batch that filled up meanwhile goes at once; the rest waits for the schedule.
       if (!stopped) void drain(true);
@@ -99,17 +97,17 @@ export function batchExporter(o: ExporterOptions): BatchExporter {
 
   const flushAll = async (): Promise<void> => {
     // Bounded: each round sends or waits for one batch, and what waits now is finite.
-    for (let rounds = Math.ceil(queue.length / o.maxExportBatchSize) + 2; rounds > 0 && (queue.length > 0 || inFlight); rounds--) await drain(false);
+    for (let rounds = Math.ceil(waiting.count / o.maxExportBatchSize) + 2; rounds > 0 && (waiting.count > 0 || inFlight); rounds--) await drain(false);
   };
 
   return {
     add(span) {
-      if (stopped || queue.length >= o.maxQueueSize) {
+      if (stopped || waiting.count >= o.maxQueueSize) {
         counts.dropped++;
         return;
       }
-      queue.push(span);
-      if (queue.length >= o.maxExportBatchSize && !inFlight) void drain(true);
+      waiting.add(span);
+      if (waiting.count >= o.maxExportBatchSize && !inFlight) void drain(true);
     },
     flush: flushAll,
     async shutdown() {

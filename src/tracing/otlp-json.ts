@@ -1,6 +1,6 @@
 /**
  * OTLP/JSON (ExportTraceServiceRequest) written by hand: each span's text built by
- * concatenation, with no intermediate objects, and encoded into a reused buffer. Ids are hex strings, times strings of unix nanoseconds,
+ * concatenation, with no intermediate objects (span-batch.ts encodes it as the span ends). Ids are hex strings, times strings of unix nanoseconds,
  * int64 values strings, as the protobuf JSON mapping has them.
  */
 import type { SpanAttributes } from '../core/tracing.js';
@@ -79,7 +79,8 @@ function attributesJson(list: readonly SpanAttributes[]): string {
   return `[${out}]`;
 }
 
-function spanJson(s: SpanRecord): string {
+/** One span as OTLP/JSON. */
+export function spanJson(s: SpanRecord): string {
   return (
     `{"traceId":"${s.traceId}","spanId":"${s.spanId}"` +
     (s.parentSpanId ? `,"parentSpanId":"${s.parentSpanId}"` : '') +
@@ -95,33 +96,5 @@ export function requestPrefix(resource: Readonly<Record<string, string>>, scope:
   return `{"resourceSpans":[{"resource":{"attributes":${attributesJson([resource])}},"scopeSpans":[{"scope":{"name":${str(scope.name)},"version":${str(scope.version)}},"spans":[`;
 }
 
-const SUFFIX = ']}]}]}';
-
-/** Where export requests are written: one buffer, reused, since one export is in flight at a time. */
-export interface BodyBuffer {
-  bytes: Buffer;
-}
-
-export const bodyBuffer = (size = 1 << 16): BodyBuffer => ({ bytes: Buffer.allocUnsafe(size) });
-
-/**
- * One export request's body, written into `into` (grown when needed) and returned as a view of
- * it, valid until the next call: `prefix` from requestPrefix, then the spans. Each span's text is
- * encoded as it is made, which costs less than encoding one long string of them all.
- */
-export function exportRequestBytes(into: BodyBuffer, prefix: string, spans: readonly SpanRecord[]): Buffer {
-  let at = 0;
-  const put = (text: string): void => {
-    // UTF-8 takes at most 3 bytes per UTF-16 unit.
-    if (into.bytes.length - at < text.length * 3) {
-      const grown = Buffer.allocUnsafe(Math.max(into.bytes.length * 2, at + text.length * 3));
-      into.bytes.copy(grown, 0, 0, at);
-      into.bytes = grown;
-    }
-    at += into.bytes.write(text, at, 'utf8');
-  };
-  put(prefix);
-  for (let i = 0; i < spans.length; i++) put(i ? ',' + spanJson(spans[i]!) : spanJson(spans[i]!));
-  put(SUFFIX);
-  return into.bytes.subarray(0, at);
-}
+/** What closes a request after its spans. */
+export const REQUEST_SUFFIX = ']}]}]}';

@@ -141,7 +141,7 @@ describe('tracing with OTEL_EXPORTER_OTLP_ENDPOINT set (serve)', () => {
 
     // The positive control of the check below: with tracing on, the preload does see the adapter's
     // modules load; and the adapter is our own, with no OpenTelemetry package.
-    expect(await modulesLoadedBy(served)).toMatchObject({ opentelemetry_modules: 0, tracing_modules: 7 });
+    expect(await modulesLoadedBy(served)).toMatchObject({ opentelemetry_modules: 0, tracing_modules: 8 });
   });
 
   it('gives clock advances and scenario steps spans, and the deliveries of a step join its trace', async () => {

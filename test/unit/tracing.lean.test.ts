@@ -1,9 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { bodyBuffer, exportRequestBytes, requestPrefix, unixNanos } from '../../src/tracing/otlp-json.js';
-import type { SpanRecord as Record_ } from '../../src/tracing/span-record.js';
+import { unixNanos } from '../../src/tracing/otlp-json.js';
+import { SpanBatch } from '../../src/tracing/span-batch.js';
 
-/** The body as text, written into a small buffer so that growing it is exercised too. */
-const exportRequestJson = (prefix: string, spans: readonly Record_[]): string => exportRequestBytes(bodyBuffer(64), prefix, spans).toString('utf8');
+type Prefix = [resource: Record<string, string>, scope: { name: string; version: string }];
+const requestPrefix = (...args: Prefix): Prefix => args;
+/** The export request of `spans`, from a batch whose buffers start small, so that growing them is exercised too. */
+function exportRequestJson([resource, scope]: Prefix, spans: readonly SpanRecord[]): string {
+  const batch = new SpanBatch(resource, scope, 64);
+  for (const s of spans) batch.add(s);
+  return batch.take(10_000).body.toString('utf8');
+}
 import { sampler } from '../../src/tracing/sampler.js';
 import { keyValueList, samplerChoice, tracesEndpoint, tracingSettings } from '../../src/tracing/settings.js';
 import type { SpanRecord } from '../../src/tracing/span-record.js';
@@ -166,17 +172,22 @@ describe('OTLP/JSON', () => {
     }
   });
 
-  it('a batch far larger than the buffer comes out whole, and the buffer is reused', () => {
-    const into = bodyBuffer(64);
-    const prefix = requestPrefix({ 'service.name': 'svc' }, { name: 'n', version: 'v' });
-    const many = Array.from({ length: 600 }, (_, i) => span({ attributes: [{ i, name: `span ${i} é` }] }));
-    const parse = (b: Buffer) => (JSON.parse(b.toString('utf8')) as { resourceSpans: { scopeSpans: { spans: { attributes: { value: { intValue: string } }[] }[] }[] }[] }).resourceSpans[0]!.scopeSpans[0]!.spans;
-    const spans = parse(exportRequestBytes(into, prefix, many));
-    expect(spans).toHaveLength(600);
-    expect(spans[599]!.attributes[0]!.value.intValue).toBe('599');
-    const grown = into.bytes;
-    expect(parse(exportRequestBytes(into, prefix, many.slice(0, 2)))).toHaveLength(2);
-    expect(into.bytes).toBe(grown);
+  it('a batch: spans taken in order, at most as many as asked, the rest left waiting', () => {
+    const batch = new SpanBatch({ 'service.name': 'svc' }, { name: 'n', version: 'v' }, 64);
+    for (let i = 0; i < 600; i++) batch.add(span({ attributes: [{ i, name: `span ${i} é` }] }));
+    type Body = { resourceSpans: { scopeSpans: { spans: { attributes: { value: { intValue: string } }[] }[] }[] }[] };
+    const take = (max: number) => {
+      const { body, spans } = batch.take(max);
+      const parsed = (JSON.parse(body.toString('utf8')) as Body).resourceSpans[0]!.scopeSpans[0]!.spans;
+      expect(parsed).toHaveLength(spans);
+      return parsed.map((s) => Number(s.attributes[0]!.value.intValue));
+    };
+    expect(take(512)).toEqual(Array.from({ length: 512 }, (_, i) => i));
+    expect(batch.count).toBe(88);
+    batch.add(span({ attributes: [{ i: 600 }] }));
+    expect(take(512)).toEqual(Array.from({ length: 89 }, (_, i) => 512 + i));
+    expect(batch.count).toBe(0);
+    expect(take(512)).toEqual([]);
   });
 
   it('times: unix nanoseconds of performance.timeOrigin + performance.now()', () => {
