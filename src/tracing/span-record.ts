@@ -3,7 +3,7 @@ import type { SpanAttributes } from '../core/tracing.js';
 /** OTLP's span kinds: 1 internal, 2 server, 3 client. */
 export type OtlpKind = 1 | 2 | 3;
 
-/** A finished span as the exporter keeps it until its batch goes out: a plain record. */
+/** A span as the adapter records it and the exporter encodes it when it ends: a plain record. */
 export interface SpanRecord {
   traceId: string;
   spanId: string;
