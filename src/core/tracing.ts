@@ -1,8 +1,8 @@
 /**
  * The tracing port: what the domain and the HTTP adapter call to record spans, with no
  * OpenTelemetry in it. Off until an adapter is installed (every call then does nothing and
- * allocates nothing); `serve` and enableTracing() install the OpenTelemetry adapter
- * (src/tracing/) when the environment names an OTLP endpoint. Spans take their times from the
+ * allocates nothing); `serve` and enableTracing() install the adapter (src/tracing/, which
+ * writes OTLP) when the environment names an OTLP endpoint. Spans take their times from the
  * adapter: the core still reads no wall clock.
  *
  * The current span is a synchronous scope (`within`), not an asynchronous context: what reads
@@ -30,8 +30,18 @@ export interface SpanStart {
 export interface Span {
   /** 32 hex digits; '' when tracing is off. */
   readonly traceId: string;
+  /**
+   * Whether the span is recorded (sampled): when not, set/fail do nothing, so a caller builds
+   * attributes only when this is true. Its ids still go onward in headers().
+   */
+  readonly recording: boolean;
   /** This span as headers for the next hop (traceparent, tracestate); empty when off. */
   headers(): Record<string, string>;
+  /**
+   * Adds attributes (an undefined value is left out; a later value of a name wins). A frozen
+   * object is taken to be constant (a route's attributes, made once): the adapter may write it
+   * once and reuse the text, so its names are not to be set again on the same span.
+   */
   set(attributes: SpanAttributes): void;
   /** Marks the span failed, with the reason. */
   fail(reason: string): void;
@@ -56,6 +66,7 @@ const NO_HEADERS: Record<string, string> = Object.freeze({}) as Record<string, s
 
 const NO_SPAN: Span = Object.freeze({
   traceId: '',
+  recording: false,
   headers: () => NO_HEADERS,
   set: () => undefined,
   fail: () => undefined,

@@ -4,6 +4,7 @@ import { ApiError, fail } from '../core/errors.js';
 import type { Workspace } from '../core/workspace.js';
 import { SLOW_RESPONSE_CHUNKS } from '../core/faults.js';
 import { committed, jsonAnswer, send } from './reply.js';
+import { endAtClose } from './server-span.js';
 
 /** What a request fault leaves for later in the request, once it has been taken. */
 export interface FaultEffect {
@@ -35,6 +36,8 @@ export function takeFault(workspace: Workspace, req: Request, res: Response): Fa
   if (!fault) return NONE;
   if (fault.kind === 'rate_limit') throw tooManyRequests(fault.retry_after_seconds ?? 1, `Too many requests (injected fault ${fault.id})`);
   if (fault.kind === 'error') throw fail('internal_error', `Injected fault ${fault.id}: the service failed to handle this request.`);
+  // An answer that will not go out whole through the writer: its span ends when the connection closes.
+  if (fault.kind === 'reset_before_commit' || fault.kind === 'drop_response_after_commit' || fault.kind === 'slow_response') endAtClose(res);
   if (fault.kind === 'reset_before_commit') {
     req.socket.destroy();
     return { ...NONE, reset: true };

@@ -3,6 +3,7 @@ import type { Request, Response } from 'express';
 import { ApiError, errorBody, fail } from '../core/errors.js';
 import { answerIds } from '../core/journal.js';
 import { RawFile, RawJson, Redirect, type Reply } from '../resources/route.js';
+import { endAtClose, endServerSpan } from './server-span.js';
 
 /**
  * The one place an answer leaves: JSON replies, files, pages, redirects and the spec's error
@@ -89,7 +90,10 @@ export function send(req: Request, res: Response, answer: Answer): Promise<void>
   return commit().then(
     () => write(res, answer),
     (err: unknown) => {
-      if (res.headersSent) return void res.destroy();
+      if (res.headersSent) {
+        endServerSpan(res, res.statusCode, false);
+        return void res.destroy();
+      }
       for (const name of res.getHeaderNames()) if (!KEPT.has(name)) res.removeHeader(name);
       return write(res, errorAnswer(req, fail('state_not_written', `The change could not be written to the state file, so it is not acknowledged: ${(err as Error).message}`)));
     },
@@ -98,7 +102,7 @@ export function send(req: Request, res: Response, answer: Answer): Promise<void>
 
 /** Plain node calls: this is the hot path of every request. */
 function write(res: Response, a: Answer): Promise<void> | undefined {
-  if (res.destroyed) return undefined;
+  if (res.destroyed) return void endServerSpan(res, a.status, false); // the client hung up first
   const kept = marks(res)[OUTCOME];
   if (kept && !kept.sent) {
     const json = a.contentType === JSON_TYPE && typeof a.body === 'string' ? a.body : undefined;
@@ -107,11 +111,18 @@ function write(res: Response, a: Answer): Promise<void> | undefined {
   res.statusCode = a.status;
   if (a.headers) for (const name in a.headers) res.setHeader(name, a.headers[name]!);
   if (a.cookies) for (const cookie of a.cookies) res.appendHeader('Set-Cookie', cookie);
-  if (a.body === undefined) return void res.end();
+  if (a.body === undefined) {
+    res.end();
+    return void endServerSpan(res, a.status, true);
+  }
   const bytes = a.body;
   if (a.contentType) res.setHeader('Content-Type', a.contentType);
   res.setHeader('Content-Length', typeof bytes === 'string' ? Buffer.byteLength(bytes) : bytes.byteLength);
-  if (!a.pace) return void res.end(bytes);
+  if (!a.pace) {
+    res.end(bytes);
+    return void endServerSpan(res, a.status, true);
+  }
+  endAtClose(res); // a paced answer may be cut short by the client
   return paced(res, typeof bytes === 'string' ? Buffer.from(bytes, 'utf8') : bytes, a.pace);
 }
 

@@ -1,7 +1,8 @@
 import type { Request, Response } from 'express';
-import { NO_TRACER, tracer, type Span, type TraceParent, type Tracer } from '../core/tracing.js';
+import { NO_TRACER, tracer, type Span, type SpanAttributes, type TraceParent, type Tracer } from '../core/tracing.js';
 import { headerText } from './journal.js';
 import { requestIdOf } from './reply.js';
+import { spanToEnd } from './server-span.js';
 
 /** An Express path as the OpenAPI document and the spec write it: `/v1/onboardings/{id}`. */
 const routeTemplate = (path: string): string => path.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, '{$1}');
@@ -20,44 +21,36 @@ export type ServerSpans = <T>(req: Request, res: Response, fn: (span: Span) => T
 /**
  * For one /v1 route: runs each request's handling inside a SERVER span named after the route's
  * template (`GET /v1/onboardings/{id}`), continuing the caller's traceparent; the span ends when
- * the answer has gone (or the connection closed), with the status sent. The span is current
+ * the answer is written, with the status sent (or, for one never written whole, when the
+ * connection closes: server-span.ts). The span is current
  * while fn runs synchronously (the journal reads it); fn is handed it to make it current again
  * around the row's handler, after the awaits of reading the body. With tracing off, just fn.
  */
 export function serverSpans(method: string, path: string): ServerSpans {
   const route = routeTemplate(path);
   const name = `${method} ${route}`;
+  // The route's own attributes, the same for each of its requests: frozen, so the adapter may write them once.
+  const fixed: SpanAttributes = Object.freeze({ 'http.request.method': method, 'http.route': route, 'url.scheme': 'http' });
   return (req, res, fn) => {
     const t = tracer();
-    return t.enabled ? traced(t, name, method, route, req, res, fn) : fn(NO_TRACER.start(''));
+    return t.enabled ? traced(t, name, fixed, req, res, fn) : fn(NO_TRACER.start(''));
   };
 }
 
-function traced<T>(t: Tracer, name: string, method: string, route: string, req: Request, res: Response, fn: (span: Span) => T): T {
-  // A caller's broken traceparent is ignored by the propagator: the span starts a trace of its own.
-  const span = t.start(name, {
-    kind: 'server',
-    parent: inbound(req),
-    attributes: {
-      'http.request.method': method,
-      'http.route': route,
+function traced<T>(t: Tracer, name: string, fixed: SpanAttributes, req: Request, res: Response, fn: (span: Span) => T): T {
+  // A caller's broken traceparent is ignored: the span starts a trace of its own.
+  const span = t.start(name, { kind: 'server', parent: inbound(req) });
+  // An unsampled span records nothing: no attributes to build, no end to wait for.
+  if (span.recording) {
+    span.set(fixed);
+    span.set({
       'url.path': req.path,
-      'url.scheme': 'http',
       'server.address': req.socket.localAddress,
       'server.port': req.socket.localPort,
       'user_agent.original': headerText(req.headers['user-agent']) ?? undefined,
       'emulator.request.id': requestIdOf(req),
-    },
-  });
-  res.once('close', () => {
-    const status = res.statusCode;
-    span.set({ 'http.response.status_code': status, ...(res.writableFinished ? {} : { 'emulator.answer.completed': false }) });
-    // For a server, only a 5xx is its own failure; a 4xx is the caller's.
-    if (status >= 500) {
-      span.set({ 'error.type': String(status) });
-      span.fail(`answered ${status}`);
-    }
-    span.end();
-  });
+    });
+    spanToEnd(res, span); // the writer ends it with the status it sends (server-span.ts)
+  }
   return t.within(span, () => fn(span));
 }

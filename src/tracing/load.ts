@@ -1,7 +1,7 @@
 /**
- * Whether the environment asks for traces, and if so the OpenTelemetry adapter loaded and
- * installed. This module imports no OpenTelemetry: the adapter (otel.ts) is imported only here,
- * on demand, so a start without tracing loads none of it and takes no longer.
+ * Whether the environment asks for traces, and if so the adapter loaded and installed. The
+ * adapter (adapter.ts and the modules it imports) is imported only here, on demand, so a start
+ * without tracing loads none of it and takes no longer.
  */
 import { EMULATOR_VERSION } from '../core/product.js';
 import { installTracer } from '../core/tracing.js';
@@ -32,25 +32,29 @@ export interface TracingHandle {
   flush(): Promise<void>;
   /** Sends what waits and turns tracing off. */
   shutdown(): Promise<void>;
+  /** Spans sent so far, spans dropped (queue full, or an export that failed) and failed exports. */
+  counts(): { exported: number; dropped: number; failedExports: number };
 }
 
 /**
  * Turns tracing on for this process when the environment asks for it (tracingWanted), with the
- * same variables as `serve`; null when it does not. The exporter reads its own settings
- * (endpoint, headers, timeout) from the process's environment.
+ * same variables as `serve`; null when it does not. Everything is read from `env`: endpoint,
+ * headers, timeout, protocol, resource, sampler and batching (docs/tracing.md).
  */
 export async function enableTracing(env: Env = process.env): Promise<TracingHandle | null> {
   if (!tracingWanted(env)) return null;
   const serviceName = setting(env, 'OTEL_SERVICE_NAME') || DEFAULT_SERVICE_NAME;
-  const { openTelemetryTracer } = await import('./otel.js');
-  const otel = openTelemetryTracer(serviceName, EMULATOR_VERSION);
-  installTracer(otel.tracer);
+  const { leanTracer } = await import('./adapter.js');
+  const lean = leanTracer(env, serviceName, EMULATOR_VERSION);
+  if (lean.warning) process.stderr.write(`${lean.warning}\n`);
+  installTracer(lean.tracer);
   return {
-    serviceName,
-    flush: () => otel.flush(),
+    serviceName: lean.serviceName,
+    flush: () => lean.flush(),
     shutdown: async () => {
       installTracer(null);
-      await otel.shutdown();
+      await lean.shutdown();
     },
+    counts: () => lean.counts(),
   };
 }

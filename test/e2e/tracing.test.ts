@@ -19,14 +19,27 @@ const FAST_EXPORT = { OTEL_BSP_SCHEDULE_DELAY: '50' };
 const NO_OTEL = { OTEL_EXPORTER_OTLP_ENDPOINT: '', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: '', OTEL_SDK_DISABLED: '', OTEL_TRACES_EXPORTER: '' };
 
 /**
- * Preloaded into the child: at exit, one JSON line on stderr counting the OpenTelemetry files in
- * the module cache (its packages load as CommonJS, from ES imports too). Inline, so no file
- * outside the test names it.
+ * Preloaded into the child: a module hook that reports each ES module file loaded, and at exit
+ * one JSON line on stderr counting the OpenTelemetry files in the CommonJS cache (the SDK's
+ * packages load as CommonJS, from ES imports too) and the files of the tracing adapter
+ * (dist/tracing/, but load.js which every start bundles). Inline, so no file outside the test
+ * names it.
  */
+const HOOKS = [
+  'let port;',
+  'export function initialize(data) { port = data.port; }',
+  'export async function load(url, context, next) { port.postMessage(url); return next(url, context); }',
+].join('\n');
 const COUNT_AT_EXIT = [
-  "import { createRequire } from 'node:module';",
+  "import { createRequire, register } from 'node:module';",
+  "import { MessageChannel } from 'node:worker_threads';",
   'const cache = createRequire(process.execPath).cache;',
-  "process.on('exit', () => process.stderr.write(JSON.stringify({ opentelemetry_modules: Object.keys(cache).filter((f) => f.includes('@opentelemetry')).length }) + '\\n'));",
+  'const { port1, port2 } = new MessageChannel();',
+  'let adapter = 0;',
+  "port1.on('message', (url) => { if (/\\/dist\\/tracing\\/(?!load\\.js)/.test(url)) adapter++; });",
+  'port1.unref();',
+  `register('data:text/javascript,' + encodeURIComponent(${JSON.stringify(HOOKS)}), { data: { port: port2 }, transferList: [port2] });`,
+  "process.on('exit', () => process.stderr.write(JSON.stringify({ opentelemetry_modules: Object.keys(cache).filter((f) => f.includes('@opentelemetry')).length, tracing_modules: adapter }) + '\\n'));",
 ].join('\n');
 const PRELOAD = { NODE_OPTIONS: `--import=data:text/javascript;base64,${Buffer.from(COUNT_AT_EXIT).toString('base64')}` };
 
@@ -65,13 +78,13 @@ const onboarding = (reference: string) => ({
   employment: { position: 'Clerk', start_date: '2026-12-01', location_id: 'loc_acme_amsterdam', template_id: 'tpl_acme_standard', hours_per_week: 20, hourly_wage_cents: 1500 },
 });
 
-/** Stops the child cleanly (SIGTERM) and reads the preload's count from its last lines. */
-async function modulesLoadedBy(served: Served): Promise<number> {
+/** Stops the child cleanly (SIGTERM) and reads the preload's counts from its last lines. */
+async function modulesLoadedBy(served: Served): Promise<{ opentelemetry_modules: number; tracing_modules: number }> {
   served.child.kill('SIGTERM');
   expect(await served.exited).toBe(0);
   const line = served.lines().reverse().find((l) => l.includes('opentelemetry_modules'));
   expect(line, served.output()).toBeDefined();
-  return (JSON.parse(line!) as { opentelemetry_modules: number }).opentelemetry_modules;
+  return JSON.parse(line!) as { opentelemetry_modules: number; tracing_modules: number };
 }
 
 const byName = (spans: ReceivedSpan[], traceId: string, name: string) => spans.filter((s) => s.traceId === traceId && s.name === name);
@@ -126,8 +139,9 @@ describe('tracing with OTEL_EXPORTER_OTLP_ENDPOINT set (serve)', () => {
     expect(read!.attributes).toMatchObject({ 'http.route': '/v1/onboardings/{id}', 'url.path': `/v1/onboardings/${id}`, 'http.response.status_code': 200 });
     expect(read!.parentSpanId).toBe('');
 
-    // The positive control of the check below: with tracing on, the preload does count OpenTelemetry.
-    expect(await modulesLoadedBy(served)).toBeGreaterThan(0);
+    // The positive control of the check below: with tracing on, the preload does see the adapter's
+    // modules load; and the adapter is our own, with no OpenTelemetry package.
+    expect(await modulesLoadedBy(served)).toMatchObject({ opentelemetry_modules: 0, tracing_modules: 8 });
   });
 
   it('gives clock advances and scenario steps spans, and the deliveries of a step join its trace', async () => {
@@ -172,12 +186,12 @@ describe('tracing off', () => {
     ['no endpoint', {}],
     ['OTEL_SDK_DISABLED=true', { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9', OTEL_SDK_DISABLED: 'true' }],
     ['OTEL_TRACES_EXPORTER=none', { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9', OTEL_TRACES_EXPORTER: 'none' }],
-  ])('%s: no OpenTelemetry module is loaded, and no trace id is shown', async (_name, env) => {
+  ])('%s: no tracing module is loaded, and no trace id is shown', async (_name, env) => {
     const served = await serve(['--log-level', 'warn', '--seed', 'untraced'], children, { ...NO_OTEL, ...PRELOAD, ...env });
     const created = await call(served.url, 'POST', '/v1/onboardings', onboarding('PLAIN-1'), { 'Idempotency-Key': 'plain-1', traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' });
     expect(created.status).toBe(201);
     const journal = await call(served.url, 'GET', '/_emulator/requests');
     expect((journal.body.data as Record<string, unknown>[])[0]).not.toHaveProperty('trace_id');
-    expect(await modulesLoadedBy(served)).toBe(0);
+    expect(await modulesLoadedBy(served)).toEqual({ opentelemetry_modules: 0, tracing_modules: 0 });
   });
 });

@@ -25,7 +25,7 @@ function recording() {
     enabled: true,
     start(name: string, options?: SpanStart): Span {
       log.push(`start ${name} ${JSON.stringify(options?.attributes ?? {})}`);
-      return { traceId: 'a'.repeat(32), headers: () => ({}), set: (a) => void log.push(`set ${JSON.stringify(a)}`), fail: (r) => void log.push(`fail ${r}`), end: () => void log.push(`end ${name}`) };
+      return { traceId: 'a'.repeat(32), recording: true, headers: () => ({}), set: (a) => void log.push(`set ${JSON.stringify(a)}`), fail: (r) => void log.push(`fail ${r}`), end: () => void log.push(`end ${name}`) };
     },
     within: (_span, fn) => fn(),
     current: () => null,

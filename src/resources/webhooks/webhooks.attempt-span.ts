@@ -22,28 +22,29 @@ function shownUrl(url: string): URL | null {
 export function startAttemptSpan(ws: Workspace, endpoint: WebhookEndpointRecord, delivery: DeliveryRecord, manual: boolean): Span {
   const t = tracer();
   if (!t.enabled) return t.start('');
+  const span = t.start('webhook.attempt', { kind: 'client', parent: delivery.trace ?? null });
+  // Attributes only for a recorded span: an unsampled one just carries its ids to the receiver.
+  if (!span.recording) return span;
   const url = shownUrl(endpoint.url);
-  return t.start('webhook.attempt', {
-    kind: 'client',
-    parent: delivery.trace ?? null,
-    attributes: {
-      'http.request.method': 'POST',
-      'url.full': url?.href,
-      'server.address': url?.hostname,
-      'server.port': url ? Number(url.port || (url.protocol === 'https:' ? 443 : 80)) : undefined,
-      'emulator.workspace.id': ws.id,
-      'webhook.endpoint.id': endpoint.id,
-      'webhook.delivery.id': delivery.id,
-      'webhook.event.id': delivery.event_id,
-      'webhook.event.type': delivery.event_type,
-      'webhook.attempt': delivery.attempts + 1,
-      'webhook.attempt.manual': manual,
-    },
+  span.set({
+    'http.request.method': 'POST',
+    'url.full': url?.href,
+    'server.address': url?.hostname,
+    'server.port': url ? Number(url.port || (url.protocol === 'https:' ? 443 : 80)) : undefined,
+    'emulator.workspace.id': ws.id,
+    'webhook.endpoint.id': endpoint.id,
+    'webhook.delivery.id': delivery.id,
+    'webhook.event.id': delivery.event_id,
+    'webhook.event.type': delivery.event_type,
+    'webhook.attempt': delivery.attempts + 1,
+    'webhook.attempt.manual': manual,
   });
+  return span;
 }
 
 /** Ends the attempt's span with what came back. */
 export function endAttemptSpan(span: Span, result: { ok: boolean; status: number | null; error: string | null }, injected: string | undefined): void {
+  if (!span.recording) return span.end();
   span.set({
     'http.response.status_code': result.status ?? undefined,
     'webhook.injected_fault': injected,

@@ -1,0 +1,37 @@
+import type { Response } from 'express';
+import type { Span } from '../core/tracing.js';
+
+/**
+ * The end of a /v1 request's SERVER span. The writer (reply.ts) ends it as it sends the answer,
+ * since it knows the status: no 'close' listener per request. The answers the writer never
+ * sends whole (a fault's reset, dropped or slow answer) are handed to endAtClose by the fault
+ * handling that takes them; a client that hung up is seen by the writer, whose socket is gone.
+ */
+const SPAN = Symbol('server span');
+// In res.locals, a dictionary (see reply.ts on why not on the response).
+type Marked = { [SPAN]?: Span | undefined };
+
+/** The request's span, for the writer to end. */
+export function spanToEnd(res: Response, span: Span): void {
+  (res.locals as Marked)[SPAN] = span;
+}
+
+/** Ends the request's span, if it has one still open, with the status answered (or that would have been). */
+export function endServerSpan(res: Response, status: number, completed: boolean): void {
+  const marked = res.locals as Marked;
+  const span = marked[SPAN];
+  if (!span) return;
+  marked[SPAN] = undefined;
+  // For a server, only a 5xx is its own failure; a 4xx is the caller's.
+  if (status >= 500) {
+    span.set(completed ? { 'http.response.status_code': status, 'error.type': String(status) } : { 'http.response.status_code': status, 'error.type': String(status), 'emulator.answer.completed': false });
+    span.fail(`answered ${status}`);
+  } else span.set(completed ? { 'http.response.status_code': status } : { 'http.response.status_code': status, 'emulator.answer.completed': false });
+  span.end();
+}
+
+/** For an answer that will not go out through the writer whole: the span ends when the connection closes. */
+export function endAtClose(res: Response): void {
+  if (!(res.locals as Marked)[SPAN]) return;
+  res.once('close', () => endServerSpan(res, res.statusCode, res.writableFinished));
+}

@@ -1,0 +1,121 @@
+/**
+ * The batch exporter: finished spans wait, already encoded (span-batch.ts), and go out as one
+ * OTLP/JSON POST when a batch is full or the schedule's delay has passed, one request in
+ * flight at a time. Beyond
+ * the queue's bound a span is dropped and counted. A failed export (no collector, a timeout,
+ * a non-2xx answer) drops its spans and is counted too: it never reaches the emulator.
+ */
+import http from 'node:http';
+import https from 'node:https';
+import { SpanBatch } from './span-batch.js';
+import type { SpanRecord } from './span-record.js';
+
+export interface ExporterOptions {
+  endpoint: string;
+  headers: Readonly<Record<string, string>>;
+  timeoutMs: number;
+  scheduleDelayMs: number;
+  maxQueueSize: number;
+  maxExportBatchSize: number;
+  resource: Readonly<Record<string, string>>;
+  scope: { name: string; version: string };
+}
+
+/** What became of the spans so far. */
+export interface ExportCounts {
+  exported: number;
+  /** Dropped: over the queue's bound, or in a failed export. */
+  dropped: number;
+  failedExports: number;
+}
+
+export interface BatchExporter {
+  add(span: SpanRecord): void;
+  /** Sends every span waiting now; resolves when they have gone (or failed). */
+  flush(): Promise<void>;
+  /** flush(), then no more sending. */
+  shutdown(): Promise<void>;
+  counts(): ExportCounts;
+}
+
+export function batchExporter(o: ExporterOptions): BatchExporter {
+  const url = new URL(o.endpoint);
+  const secure = url.protocol === 'https:';
+  const transport = secure ? https : http;
+  const agent = new transport.Agent({ keepAlive: true, maxSockets: 1 });
+  const counts: ExportCounts = { exported: 0, dropped: 0, failedExports: 0 };
+  const waiting = new SpanBatch(o.resource, o.scope);
+  let inFlight: Promise<void> | null = null;
+  let stopped = false;
+
+  /** POSTs one batch (`spans` of them in `body`); resolves whatever happens. */
+  const post = (body: Buffer, spans: number): Promise<void> =>
+    new Promise<void>((resolve) => {
+      let settled = false;
+      const done = (ok: boolean): void => {
+        if (settled) return;
+        settled = true;
+        if (ok) counts.exported += spans;
+        else {
+          counts.dropped += spans;
+          counts.failedExports++;
+        }
+        resolve();
+      };
+      const req = transport.request(url, {
+        method: 'POST',
+        agent,
+        timeout: o.timeoutMs,
+        headers: { ...o.headers, 'Content-Type': 'application/json', 'Content-Length': body.length },
+      });
+      req.on('response', (res) => {
+        res.resume();
+        res.on('end', () => done(res.statusCode !== undefined && res.statusCode >= 200 && res.statusCode < 300));
+        res.on('error', () => done(false));
+      });
+      req.on('timeout', () => req.destroy(new Error('timeout')));
+      req.on('error', () => done(false));
+      req.end(body);
+    });
+
+  /** Sends batches while spans wait (or only full ones), one at a time. */
+  const drain = (onlyFull: boolean): Promise<void> => {
+    if (inFlight) return inFlight;
+    if (waiting.count === 0 || (onlyFull && waiting.count < o.maxExportBatchSize)) return Promise.resolve();
+    // A view of a reused buffer: safe, as the next batch is taken only once this export is over.
+    const { body, spans } = waiting.take(o.maxExportBatchSize);
+    inFlight = post(body, spans).then(() => {
+      inFlight = null;
+      // A batch that filled up meanwhile goes at once; the rest waits for the schedule.
+      if (!stopped) void drain(true);
+    });
+    return inFlight;
+  };
+
+  const timer = setInterval(() => void drain(false), Math.max(1, o.scheduleDelayMs));
+  timer.unref();
+
+  const flushAll = async (): Promise<void> => {
+    // Bounded: each round sends or waits for one batch, and what waits now is finite.
+    for (let rounds = Math.ceil(waiting.count / o.maxExportBatchSize) + 2; rounds > 0 && (waiting.count > 0 || inFlight); rounds--) await drain(false);
+  };
+
+  return {
+    add(span) {
+      if (stopped || waiting.count >= o.maxQueueSize) {
+        counts.dropped++;
+        return;
+      }
+      waiting.add(span);
+      if (waiting.count >= o.maxExportBatchSize && !inFlight) void drain(true);
+    },
+    flush: flushAll,
+    async shutdown() {
+      clearInterval(timer);
+      await flushAll();
+      stopped = true;
+      agent.destroy();
+    },
+    counts: () => ({ ...counts }),
+  };
+}
