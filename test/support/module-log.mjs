@@ -4,6 +4,7 @@
 // the loader thread's (register), which later Nodes deprecate.
 import { appendFileSync } from 'node:fs';
 import * as mod from 'node:module';
+import { register } from 'node:module';
 
 if (typeof mod.registerHooks === 'function') {
   mod.registerHooks({
@@ -14,5 +15,5 @@ if (typeof mod.registerHooks === 'function') {
     },
   });
 } else {
-  mod.register('./module-log.hooks.mjs', import.meta.url);
+  register('./module-log.hooks.mjs', import.meta.url);
 }
