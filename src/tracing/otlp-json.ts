@@ -1,7 +1,8 @@
 /**
- * OTLP/JSON (ExportTraceServiceRequest) written by hand: each span's text built by
- * concatenation, with no intermediate objects (span-batch.ts encodes it as the span ends). Ids are hex strings, times strings of unix nanoseconds,
- * int64 values strings, as the protobuf JSON mapping has them.
+ * OTLP/JSON (ExportTraceServiceRequest) written by hand, each span straight into the bytes of a
+ * growing buffer (span-batch.ts writes it as the span ends): no intermediate objects and no
+ * strings built, so encoding a span leaves nothing for the collector. Ids are hex strings, times
+ * strings of unix nanoseconds, int64 values strings, as the protobuf JSON mapping has them.
  */
 import type { SpanAttributes } from '../core/tracing.js';
 import type { SpanRecord } from './span-record.js';
@@ -20,20 +21,145 @@ export function unixNanos(nowMs: number): string {
   return String(ORIGIN_MS + carryMs) + '000000'.slice(rest.length) + rest;
 }
 
-function value(v: string | number | boolean): string {
-  if (typeof v === 'string') return `{"stringValue":${str(v)}}`;
-  if (typeof v === 'boolean') return v ? '{"boolValue":true}' : '{"boolValue":false}';
-  if (Number.isSafeInteger(v)) return `{"intValue":"${v}"}`;
-  // The protobuf JSON mapping writes the non-finite doubles as strings.
-  return Number.isFinite(v) ? `{"doubleValue":${v}}` : `{"doubleValue":"${Number.isNaN(v) ? 'NaN' : v > 0 ? 'Infinity' : '-Infinity'}"}`;
+/** A buffer written from its start, grown (copied to one twice as large) when a write needs room. */
+export class JsonBytes {
+  buf: Buffer;
+  at = 0;
+
+  constructor(initialBytes: number) {
+    this.buf = Buffer.allocUnsafe(initialBytes);
+  }
+
+  /** Room for `more` bytes after `at`. */
+  need(more: number): void {
+    if (this.buf.length - this.at >= more) return;
+    const grown = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.at + more));
+    this.buf.copy(grown, 0, 0, this.at);
+    this.buf = grown;
+  }
+
+  /** Bytes encoded once (the constant parts). */
+  raw(bytes: Uint8Array): void {
+    this.need(bytes.length);
+    this.buf.set(bytes, this.at);
+    this.at += bytes.length;
+  }
+
+  /** Text known to be printable ASCII with nothing to escape (hex ids, numbers): one byte a character. */
+  ascii(text: string): void {
+    const n = text.length;
+    this.need(n);
+    const buf = this.buf;
+    let at = this.at;
+    for (let i = 0; i < n; i++) buf[at++] = text.charCodeAt(i);
+    this.at = at;
+  }
+
+  /** A JSON string literal of `text`; byte by byte while it is plain ASCII, else JSON.stringify's escapes as UTF-8. */
+  string(text: string): void {
+    const n = text.length;
+    this.need(n + 2);
+    const buf = this.buf;
+    const start = this.at;
+    let at = start;
+    buf[at++] = 0x22;
+    for (let i = 0; i < n; i++) {
+      const c = text.charCodeAt(i);
+      // A control character, a quote, a backslash or beyond ASCII: the slow path.
+      if (c < 0x20 || c === 0x22 || c === 0x5c || c > 0x7e) {
+        const escaped = str(text);
+        this.need(escaped.length * 3);
+        this.at = start + this.buf.write(escaped, start, 'utf8');
+        return;
+      }
+      buf[at++] = c;
+    }
+    buf[at++] = 0x22;
+    this.at = at;
+  }
+
+  /** A non-negative integer below 2^53, in decimal, padded with zeros to `width` digits. */
+  digits(n: number, width = 1): void {
+    let count = 1;
+    for (let rest = n; rest >= 10; rest = Math.floor(rest / 10)) count++;
+    if (count < width) count = width;
+    this.need(count);
+    const buf = this.buf;
+    let rest = n;
+    for (let i = this.at + count - 1; i >= this.at; i--) {
+      const next = Math.floor(rest / 10);
+      buf[i] = 0x30 + (rest - next * 10);
+      rest = next;
+    }
+    this.at += count;
+  }
+
+  /** The unix nanoseconds of a performance.now() reading, in decimal, as unixNanos() writes them. */
+  nanos(nowMs: number): void {
+    const ns = ORIGIN_FRACTION_NS + Math.round(nowMs * 1e6);
+    const carryMs = Math.floor(ns / 1e6);
+    // The milliseconds' 13 digits: a span's two times, and the next span's, mostly share them.
+    if (carryMs !== this.lastMs) {
+      this.lastMs = carryMs;
+      const start = this.at;
+      this.digits(ORIGIN_MS + carryMs);
+      this.lastMsDigits = Uint8Array.from(this.buf.subarray(start, this.at));
+    } else this.raw(this.lastMsDigits);
+    this.digits(ns - carryMs * 1e6, 6);
+  }
+  private lastMs = Number.NaN;
+  private lastMsDigits = new Uint8Array(0);
 }
 
-/** `{"key":"<key>","value":` per attribute name: the names are few and repeat in every span. */
-const KEY_PREFIXES = new Map<string, string>();
-function keyPrefix(key: string): string {
+const bytes = (text: string): Buffer => Buffer.from(text, 'utf8');
+
+const TRACE_ID = bytes('{"traceId":"');
+const SPAN_ID = bytes('","spanId":"');
+const PARENT_SPAN_ID = bytes('","parentSpanId":"');
+const TRACE_STATE = bytes('","traceState":');
+const NAME_AFTER_ID = bytes('","name":');
+const NAME_AFTER_STATE = bytes(',"name":');
+const KIND = bytes(',"kind":');
+const START = bytes(',"startTimeUnixNano":"');
+const END = bytes('","endTimeUnixNano":"');
+const ATTRIBUTES = bytes('","attributes":[');
+const STATUS_UNSET = bytes('],"status":{"code":0}}');
+const STATUS_ERROR = bytes('],"status":{"code":2,"message":');
+const CLOSE = bytes('}}');
+const STRING_VALUE = bytes('{"stringValue":');
+const INT_VALUE = bytes('{"intValue":"');
+const INT_VALUE_NEGATIVE = bytes('{"intValue":"-');
+const INT_CLOSE = bytes('"}');
+const DOUBLE_VALUE = bytes('{"doubleValue":');
+const TRUE = bytes('{"boolValue":true}');
+const FALSE = bytes('{"boolValue":false}');
+const COMMA = bytes(',');
+const BRACE = bytes('}');
+
+function writeValue(w: JsonBytes, v: string | number | boolean): void {
+  if (typeof v === 'string') {
+    w.raw(STRING_VALUE);
+    w.string(v);
+    w.raw(BRACE);
+  } else if (typeof v === 'boolean') w.raw(v ? TRUE : FALSE);
+  else if (Number.isSafeInteger(v)) {
+    w.raw(v < 0 ? INT_VALUE_NEGATIVE : INT_VALUE);
+    w.digits(Math.abs(v));
+    w.raw(INT_CLOSE);
+  } else {
+    w.raw(DOUBLE_VALUE);
+    // The protobuf JSON mapping writes the non-finite doubles as strings.
+    w.ascii(Number.isFinite(v) ? String(v) : Number.isNaN(v) ? '"NaN"' : v > 0 ? '"Infinity"' : '"-Infinity"');
+    w.raw(BRACE);
+  }
+}
+
+/** `{"key":"<key>","value":` per attribute name, encoded: the names are few and repeat in every span. */
+const KEY_PREFIXES = new Map<string, Buffer>();
+function keyPrefix(key: string): Buffer {
   let prefix = KEY_PREFIXES.get(key);
   if (prefix === undefined) {
-    prefix = `{"key":${str(key)},"value":`;
+    prefix = bytes(`{"key":${str(key)},"value":`);
     // Bounded, in case a caller makes names from data.
     if (KEY_PREFIXES.size < 1000) KEY_PREFIXES.set(key, prefix);
   }
@@ -47,54 +173,91 @@ function setLater(list: readonly SpanAttributes[], from: number, key: string): b
 }
 
 /**
- * A frozen attribute object is a constant one (the attributes of a route, made once): written
+ * A frozen attribute object is a constant one (the attributes of a route, made once): encoded
  * once and kept, by identity. Its names are not set again by a later object of the same span.
  */
-const FROZEN = new WeakMap<SpanAttributes, string>();
+const FROZEN = new WeakMap<SpanAttributes, Buffer>();
 
-function frozenJson(attrs: SpanAttributes): string {
-  let text = FROZEN.get(attrs);
-  if (text === undefined) {
-    text = attributesJson([{ ...attrs }]).slice(1, -1);
-    FROZEN.set(attrs, text);
+function frozenBytes(attrs: SpanAttributes): Buffer {
+  let encoded = FROZEN.get(attrs);
+  if (encoded === undefined) {
+    const w = new JsonBytes(256);
+    writeAttributes(w, [{ ...attrs }]);
+    encoded = Buffer.from(w.buf.subarray(0, w.at));
+    FROZEN.set(attrs, encoded);
   }
-  return text;
+  return encoded;
 }
 
-function attributesJson(list: readonly SpanAttributes[]): string {
-  let out = '';
+/** The attributes' key-value objects, comma-separated, without the brackets. */
+function writeAttributes(w: JsonBytes, list: readonly SpanAttributes[]): void {
+  let first = true;
   for (let i = 0; i < list.length; i++) {
     const attrs = list[i]!;
     if (Object.isFrozen(attrs)) {
-      const text = frozenJson(attrs);
-      if (text) out += (out ? ',' : '') + text;
+      const encoded = frozenBytes(attrs);
+      if (encoded.length === 0) continue;
+      if (!first) w.raw(COMMA);
+      w.raw(encoded);
+      first = false;
       continue;
     }
     for (const key in attrs) {
       const v = attrs[key];
       if (v === undefined || setLater(list, i, key)) continue;
-      out += (out ? ',' : '') + keyPrefix(key) + value(v) + '}';
+      if (!first) w.raw(COMMA);
+      w.raw(keyPrefix(key));
+      writeValue(w, v);
+      w.raw(BRACE);
+      first = false;
     }
   }
-  return `[${out}]`;
 }
 
-/** One span as OTLP/JSON. */
-export function spanJson(s: SpanRecord): string {
-  return (
-    `{"traceId":"${s.traceId}","spanId":"${s.spanId}"` +
-    (s.parentSpanId ? `,"parentSpanId":"${s.parentSpanId}"` : '') +
-    (s.tracestate ? `,"traceState":${str(s.tracestate)}` : '') +
-    `,"name":${str(s.name)},"kind":${s.kind},"startTimeUnixNano":"${unixNanos(s.startMs)}","endTimeUnixNano":"${unixNanos(s.endMs)}"` +
-    `,"attributes":${attributesJson(s.attributes)}` +
-    `,"status":${s.statusCode === 0 ? '{"code":0}' : `{"code":${s.statusCode},"message":${str(s.statusMessage)}}`}}`
-  );
+/** One span as OTLP/JSON, at the writer's end. */
+export function writeSpan(w: JsonBytes, s: SpanRecord): void {
+  w.raw(TRACE_ID);
+  w.ascii(s.traceId);
+  w.raw(SPAN_ID);
+  w.ascii(s.spanId);
+  if (s.parentSpanId) {
+    w.raw(PARENT_SPAN_ID);
+    w.ascii(s.parentSpanId);
+  }
+  if (s.tracestate) {
+    w.raw(TRACE_STATE);
+    w.string(s.tracestate);
+    w.raw(NAME_AFTER_STATE);
+  } else w.raw(NAME_AFTER_ID);
+  w.string(s.name);
+  w.raw(KIND);
+  w.digits(s.kind);
+  w.raw(START);
+  w.nanos(s.startMs);
+  w.raw(END);
+  w.nanos(s.endMs);
+  w.raw(ATTRIBUTES);
+  writeAttributes(w, s.attributes);
+  if (s.statusCode === 0) w.raw(STATUS_UNSET);
+  else {
+    w.raw(STATUS_ERROR);
+    w.string(s.statusMessage);
+    w.raw(CLOSE);
+  }
 }
 
 /** The part of every request that never changes: the resource and the scope, up to the spans. */
-export function requestPrefix(resource: Readonly<Record<string, string>>, scope: { name: string; version: string }): string {
-  return `{"resourceSpans":[{"resource":{"attributes":${attributesJson([resource])}},"scopeSpans":[{"scope":{"name":${str(scope.name)},"version":${str(scope.version)}},"spans":[`;
+export function requestPrefix(resource: Readonly<Record<string, string>>, scope: { name: string; version: string }): Buffer {
+  const w = new JsonBytes(512);
+  w.ascii('{"resourceSpans":[{"resource":{"attributes":[');
+  writeAttributes(w, [resource]);
+  w.ascii(']},"scopeSpans":[{"scope":{"name":');
+  w.string(scope.name);
+  w.ascii(',"version":');
+  w.string(scope.version);
+  w.ascii('},"spans":[');
+  return Buffer.from(w.buf.subarray(0, w.at));
 }
 
 /** What closes a request after its spans. */
-export const REQUEST_SUFFIX = ']}]}]}';
+export const REQUEST_SUFFIX = bytes(']}]}]}');

@@ -4,22 +4,23 @@
  * objects would survive the young generation's collections, be copied and promoted, and make
  * every collection dearer; bytes in one buffer cost the collector nothing.
  */
-import { REQUEST_SUFFIX, requestPrefix, spanJson } from './otlp-json.js';
+import { JsonBytes, REQUEST_SUFFIX, requestPrefix, writeSpan } from './otlp-json.js';
 import type { SpanRecord } from './span-record.js';
+
+const COMMA = 0x2c;
 
 export class SpanBatch {
   /** Each span's text, each preceded by a comma. */
-  private waiting: Buffer;
-  private at = 0;
+  private readonly waiting: JsonBytes;
   /** Where each waiting span's text ends in `waiting`. */
   private ends: number[] = [];
   /** The request being sent: reused, as one export is in flight at a time. */
   private out: Buffer;
-  private readonly prefix: string;
+  private readonly prefix: Buffer;
 
   constructor(resource: Readonly<Record<string, string>>, scope: { name: string; version: string }, initialBytes = 1 << 16) {
     this.prefix = requestPrefix(resource, scope);
-    this.waiting = Buffer.allocUnsafe(initialBytes);
+    this.waiting = new JsonBytes(initialBytes);
     this.out = Buffer.allocUnsafe(initialBytes);
   }
 
@@ -29,11 +30,11 @@ export class SpanBatch {
   }
 
   add(span: SpanRecord): void {
-    const text = ',' + spanJson(span);
-    // UTF-8 takes at most 3 bytes per UTF-16 unit.
-    this.waiting = room(this.waiting, this.at, text.length * 3);
-    this.at += this.waiting.write(text, this.at, 'utf8');
-    this.ends.push(this.at);
+    const w = this.waiting;
+    w.need(1);
+    w.buf[w.at++] = COMMA;
+    writeSpan(w, span);
+    this.ends.push(w.at);
   }
 
   /**
@@ -43,22 +44,16 @@ export class SpanBatch {
   take(max: number): { body: Buffer; spans: number } {
     const spans = Math.min(max, this.ends.length);
     const end = spans ? this.ends[spans - 1]! : 0;
-    this.out = room(this.out, 0, this.prefix.length * 3 + end + REQUEST_SUFFIX.length);
-    let size = this.out.write(this.prefix, 0, 'utf8');
-    if (spans) size += this.waiting.copy(this.out, size, 1, end); // without the first span's comma
-    size += this.out.write(REQUEST_SUFFIX, size, 'latin1');
-    this.waiting.copyWithin(0, end, this.at);
-    this.at -= end;
+    const w = this.waiting;
+    const size = this.prefix.length + Math.max(0, end - 1) + REQUEST_SUFFIX.length;
+    if (this.out.length < size) this.out = Buffer.allocUnsafe(Math.max(this.out.length * 2, size));
+    let at = this.prefix.copy(this.out, 0);
+    if (spans) at += w.buf.copy(this.out, at, 1, end); // without the first span's comma
+    at += REQUEST_SUFFIX.copy(this.out, at);
+    w.buf.copyWithin(0, end, w.at);
+    w.at -= end;
     this.ends = this.ends.slice(spans);
     for (let i = 0; i < this.ends.length; i++) this.ends[i] = this.ends[i]! - end;
-    return { body: this.out.subarray(0, size), spans };
+    return { body: this.out.subarray(0, at), spans };
   }
-}
-
-/** `buffer`, or a larger copy of its first `used` bytes, with `more` bytes free after them. */
-function room(buffer: Buffer, used: number, more: number): Buffer {
-  if (buffer.length - used >= more) return buffer;
-  const grown = Buffer.allocUnsafe(Math.max(buffer.length * 2, used + more));
-  buffer.copy(grown, 0, 0, used);
-  return grown;
 }

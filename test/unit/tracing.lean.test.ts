@@ -190,11 +190,37 @@ describe('OTLP/JSON', () => {
     expect(take(512)).toEqual([]);
   });
 
+  it('values the byte writer escapes or spells out: the same as JSON.stringify would give', () => {
+    const odd = { neg: -42, zero: 0, big: 2 ** 53 - 1, tiny: 1e-7, huge: 1e21, nan: Number.NaN, inf: Number.POSITIVE_INFINITY, minf: Number.NEGATIVE_INFINITY, ctrl: 'tab\tnul\u0000del\u007f', slash: 'a\\b/c', lone: 'x\ud800y', emoji: '😀' };
+    const body = JSON.parse(exportRequestJson(requestPrefix({ 'service.name': 'svc "quoted" é' }, { name: 'n', version: 'v' }), [
+      span({ name: 'ëp "x"', tracestate: 'a=1\\', attributes: [odd], statusCode: 2, statusMessage: 'bad\nthing ✓' }),
+    ])) as { resourceSpans: { resource: { attributes: unknown[] }; scopeSpans: { spans: { name: string; traceState: string; status: unknown; attributes: { key: string; value: Record<string, unknown> }[] }[] }[] }[] };
+    const [rs] = body.resourceSpans;
+    expect(rs!.resource.attributes).toEqual([{ key: 'service.name', value: { stringValue: 'svc "quoted" é' } }]);
+    const s = rs!.scopeSpans[0]!.spans[0]!;
+    expect(s).toMatchObject({ name: 'ëp "x"', traceState: 'a=1\\', status: { code: 2, message: 'bad\nthing ✓' } });
+    const values = Object.fromEntries(s.attributes.map((a) => [a.key, a.value]));
+    expect(values).toEqual({
+      neg: { intValue: '-42' }, zero: { intValue: '0' }, big: { intValue: String(2 ** 53 - 1) }, tiny: { doubleValue: 1e-7 }, huge: { doubleValue: 1e21 },
+      nan: { doubleValue: 'NaN' }, inf: { doubleValue: 'Infinity' }, minf: { doubleValue: '-Infinity' },
+      ctrl: { stringValue: odd.ctrl }, slash: { stringValue: odd.slash }, lone: { stringValue: JSON.parse(JSON.stringify(odd.lone)) as string }, emoji: { stringValue: '😀' },
+    });
+  });
+
   it('times: unix nanoseconds of performance.timeOrigin + performance.now()', () => {
     const now = performance.now();
     const nanos = BigInt(unixNanos(now));
     const expected = BigInt(Math.round((performance.timeOrigin + now) * 1000)) * 1000n;
     expect(nanos - expected < 1000n && expected - nanos < 1000n).toBe(true);
     expect(unixNanos(now)).toMatch(/^\d{19}$/);
+  });
+
+  it('times written into a span: the digits unixNanos gives, zeros kept in the fraction', () => {
+    for (const startMs of [0, 0.000001, 1.5, 1234.000999, performance.now()]) {
+      const body = JSON.parse(exportRequestJson(requestPrefix({ 'service.name': 'svc' }, { name: 'n', version: 'v' }), [span({ startMs, endMs: startMs + 0.001 })])) as { resourceSpans: { scopeSpans: { spans: { startTimeUnixNano: string; endTimeUnixNano: string }[] }[] }[] };
+      const s = body.resourceSpans[0]!.scopeSpans[0]!.spans[0]!;
+      expect(s.startTimeUnixNano).toBe(unixNanos(startMs));
+      expect(s.endTimeUnixNano).toBe(unixNanos(startMs + 0.001));
+    }
   });
 });
