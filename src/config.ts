@@ -73,7 +73,7 @@ export const SERVE_OPTIONS: OptionSpec[] = [
   { key: 'journalLimit', flag: '--journal-limit <n>', env: 'EMULATOR_JOURNAL_LIMIT', default: '1000', description: `requests each workspace's journal (GET /_emulator/requests) keeps, 0 to ${JOURNAL_MAX_LIMIT}; older ones are dropped and counted; 0 turns the journal off (nothing recorded, lists empty)` },
   { key: 'ui', flag: '--no-ui', env: 'EMULATOR_NO_UI', description: 'turn the inspector (/_emulator/ui, and the redirect from /) and the API explorer (/_emulator/docs) off: 404 (or the environment variable, set to anything)' },
   { key: 'rateLimit', flag: '--rate-limit <rate>', env: 'EMULATOR_RATE_LIMIT', description: 'per-key limit on /v1 requests, N/s or N/m (e.g. 10/s): over it, 429 rate_limited with Retry-After; default: off' },
-  { key: 'allowedHosts', flag: '--allowed-hosts <hosts>', env: 'EMULATOR_ALLOWED_HOSTS', description: "host names answered besides IP addresses, localhost, single-label names and the --public-url host, comma-separated (a.test, .b.test for a domain and its names); '*' for any; other names get 403 host_not_allowed (DNS rebinding)" },
+  { key: 'allowedHosts', flag: '--allowed-hosts <hosts>', env: 'EMULATOR_ALLOWED_HOSTS', description: "host names answered besides IP addresses, localhost, single-label names and the --public-url host, comma-separated (a.test, .b.test for a domain and its names); '*' for every name; other names get 403 host_not_allowed (DNS rebinding)" },
 ];
 
 export function parseTimeout(value: string): number {

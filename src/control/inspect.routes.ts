@@ -22,7 +22,7 @@ export const inspectRoutes = [
   defineControlRoute({
     kind: 'control', perWorkspace: true, tag, method: 'GET', path: '/_emulator/onboardings',
     operationId: 'inspectOnboardings',
-    summary: 'Every onboarding of the workspace (any key, any environment), newest first, with status, waiting_on, data_version and the allowed control actions',
+    summary: 'Every onboarding of the workspace (whatever key or environment made it), newest first, with status, waiting_on, data_version and the allowed control actions',
     query: InspectListQuery,
     responses: { 200: { description: 'The onboardings', schema: InspectOnboardingList }, 422: errors },
     client: { name: 'onboardings.list', args: 'query' },
@@ -40,7 +40,7 @@ export const inspectRoutes = [
   }),
   defineControlRoute({
     kind: 'control', perWorkspace: true, tag, method: 'GET', path: '/_emulator/events',
-    operationId: 'inspectEvents', summary: 'Every event of the workspace (any environment, any organization), newest first, with how many deliveries each made; paged with limit and starting_after (older) or ending_before (newer)',
+    operationId: 'inspectEvents', summary: 'Every event of the workspace (every environment and organization), newest first, with how many deliveries each made; paged with limit and starting_after (older) or ending_before (newer)',
     description: 'newer counts the matching events above the page, so a client can tell whether there are newer (newer > 0) or older (newer + data.length < total) ones. A page held by a cursor stays the same while new events arrive. An unknown or purged cursor is 422 cursor_invalid.',
     query: InspectEventsQuery,
     responses: { 200: { description: 'The events', schema: InspectEventList }, 422: errors },

@@ -1,4 +1,4 @@
-import { performance } from 'node:perf_hooks';
+import { monotonicMs } from '../core/clock.js';
 import { ApiError, fail, type ErrorDetail } from '../core/errors.js';
 import { differences, type RequestMatcher } from '../core/journal.match.js';
 import type { JournalEntry } from '../core/journal.js';
@@ -225,7 +225,7 @@ function conditionOf(ws: Workspace, q: WaitQuery): Condition {
 export async function waitFor(emulator: Emulator, ws: Workspace, q: WaitQuery, signal?: AbortSignal) {
   const condition = conditionOf(ws, q);
   const timeoutMs = q.timeout_ms ?? WAIT_DEFAULT_MS;
-  const started = performance.now();
+  const started = monotonicMs();
   const check = () => {
     if (emulator.workspaces().every((w) => w !== ws)) throw fail('workspace_not_found', `Workspace ${ws.id} was deleted while waiting.`, 'workspace_id');
     return condition.check();
@@ -235,7 +235,7 @@ export async function waitFor(emulator: Emulator, ws: Workspace, q: WaitQuery, s
     return {
       object: 'wait' as const,
       for: q.for,
-      waited_ms: Math.round((performance.now() - started) * 10) / 10,
+      waited_ms: Math.round((monotonicMs() - started) * 10) / 10,
       clock: ws.clock.iso(),
       count: outcome.value.count,
       data: outcome.value.data,

@@ -221,3 +221,10 @@ export function wallTimeout(ms: number, fire: () => void): () => void {
   handle.unref?.();
   return () => clearTimeout(handle);
 }
+
+/** Real time again and again, every `ms` (the trace exporter's schedule), unref'd as wallTimeout is; returns its stop. */
+export function wallInterval(ms: number, fire: () => void): () => void {
+  const handle = setInterval(fire, Math.max(1, Math.min(ms, 2_147_483_647)));
+  handle.unref?.();
+  return () => clearInterval(handle);
+}

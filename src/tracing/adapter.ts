@@ -5,6 +5,7 @@
  * only, so a start without tracing loads none of src/tracing but load.ts. Nothing global is
  * touched: a host process's own OpenTelemetry set-up is left as it is.
  */
+import { monotonicMs } from '../core/clock.js';
 import type { Span, SpanAttributes, SpanKind, SpanStart, TraceParent, Tracer } from '../core/tracing.js';
 import { batchExporter, type BatchExporter, type ExportCounts } from './exporter.js';
 import { newSpanId, newTraceId } from './ids.js';
@@ -58,7 +59,7 @@ class LeanSpan implements Span, SpanRecord {
     if (this.ended) return;
     this.ended = true;
     if (!this.recording) return;
-    this.endMs = performance.now();
+    this.endMs = monotonicMs();
     this.exporter.add(this);
   }
 }
@@ -102,7 +103,7 @@ export function leanTracer(env: Env, serviceName: string, serviceVersion: string
         parentSpanId = active.spanId;
         parentSampled = active.recording;
       } else traceId = newTraceId();
-      const span = new LeanSpan(traceId, newSpanId(), parentSpanId, tracestate, sample(traceId, parentSampled), name, KINDS[options?.kind ?? 'internal'], performance.now(), exporter);
+      const span = new LeanSpan(traceId, newSpanId(), parentSpanId, tracestate, sample(traceId, parentSampled), name, KINDS[options?.kind ?? 'internal'], monotonicMs(), exporter);
       if (options?.attributes) span.set(options.attributes);
       return span;
     },

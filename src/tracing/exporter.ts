@@ -6,6 +6,7 @@
  * a non-2xx answer) drops its spans and is counted too: it never reaches the emulator.
  */
 import http from 'node:http';
+import { wallInterval } from '../core/timers.js';
 import https from 'node:https';
 import { SpanBatch } from './span-batch.js';
 import type { SpanRecord } from './span-record.js';
@@ -92,8 +93,7 @@ export function batchExporter(o: ExporterOptions): BatchExporter {
     return inFlight;
   };
 
-  const timer = setInterval(() => void drain(false), Math.max(1, o.scheduleDelayMs));
-  timer.unref();
+  const stopSchedule = wallInterval(o.scheduleDelayMs, () => void drain(false));
 
   const flushAll = async (): Promise<void> => {
     // Bounded: each round sends or waits for one batch, and what waits now is finite.
@@ -111,7 +111,7 @@ export function batchExporter(o: ExporterOptions): BatchExporter {
     },
     flush: flushAll,
     async shutdown() {
-      clearInterval(timer);
+      stopSchedule();
       await flushAll();
       stopped = true;
       agent.destroy();

@@ -4,16 +4,17 @@
  * strings built, so encoding a span leaves nothing for the collector. Ids are hex strings, times
  * strings of unix nanoseconds, int64 values strings, as the protobuf JSON mapping has them.
  */
+import { monotonicOriginMs } from '../core/clock.js';
 import type { SpanAttributes } from '../core/tracing.js';
 import type { SpanRecord } from './span-record.js';
 
 const str = JSON.stringify;
 
-// Unix nanoseconds of performance.now() = 0, split so that no sum exceeds 2^53.
-const ORIGIN_MS = Math.floor(performance.timeOrigin);
-const ORIGIN_FRACTION_NS = Math.round((performance.timeOrigin - ORIGIN_MS) * 1e6);
+// Unix nanoseconds of monotonicMs() = 0, split so that no sum exceeds 2^53.
+const ORIGIN_MS = Math.floor(monotonicOriginMs());
+const ORIGIN_FRACTION_NS = Math.round((monotonicOriginMs() - ORIGIN_MS) * 1e6);
 
-/** Unix nanoseconds, as a decimal string, of a performance.now() reading. */
+/** Unix nanoseconds, as a decimal string, of a monotonicMs() reading. */
 export function unixNanos(nowMs: number): string {
   const ns = ORIGIN_FRACTION_NS + Math.round(nowMs * 1e6);
   const carryMs = Math.floor(ns / 1e6);
@@ -94,7 +95,7 @@ export class JsonBytes {
     this.at += count;
   }
 
-  /** The unix nanoseconds of a performance.now() reading, in decimal, as unixNanos() writes them. */
+  /** The unix nanoseconds of a monotonicMs() reading, in decimal, as unixNanos() writes them. */
   nanos(nowMs: number): void {
     const ns = ORIGIN_FRACTION_NS + Math.round(nowMs * 1e6);
     const carryMs = Math.floor(ns / 1e6);

@@ -12,7 +12,7 @@ export interface SpanRecord {
   tracestate: string;
   name: string;
   kind: OtlpKind;
-  /** performance.now() at the start and the end (ms since performance.timeOrigin). */
+  /** monotonicMs() at the start and the end (see monotonicOriginMs). */
   startMs: number;
   endMs: number;
   /**
