@@ -41,9 +41,18 @@ export class JsonBytes {
 
   /** Bytes encoded once (the constant parts). */
   raw(bytes: Uint8Array): void {
-    this.need(bytes.length);
-    this.buf.set(bytes, this.at);
-    this.at += bytes.length;
+    const n = bytes.length;
+    this.need(n);
+    // Most constants are a few bytes: a loop costs less than a call into set().
+    if (n > 32) {
+      this.buf.set(bytes, this.at);
+      this.at += n;
+      return;
+    }
+    const buf = this.buf;
+    let at = this.at;
+    for (let i = 0; i < n; i++) buf[at++] = bytes[i]!;
+    this.at = at;
   }
 
   /** Text known to be printable ASCII with nothing to escape (hex ids, numbers): one byte a character. */
@@ -99,17 +108,11 @@ export class JsonBytes {
   nanos(nowMs: number): void {
     const ns = ORIGIN_FRACTION_NS + Math.round(nowMs * 1e6);
     const carryMs = Math.floor(ns / 1e6);
-    // The milliseconds' 13 digits: a span's two times, and the next span's, mostly share them.
-    if (carryMs !== this.lastMs) {
-      this.lastMs = carryMs;
-      const start = this.at;
-      this.digits(ORIGIN_MS + carryMs);
-      this.lastMsDigits = Uint8Array.from(this.buf.subarray(start, this.at));
-    } else this.raw(this.lastMsDigits);
+    // Written afresh each time: a span's two times rarely share a millisecond under load, and a
+    // kept copy of the digits cost an allocation at each change.
+    this.digits(ORIGIN_MS + carryMs);
     this.digits(ns - carryMs * 1e6, 6);
   }
-  private lastMs = Number.NaN;
-  private lastMsDigits = new Uint8Array(0);
 }
 
 const bytes = (text: string): Buffer => Buffer.from(text, 'utf8');
@@ -127,44 +130,58 @@ const ATTRIBUTES = bytes('","attributes":[');
 const STATUS_UNSET = bytes('],"status":{"code":0}}');
 const STATUS_ERROR = bytes('],"status":{"code":2,"message":');
 const CLOSE = bytes('}}');
-const STRING_VALUE = bytes('{"stringValue":');
-const INT_VALUE = bytes('{"intValue":"');
-const INT_VALUE_NEGATIVE = bytes('{"intValue":"-');
-const INT_CLOSE = bytes('"}');
-const DOUBLE_VALUE = bytes('{"doubleValue":');
-const TRUE = bytes('{"boolValue":true}');
-const FALSE = bytes('{"boolValue":false}');
+const INT_CLOSE = bytes('"}}');
 const COMMA = bytes(',');
-const BRACE = bytes('}');
 
-function writeValue(w: JsonBytes, v: string | number | boolean): void {
+/**
+ * An attribute's opening up to its value, one per kind of value (`{"key":"<key>","value":{"stringValue":`
+ * and so on): the names are few and repeat in every span, so each is encoded once.
+ */
+interface KeyOpenings {
+  string: Buffer;
+  int: Buffer;
+  negative: Buffer;
+  double: Buffer;
+  true: Buffer;
+  false: Buffer;
+}
+const KEY_OPENINGS = new Map<string, KeyOpenings>();
+function keyOpenings(key: string): KeyOpenings {
+  let openings = KEY_OPENINGS.get(key);
+  if (openings === undefined) {
+    const head = `{"key":${str(key)},"value":`;
+    openings = {
+      string: bytes(`${head}{"stringValue":`),
+      int: bytes(`${head}{"intValue":"`),
+      negative: bytes(`${head}{"intValue":"-`),
+      double: bytes(`${head}{"doubleValue":`),
+      true: bytes(`${head}{"boolValue":true}}`),
+      false: bytes(`${head}{"boolValue":false}}`),
+    };
+    // Bounded, in case a caller makes names from data.
+    if (KEY_OPENINGS.size < 1000) KEY_OPENINGS.set(key, openings);
+  }
+  return openings;
+}
+
+/** One attribute, `{"key":...,"value":{...}}`. */
+function writeAttribute(w: JsonBytes, key: string, v: string | number | boolean): void {
+  const open = keyOpenings(key);
   if (typeof v === 'string') {
-    w.raw(STRING_VALUE);
+    w.raw(open.string);
     w.string(v);
-    w.raw(BRACE);
-  } else if (typeof v === 'boolean') w.raw(v ? TRUE : FALSE);
+    w.raw(CLOSE);
+  } else if (typeof v === 'boolean') w.raw(v ? open.true : open.false);
   else if (Number.isSafeInteger(v)) {
-    w.raw(v < 0 ? INT_VALUE_NEGATIVE : INT_VALUE);
+    w.raw(v < 0 ? open.negative : open.int);
     w.digits(Math.abs(v));
     w.raw(INT_CLOSE);
   } else {
-    w.raw(DOUBLE_VALUE);
+    w.raw(open.double);
     // The protobuf JSON mapping writes the non-finite doubles as strings.
     w.ascii(Number.isFinite(v) ? String(v) : Number.isNaN(v) ? '"NaN"' : v > 0 ? '"Infinity"' : '"-Infinity"');
-    w.raw(BRACE);
+    w.raw(CLOSE);
   }
-}
-
-/** `{"key":"<key>","value":` per attribute name, encoded: the names are few and repeat in every span. */
-const KEY_PREFIXES = new Map<string, Buffer>();
-function keyPrefix(key: string): Buffer {
-  let prefix = KEY_PREFIXES.get(key);
-  if (prefix === undefined) {
-    prefix = bytes(`{"key":${str(key)},"value":`);
-    // Bounded, in case a caller makes names from data.
-    if (KEY_PREFIXES.size < 1000) KEY_PREFIXES.set(key, prefix);
-  }
-  return prefix;
 }
 
 /** Whether a later object of the list sets `key` (then that one is written instead). */
@@ -207,9 +224,7 @@ function writeAttributes(w: JsonBytes, list: readonly SpanAttributes[]): void {
       const v = attrs[key];
       if (v === undefined || setLater(list, i, key)) continue;
       if (!first) w.raw(COMMA);
-      w.raw(keyPrefix(key));
-      writeValue(w, v);
-      w.raw(BRACE);
+      writeAttribute(w, key, v);
       first = false;
     }
   }

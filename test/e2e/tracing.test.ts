@@ -118,7 +118,7 @@ describe('tracing with OTEL_EXPORTER_OTLP_ENDPOINT set (serve)', () => {
     // One chain: partner's call -> /v1 request -> delivery attempt -> partner's receiver.
     expect(clientSpan).toMatchObject({ service: 'partner-app', parentSpanId: '', kind: OTLP_KIND.client });
     expect(api).toMatchObject({ service: 'onboarding-emulator', parentSpanId: clientSpan!.spanId, kind: OTLP_KIND.server, status: 0 });
-    expect(api!.attributes).toMatchObject({ 'http.request.method': 'POST', 'http.route': '/v1/onboardings', 'url.path': '/v1/onboardings', 'http.response.status_code': 201, 'server.address': '127.0.0.1' });
+    expect(api!.attributes).toMatchObject({ 'http.request.method': 'POST', 'http.route': '/v1/onboardings', 'url.path': '/v1/onboardings', 'http.response.status_code': 201, 'server.address': '127.0.0.1', 'server.port': Number(new URL(url).port), 'url.scheme': 'http' });
     expect(attempt).toMatchObject({ service: 'onboarding-emulator', parentSpanId: api!.spanId, kind: OTLP_KIND.client });
     expect(attempt!.attributes).toMatchObject({ 'http.request.method': 'POST', 'url.full': `${hooks.url}/hooks`, 'http.response.status_code': 204, 'webhook.event.type': 'onboarding.created', 'webhook.attempt': 1 });
     expect(received).toMatchObject({ service: 'partner-app', parentSpanId: attempt!.spanId, kind: OTLP_KIND.server });
@@ -136,7 +136,10 @@ describe('tracing with OTEL_EXPORTER_OTLP_ENDPOINT set (serve)', () => {
     const id = String(created.body.id);
     expect((await call(url, 'GET', `/v1/onboardings/${id}`)).status).toBe(200);
     const [read] = await collector.waitFor((s) => s.some((x) => x.name === 'GET /v1/onboardings/{id}'), 'the span of the read').then((s) => s.filter((x) => x.name === 'GET /v1/onboardings/{id}'));
-    expect(read!.attributes).toMatchObject({ 'http.route': '/v1/onboardings/{id}', 'url.path': `/v1/onboardings/${id}`, 'http.response.status_code': 200 });
+    expect(read!.attributes).toMatchObject({ 'http.route': '/v1/onboardings/{id}', 'url.path': `/v1/onboardings/${id}`, 'http.response.status_code': 200, 'server.port': Number(new URL(url).port) });
+    // Each span its own request id, though the listener's attributes are one object shared by both.
+    expect(read!.attributes['emulator.request.id']).toMatch(/^req_/);
+    expect(read!.attributes['emulator.request.id']).not.toBe(api!.attributes['emulator.request.id']);
     expect(read!.parentSpanId).toBe('');
 
     // The positive control of the check below: with tracing on, the preload does see the adapter's

@@ -191,7 +191,7 @@ describe('OTLP/JSON', () => {
   });
 
   it('values the byte writer escapes or spells out: the same as JSON.stringify would give', () => {
-    const odd = { neg: -42, zero: 0, big: 2 ** 53 - 1, tiny: 1e-7, huge: 1e21, nan: Number.NaN, inf: Number.POSITIVE_INFINITY, minf: Number.NEGATIVE_INFINITY, ctrl: 'tab\tnul\u0000del\u007f', slash: 'a\\b/c', lone: 'x\ud800y', emoji: '😀' };
+    const odd = { yes: true, no: false, neg: -42, zero: 0, big: 2 ** 53 - 1, tiny: 1e-7, huge: 1e21, nan: Number.NaN, inf: Number.POSITIVE_INFINITY, minf: Number.NEGATIVE_INFINITY, ctrl: 'tab\tnul\u0000del\u007f', slash: 'a\\b/c', lone: 'x\ud800y', emoji: '😀' };
     const body = JSON.parse(exportRequestJson(requestPrefix({ 'service.name': 'svc "quoted" é' }, { name: 'n', version: 'v' }), [
       span({ name: 'ëp "x"', tracestate: 'a=1\\', attributes: [odd], statusCode: 2, statusMessage: 'bad\nthing ✓' }),
     ])) as { resourceSpans: { resource: { attributes: unknown[] }; scopeSpans: { spans: { name: string; traceState: string; status: unknown; attributes: { key: string; value: Record<string, unknown> }[] }[] }[] }[] };
@@ -201,7 +201,7 @@ describe('OTLP/JSON', () => {
     expect(s).toMatchObject({ name: 'ëp "x"', traceState: 'a=1\\', status: { code: 2, message: 'bad\nthing ✓' } });
     const values = Object.fromEntries(s.attributes.map((a) => [a.key, a.value]));
     expect(values).toEqual({
-      neg: { intValue: '-42' }, zero: { intValue: '0' }, big: { intValue: String(2 ** 53 - 1) }, tiny: { doubleValue: 1e-7 }, huge: { doubleValue: 1e21 },
+      yes: { boolValue: true }, no: { boolValue: false }, neg: { intValue: '-42' }, zero: { intValue: '0' }, big: { intValue: String(2 ** 53 - 1) }, tiny: { doubleValue: 1e-7 }, huge: { doubleValue: 1e21 },
       nan: { doubleValue: 'NaN' }, inf: { doubleValue: 'Infinity' }, minf: { doubleValue: '-Infinity' },
       ctrl: { stringValue: odd.ctrl }, slash: { stringValue: odd.slash }, lone: { stringValue: JSON.parse(JSON.stringify(odd.lone)) as string }, emoji: { stringValue: '😀' },
     });
