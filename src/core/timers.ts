@@ -228,3 +228,8 @@ export function wallInterval(ms: number, fire: () => void): () => void {
   handle.unref?.();
   return () => clearInterval(handle);
 }
+
+/** Calls `fire` once the current turn of the event loop is over (after its I/O callbacks), with no delay. */
+export function afterThisTurn(fire: () => void): void {
+  setImmediate(fire);
+}

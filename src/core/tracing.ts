@@ -40,7 +40,8 @@ export interface Span {
   /**
    * Adds attributes (an undefined value is left out; a later value of a name wins). A frozen
    * object is taken to be constant (a route's attributes, made once): the adapter may write it
-   * once and reuse the text, so its names are not to be set again on the same span.
+   * once and reuse the text, so its names are not to be set again on the same span. The object
+   * is read when the span is encoded, just after it ends: it is not to be changed once given.
    */
   set(attributes: SpanAttributes): void;
   /** Marks the span failed, with the reason. */

@@ -1,6 +1,7 @@
 /**
  * The spans waiting to be exported, kept as their encoded OTLP/JSON rather than as objects: a
- * span is written here as it ends, so nothing of it outlives the request that made it. Kept
+ * span is written here in the turn of the event loop it ended in, so nothing of it outlives the
+ * request that made it by long. Kept
  * objects would survive the young generation's collections, be copied and promoted, and make
  * every collection dearer; bytes in one buffer cost the collector nothing.
  */
