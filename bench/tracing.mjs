@@ -3,7 +3,7 @@
 // sampled, and with tracing off, in one run, alternating; and the start-up time to the first
 // 200 with tracing off and on. Run after a build:
 //
-//   node bench/tracing.mjs                       (6 rounds of 4 s each after a 2 s warm-up)
+//   node bench/tracing.mjs                       (10 rounds of 3 s each after a 2 s warm-up)
 //   BENCH_DURATION=3 BENCH_ROUNDS=2 node bench/tracing.mjs
 //   BENCH_SINK_PARSE=1 node bench/tracing.mjs    (the sink parses every export: see sink())
 //
@@ -25,10 +25,10 @@ const CLI = path.join(ROOT, 'dist/cli/main.js');
 const KEY = 'hrs_test_acme_owner';
 const ONBOARDING_PATH = '/v1/onboardings/onb_demo_jansen';
 const CONNECTIONS = 50;
-const DURATION_S = positiveNumber('BENCH_DURATION', 4);
+const DURATION_S = positiveNumber('BENCH_DURATION', 3);
 // Long enough for the optimising compiler to have finished with the tracer's code too.
 const WARMUP_S = positiveNumber('BENCH_WARMUP', 2, true);
-const ROUNDS = Math.min(20, Math.max(1, Math.floor(positiveNumber('BENCH_ROUNDS', 6))));
+const ROUNDS = Math.min(20, Math.max(1, Math.floor(positiveNumber('BENCH_ROUNDS', 10))));
 const STARTUP_RUNS = 5;
 const TARGET_RPS_RATIO = 0.95;
 
@@ -154,6 +154,7 @@ async function main() {
     const rps = of((r) => r.rps);
     const p99 = of((r) => r.p99);
     const cpu = of((r) => r.cpu ?? Number.NaN);
+    for (const way of Object.keys(cpu)) cpu[way] = round(cpu[way]);
     // Each round's own ratio: the rounds ran back to back, so what drifted between rounds cancels.
     const paired = (way) => runs[way].map((r, i) => r.rps / runs.off[i].rps);
     const ratio = round(median(paired('on')), 3);
