@@ -6,6 +6,7 @@
 //   node bench/tracing.mjs                       (10 rounds of 3 s each after a 2 s warm-up)
 //   BENCH_DURATION=3 BENCH_ROUNDS=2 node bench/tracing.mjs
 //   BENCH_SINK_PARSE=1 node bench/tracing.mjs    (the sink parses every export: see sink())
+//   BENCH_PROTOCOL=http/protobuf node bench/tracing.mjs
 //
 // The target (docs/tracing.md): with tracing on, throughput within 5% of tracing off. On a
 // shared machine two runs of one build differ by a few percent, and the drift is slow: so each
@@ -31,6 +32,8 @@ const WARMUP_S = positiveNumber('BENCH_WARMUP', 2, true);
 const ROUNDS = Math.min(20, Math.max(1, Math.floor(positiveNumber('BENCH_ROUNDS', 10))));
 const STARTUP_RUNS = 5;
 const TARGET_RPS_RATIO = 0.95;
+// The OTLP/HTTP encoding tracing sends (OTEL_EXPORTER_OTLP_PROTOCOL): '' is the emulator's default.
+const PROTOCOL = process.env.BENCH_PROTOCOL ?? '';
 
 pinLoadGenerator();
 
@@ -43,7 +46,7 @@ pinLoadGenerator();
  * spans are counted by their "spanId" fields. BENCH_SINK_PARSE=1 parses every body, as before.
  */
 async function sink() {
-  const seen = { exports: 0, spans: 0, parsed: 0 };
+  const seen = { exports: 0, spans: 0, parsed: 0, protobuf: 0, bytes: 0 };
   const parseAll = process.env.BENCH_SINK_PARSE === '1';
   const SPAN_ID = Buffer.from('"spanId":');
   const server = http.createServer((req, res) => {
@@ -52,7 +55,11 @@ async function sink() {
     req.on('end', () => {
       seen.exports++;
       const bytes = Buffer.concat(chunks);
-      if (parseAll || seen.parsed === 0) {
+      seen.bytes += bytes.length;
+      if (String(req.headers['content-type']).startsWith('application/x-protobuf')) {
+        // Not read: counting protobuf's spans means parsing it, on the load generator's CPU.
+        seen.protobuf++;
+      } else if (parseAll || seen.parsed === 0) {
         try {
           const body = JSON.parse(bytes.toString('utf8'));
           seen.parsed++;
@@ -125,7 +132,7 @@ async function main() {
   console.log(`load: ${CONNECTIONS} connections, ${ROUNDS} rounds of ${WARMUP_S} s warm-up + ${DURATION_S} s each way, GET ${ONBOARDING_PATH}\n`);
   const otlp = await sink();
   // The batch processor's defaults: a batch of 512 spans goes out as soon as it is full, the rest every 5 s.
-  const on = { OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url };
+  const on = { OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url, OTEL_EXPORTER_OTLP_PROTOCOL: PROTOCOL };
   // The standard sampler variables: one request in ten starts a recorded trace (a caller's sampled traceparent is followed).
   const sampled = { ...on, OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '0.1' };
   const off = { OTEL_EXPORTER_OTLP_ENDPOINT: '', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: '' };
@@ -165,7 +172,8 @@ async function main() {
       ['tracing on (OTLP/HTTP to a local sink)', Math.round(rps.on), p99.on, cpu.on, median(startup.on), startup.on.join(', ')],
       ['tracing on, 1 in 10 sampled', Math.round(rps.sampled), p99.sampled, cpu.sampled, '', ''],
     ]));
-    console.log(`\nspans received by the sink: ${otlp.seen.spans} in ${otlp.seen.exports} exports (${otlp.seen.parsed} parsed as JSON), for ${tracedRequests} requests measured with every one traced (and the warm-ups and the sampled runs besides)`);
+    const { seen } = otlp;
+    console.log(`\nprotocol ${PROTOCOL || 'default'}: the sink received ${seen.exports} exports, ${Math.round(seen.bytes / 1e6)} MB (${seen.protobuf} in protobuf, not read; in JSON ${seen.spans} spans, ${seen.parsed} parsed), for ${tracedRequests} requests measured with every one traced (and the warm-ups and the sampled runs besides)`);
     console.log(`throughput with tracing on / off, median of the ${ROUNDS} rounds' ratios: ${ratio.toFixed(3)} (rounds ${spread('on')}; ratio of the medians ${round(rps.on / rps.off, 3).toFixed(3)}) (target >= ${TARGET_RPS_RATIO}: ${ratio >= TARGET_RPS_RATIO ? 'met' : 'MISSED'})`);
     console.log(`throughput with 1 in 10 sampled / off: ${round(median(paired('sampled')), 3).toFixed(3)} (rounds ${spread('sampled')})`);
     const cpuPaired = (way) => round(median(runs[way].map((r, i) => r.cpu / runs.off[i].cpu)), 3).toFixed(3);

@@ -1,6 +1,6 @@
 /**
  * The batch exporter: finished spans are encoded at the end of the event loop's turn they ended
- * in and wait as bytes (span-batch.ts); they go out as one OTLP/JSON POST when a batch is full
+ * in and wait as bytes (span-batch.ts); they go out as one OTLP/HTTP POST (JSON or protobuf) when a batch is full
  * or the schedule's delay has passed, one request in flight at a time. Beyond the queue's bound
  * a span is dropped and counted. A failed export (no collector, a timeout,
  * a non-2xx answer) drops its spans and is counted too: it never reaches the emulator.
@@ -8,11 +8,12 @@
 import http from 'node:http';
 import { afterThisTurn, wallInterval } from '../core/timers.js';
 import https from 'node:https';
-import { SpanBatch } from './span-batch.js';
+import { CONTENT_TYPES, SpanBatch, type OtlpEncoding } from './span-batch.js';
 import type { SpanRecord } from './span-record.js';
 
 export interface ExporterOptions {
   endpoint: string;
+  encoding: OtlpEncoding;
   headers: Readonly<Record<string, string>>;
   timeoutMs: number;
   scheduleDelayMs: number;
@@ -45,7 +46,7 @@ export function batchExporter(o: ExporterOptions): BatchExporter {
   const transport = secure ? https : http;
   const agent = new transport.Agent({ keepAlive: true, maxSockets: 1 });
   const counts: ExportCounts = { exported: 0, dropped: 0, failedExports: 0 };
-  const waiting = new SpanBatch(o.resource, o.scope);
+  const waiting = new SpanBatch(o.resource, o.scope, undefined, o.encoding);
   let inFlight: Promise<void> | null = null;
   let stopped = false;
 
@@ -67,7 +68,7 @@ export function batchExporter(o: ExporterOptions): BatchExporter {
         method: 'POST',
         agent,
         timeout: o.timeoutMs,
-        headers: { ...o.headers, 'Content-Type': 'application/json', 'Content-Length': body.length },
+        headers: { ...o.headers, 'Content-Type': CONTENT_TYPES[o.encoding], 'Content-Length': body.length },
       });
       req.on('response', (res) => {
         res.resume();

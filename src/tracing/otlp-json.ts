@@ -6,13 +6,15 @@
  */
 import { monotonicOriginMs } from '../core/clock.js';
 import type { SpanAttributes } from '../core/tracing.js';
+import { writeEachAttribute, type AttributeEncoder, type AttributeValue } from './attribute-walk.js';
+import { ByteWriter } from './byte-writer.js';
 import type { SpanRecord } from './span-record.js';
 
 const str = JSON.stringify;
 
 // Unix nanoseconds of monotonicMs() = 0, split so that no sum exceeds 2^53.
-const ORIGIN_MS = Math.floor(monotonicOriginMs());
-const ORIGIN_FRACTION_NS = Math.round((monotonicOriginMs() - ORIGIN_MS) * 1e6);
+export const ORIGIN_MS = Math.floor(monotonicOriginMs());
+export const ORIGIN_FRACTION_NS = Math.round((monotonicOriginMs() - ORIGIN_MS) * 1e6);
 
 /** Unix nanoseconds, as a decimal string, of a monotonicMs() reading. */
 export function unixNanos(nowMs: number): string {
@@ -22,49 +24,8 @@ export function unixNanos(nowMs: number): string {
   return String(ORIGIN_MS + carryMs) + '000000'.slice(rest.length) + rest;
 }
 
-/** A buffer written from its start, grown (copied to one twice as large) when a write needs room. */
-export class JsonBytes {
-  buf: Buffer;
-  at = 0;
-
-  constructor(initialBytes: number) {
-    this.buf = Buffer.allocUnsafe(initialBytes);
-  }
-
-  /** Room for `more` bytes after `at`. */
-  need(more: number): void {
-    if (this.buf.length - this.at >= more) return;
-    const grown = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.at + more));
-    this.buf.copy(grown, 0, 0, this.at);
-    this.buf = grown;
-  }
-
-  /** Bytes encoded once (the constant parts). */
-  raw(bytes: Uint8Array): void {
-    const n = bytes.length;
-    this.need(n);
-    // Most constants are a few bytes: a loop costs less than a call into set().
-    if (n > 32) {
-      this.buf.set(bytes, this.at);
-      this.at += n;
-      return;
-    }
-    const buf = this.buf;
-    let at = this.at;
-    for (let i = 0; i < n; i++) buf[at++] = bytes[i]!;
-    this.at = at;
-  }
-
-  /** Text known to be printable ASCII with nothing to escape (hex ids, numbers): one byte a character. */
-  ascii(text: string): void {
-    const n = text.length;
-    this.need(n);
-    const buf = this.buf;
-    let at = this.at;
-    for (let i = 0; i < n; i++) buf[at++] = text.charCodeAt(i);
-    this.at = at;
-  }
-
+/** The byte writer of OTLP/JSON: the JSON string literals, decimal digits and times a span needs. */
+export class JsonBytes extends ByteWriter {
   /** A JSON string literal of `text`; byte by byte while it is plain ASCII, else JSON.stringify's escapes as UTF-8. */
   string(text: string): void {
     const n = text.length;
@@ -165,7 +126,7 @@ function keyOpenings(key: string): KeyOpenings {
 }
 
 /** One attribute, `{"key":...,"value":{...}}`. */
-function writeAttribute(w: JsonBytes, key: string, v: string | number | boolean): void {
+function writeAttribute(w: JsonBytes, key: string, v: AttributeValue): void {
   const open = keyOpenings(key);
   if (typeof v === 'string') {
     w.raw(open.string);
@@ -184,51 +145,31 @@ function writeAttribute(w: JsonBytes, key: string, v: string | number | boolean)
   }
 }
 
-/** Whether a later object of the list sets `key` (then that one is written instead). */
-function setLater(list: readonly SpanAttributes[], from: number, key: string): boolean {
-  for (let j = from + 1; j < list.length; j++) if (list[j]![key] !== undefined) return true;
-  return false;
-}
-
-/**
- * A frozen attribute object is a constant one (the attributes of a route, made once): encoded
- * once and kept, by identity. Its names are not set again by a later object of the same span.
- */
+/** A frozen attribute object's text, encoded once and kept by identity. */
 const FROZEN = new WeakMap<SpanAttributes, Buffer>();
 
-function frozenBytes(attrs: SpanAttributes): Buffer {
-  let encoded = FROZEN.get(attrs);
-  if (encoded === undefined) {
-    const w = new JsonBytes(256);
-    writeAttributes(w, [{ ...attrs }]);
-    encoded = Buffer.from(w.buf.subarray(0, w.at));
-    FROZEN.set(attrs, encoded);
-  }
-  return encoded;
-}
+const JSON_ATTRIBUTES: AttributeEncoder<JsonBytes> = {
+  frozen(w, attributes, first) {
+    let encoded = FROZEN.get(attributes);
+    if (encoded === undefined) {
+      const once = new JsonBytes(256);
+      writeEachAttribute(once, [{ ...attributes }], JSON_ATTRIBUTES);
+      encoded = Buffer.from(once.buf.subarray(0, once.at));
+      FROZEN.set(attributes, encoded);
+    }
+    if (encoded.length === 0) return false;
+    if (!first) w.raw(COMMA);
+    w.raw(encoded);
+    return true;
+  },
+  one(w, key, value, first) {
+    if (!first) w.raw(COMMA);
+    writeAttribute(w, key, value);
+  },
+};
 
 /** The attributes' key-value objects, comma-separated, without the brackets. */
-function writeAttributes(w: JsonBytes, list: readonly SpanAttributes[]): void {
-  let first = true;
-  for (let i = 0; i < list.length; i++) {
-    const attrs = list[i]!;
-    if (Object.isFrozen(attrs)) {
-      const encoded = frozenBytes(attrs);
-      if (encoded.length === 0) continue;
-      if (!first) w.raw(COMMA);
-      w.raw(encoded);
-      first = false;
-      continue;
-    }
-    for (const key in attrs) {
-      const v = attrs[key];
-      if (v === undefined || setLater(list, i, key)) continue;
-      if (!first) w.raw(COMMA);
-      writeAttribute(w, key, v);
-      first = false;
-    }
-  }
-}
+const writeAttributes = (w: JsonBytes, list: readonly SpanAttributes[]): void => writeEachAttribute(w, list, JSON_ATTRIBUTES);
 
 /** One span as OTLP/JSON, at the writer's end. */
 export function writeSpan(w: JsonBytes, s: SpanRecord): void {

@@ -4,6 +4,7 @@
  * never stops the emulator from starting.
  */
 import type { SamplerChoice, SamplerName } from './sampler.js';
+import type { OtlpEncoding } from './span-batch.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -12,7 +13,9 @@ export interface TracingSettings {
   endpoint: string;
   headers: Record<string, string>;
   timeoutMs: number;
-  /** A warning for stderr when the protocol asked for is not the one sent (http/json). */
+  /** How the spans are sent: http/protobuf (the SDKs' default) unless http/json is asked for. */
+  encoding: OtlpEncoding;
+  /** A warning for stderr when the protocol asked for is neither of OTLP/HTTP's (grpc, say). */
   protocolWarning: string | null;
   /** The resource's attributes: service.name and service.version first. */
   resource: Record<string, string>;
@@ -76,10 +79,11 @@ export function tracingSettings(env: Env, serviceName: string, serviceVersion: s
     endpoint: tracesEndpoint(env),
     headers: { ...keyValueList(setting(env, 'OTEL_EXPORTER_OTLP_HEADERS')), ...keyValueList(setting(env, 'OTEL_EXPORTER_OTLP_TRACES_HEADERS')) },
     timeoutMs: whole(env, 'OTEL_EXPORTER_OTLP_TRACES_TIMEOUT', whole(env, 'OTEL_EXPORTER_OTLP_TIMEOUT', 10_000, 1), 1),
+    encoding: protocol === 'http/json' ? 'json' : 'protobuf',
     protocolWarning:
-      protocol === '' || protocol === 'http/json'
+      protocol === '' || protocol === 'http/json' || protocol === 'http/protobuf'
         ? null
-        : `onboarding-emulator: OTLP protocol ${protocol} is not supported; traces are sent as http/json (OTLP/HTTP with JSON bodies) instead`,
+        : `onboarding-emulator: OTLP protocol ${protocol} is not supported; traces are sent as http/protobuf (OTLP/HTTP with protobuf bodies) instead`,
     // OTEL_SERVICE_NAME (the caller's serviceName) wins over a service.name among the resource attributes.
     resource: { 'service.name': serviceName, 'service.version': serviceVersion, ...keyValueList(setting(env, 'OTEL_RESOURCE_ATTRIBUTES')), ...(setting(env, 'OTEL_SERVICE_NAME') ? { 'service.name': serviceName } : {}) },
     sampler: samplerChoice(env),

@@ -16,7 +16,7 @@ const AUTH = { Authorization: `Bearer ${OWNER}`, 'Content-Type': 'application/js
 /** Spans leave the emulator's batch within 50 ms, so the test waits for them, not for a guessed time. */
 const FAST_EXPORT = { OTEL_BSP_SCHEDULE_DELAY: '50' };
 /** Left empty, so variables of the machine running the tests cannot turn tracing on. */
-const NO_OTEL = { OTEL_EXPORTER_OTLP_ENDPOINT: '', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: '', OTEL_SDK_DISABLED: '', OTEL_TRACES_EXPORTER: '' };
+const NO_OTEL = { OTEL_EXPORTER_OTLP_ENDPOINT: '', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: '', OTEL_EXPORTER_OTLP_PROTOCOL: '', OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: '', OTEL_SDK_DISABLED: '', OTEL_TRACES_EXPORTER: '' };
 
 /**
  * Preloaded into the child: a module hook that reports each ES module file loaded, and at exit
@@ -96,7 +96,7 @@ describe('tracing with OTEL_EXPORTER_OTLP_ENDPOINT set (serve)', () => {
     closers.push(partner.shutdown);
     const delivered: IncomingHttpHeaders[] = [];
     const hooks = await webhookReceiver(partner, delivered);
-    const served = await serve(['--log-level', 'warn', '--seed', 'tracing'], children, { ...NO_OTEL, ...FAST_EXPORT, ...PRELOAD, OTEL_EXPORTER_OTLP_ENDPOINT: collector.url });
+    const served = await serve(['--log-level', 'warn', '--seed', 'tracing'], children, { ...NO_OTEL, ...FAST_EXPORT, ...PRELOAD, OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' });
     const { url } = served;
     const hook = await call(url, 'POST', '/v1/webhooks', { url: `${hooks.url}/hooks`, events: ['onboarding.created'] });
     expect(hook.status).toBe(201);
@@ -144,10 +144,12 @@ describe('tracing with OTEL_EXPORTER_OTLP_ENDPOINT set (serve)', () => {
 
     // The positive control of the check below: with tracing on, the preload does see the adapter's
     // modules load; and the adapter is our own, with no OpenTelemetry package.
-    expect(await modulesLoadedBy(served)).toMatchObject({ opentelemetry_modules: 0, tracing_modules: 8 });
+    expect(await modulesLoadedBy(served)).toMatchObject({ opentelemetry_modules: 0, tracing_modules: 11 });
+    // Asked for http/json, the emulator sent JSON, as the partner's SDK did.
+    expect(collector.encodings()).toEqual(['json']);
   });
 
-  it('gives clock advances and scenario steps spans, and the deliveries of a step join its trace', async () => {
+  it('gives clock advances and scenario steps spans, and the deliveries of a step join its trace (sent as OTLP/protobuf, the default)', async () => {
     const collector = await otlp();
     const partner = partnerTracer(collector.url, 'partner-app');
     closers.push(partner.shutdown);
@@ -181,6 +183,8 @@ describe('tracing with OTEL_EXPORTER_OTLP_ENDPOINT set (serve)', () => {
     }
     await until(() => delivered.length > 0, 'the webhook');
     expect(String(delivered[0]!.traceparent)).toContain(advance!.traceId);
+    // The partner's SDK sends JSON; the emulator's spans came as protobuf.
+    expect(collector.encodings()).toContain('protobuf');
   });
 });
 

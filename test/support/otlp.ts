@@ -5,11 +5,12 @@ import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BasicTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { decodeTraceRequest } from './protobuf.js';
 import { until } from './wait.js';
 
 /**
  * An OTLP/HTTP trace receiver for the tracing tests: a server on 127.0.0.1 taking
- * POST /v1/traces in JSON (what the http exporter sends), keeping every span with its service.
+ * POST /v1/traces in JSON or protobuf, keeping every span with its service.
  * Besides, the test's own tracer (a partner's client, a partner's webhook receiver), exporting
  * to the same receiver, so one trace can be checked whole.
  */
@@ -49,6 +50,8 @@ export interface OtlpReceiver {
   spans: ReceivedSpan[];
   /** How many export requests arrived. */
   exports(): number;
+  /** The encodings they came in (OTLP/JSON, OTLP/protobuf), each once. */
+  encodings(): ('json' | 'protobuf')[];
   /** Waits (bounded) until `condition` holds for the spans received. */
   waitFor(condition: (spans: ReceivedSpan[]) => boolean, what: string, ms?: number): Promise<ReceivedSpan[]>;
   close(): Promise<void>;
@@ -57,16 +60,21 @@ export interface OtlpReceiver {
 export async function otlpReceiver(): Promise<OtlpReceiver> {
   const spans: ReceivedSpan[] = [];
   let exports = 0;
+  const encodings: ('json' | 'protobuf')[] = [];
   const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      if (req.method !== 'POST' || req.url !== '/v1/traces' || !String(req.headers['content-type']).startsWith('application/json')) {
+      const type = String(req.headers['content-type']);
+      const protobuf = type.startsWith('application/x-protobuf');
+      if (req.method !== 'POST' || req.url !== '/v1/traces' || !(protobuf || type.startsWith('application/json'))) {
         res.writeHead(404).end();
         return;
       }
       exports++;
-      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as ExportRequest;
+      encodings.push(protobuf ? 'protobuf' : 'json');
+      const bytes = Buffer.concat(chunks);
+      const body = (protobuf ? decodeTraceRequest(bytes) : JSON.parse(bytes.toString('utf8'))) as ExportRequest;
       for (const rs of body.resourceSpans ?? []) {
         const service = String(attributesOf(rs.resource?.attributes)['service.name'] ?? '');
         for (const ss of rs.scopeSpans ?? []) {
@@ -83,6 +91,7 @@ export async function otlpReceiver(): Promise<OtlpReceiver> {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     spans,
     exports: () => exports,
+    encodings: () => [...new Set(encodings)],
     async waitFor(condition, what, ms = 10_000) {
       await until(() => condition(spans), what, ms);
       return spans;

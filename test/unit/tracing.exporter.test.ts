@@ -25,10 +25,11 @@ afterEach(async () => {
   exporter = receiver = undefined;
 });
 
-async function setUp(maxExportBatchSize = 512): Promise<{ receiver: OtlpReceiver; exporter: BatchExporter }> {
+async function setUp(maxExportBatchSize = 512, encoding: 'json' | 'protobuf' = 'json'): Promise<{ receiver: OtlpReceiver; exporter: BatchExporter }> {
   receiver = await otlpReceiver();
   exporter = batchExporter({
     endpoint: `${receiver.url}/v1/traces`,
+    encoding,
     headers: {},
     timeoutMs: 2_000,
     scheduleDelayMs: 60_000,
@@ -57,6 +58,14 @@ describe('the batch exporter', () => {
     expect(got.map((s) => s.name)).toEqual(['a', 'b', 'c']);
     await exporter.flush();
     expect(receiver.spans.map((s) => s.name)).toEqual(['a', 'b', 'c', 'd']);
+  });
+
+  it('sends OTLP/protobuf when asked, with its content type', async () => {
+    const { receiver, exporter } = await setUp(512, 'protobuf');
+    exporter.add(span('p', [{ 'url.path': '/v1/x', 'server.port': 8080, ok: true }]));
+    await exporter.flush();
+    expect(receiver.encodings()).toEqual(['protobuf']);
+    expect(receiver.spans).toMatchObject([{ service: 'svc', name: 'p', kind: 2, attributes: { 'url.path': '/v1/x', 'server.port': 8080, ok: true } }]);
   });
 
   it('after shutdown a span is dropped and counted, not sent', async () => {

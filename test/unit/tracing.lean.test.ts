@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { unixNanos } from '../../src/tracing/otlp-json.js';
 import { SpanBatch } from '../../src/tracing/span-batch.js';
+import { decodeTraceRequest } from '../support/protobuf.js';
 
 type Prefix = [resource: Record<string, string>, scope: { name: string; version: string }];
 const requestPrefix = (...args: Prefix): Prefix => args;
@@ -119,7 +120,14 @@ describe('the exporter settings from the standard variables', () => {
     expect(tracingSettings({ OTEL_RESOURCE_ATTRIBUTES: 'service.name=from-attrs', OTEL_SERVICE_NAME: 'mine' }, 'mine', 'v').resource['service.name']).toBe('mine');
   });
 
-  it('the batch settings, and a warning for a protocol other than http/json', () => {
+  it('the encoding: http/protobuf, as the SDKs default to, unless http/json is asked for; the traces variable wins', () => {
+    expect(tracingSettings({}, 's', 'v').encoding).toBe('protobuf');
+    expect(tracingSettings({ OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' }, 's', 'v')).toMatchObject({ encoding: 'json', protocolWarning: null });
+    expect(tracingSettings({ OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/protobuf' }, 's', 'v')).toMatchObject({ encoding: 'protobuf', protocolWarning: null });
+    expect(tracingSettings({ OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'grpc' }, 's', 'v')).toMatchObject({ encoding: 'protobuf', protocolWarning: expect.stringContaining('grpc is not supported') });
+  });
+
+  it('the batch settings, and a warning for a protocol other than OTLP/HTTP', () => {
     expect(tracingSettings({}, 's', 'v')).toMatchObject({ scheduleDelayMs: 5000, maxQueueSize: 2048, maxExportBatchSize: 512, protocolWarning: null });
     expect(tracingSettings({ OTEL_BSP_SCHEDULE_DELAY: '50', OTEL_BSP_MAX_QUEUE_SIZE: '100', OTEL_BSP_MAX_EXPORT_BATCH_SIZE: '512' }, 's', 'v')).toMatchObject({ scheduleDelayMs: 50, maxQueueSize: 100, maxExportBatchSize: 100 });
     expect(tracingSettings({ OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' }, 's', 'v').protocolWarning).toBeNull();
@@ -205,6 +213,34 @@ describe('OTLP/JSON', () => {
       nan: { doubleValue: 'NaN' }, inf: { doubleValue: 'Infinity' }, minf: { doubleValue: '-Infinity' },
       ctrl: { stringValue: odd.ctrl }, slash: { stringValue: odd.slash }, lone: { stringValue: JSON.parse(JSON.stringify(odd.lone)) as string }, emoji: { stringValue: '😀' },
     });
+  });
+
+  it('OTLP/protobuf carries what OTLP/JSON does, span for span, read by a wire-format reader of its own', () => {
+    const odd = { s: 'plain', accents: 'Zoë ✓ 𝄞', ctrl: 'tab\tnul\u0000', yes: true, no: false, zero: 0, neg: -42, big: 2 ** 53 - 1, tiny: 1e-7, nan: Number.NaN, inf: Number.POSITIVE_INFINITY, long: 'x'.repeat(300) };
+    const spans = [
+      span({ attributes: [Object.freeze({ 'http.route': '/v1/x', 'url.scheme': 'http' }), odd, { ok: false, zero: undefined }] }),
+      span({ spanId: 'a'.repeat(16), parentSpanId: SPAN, tracestate: 'v=1,w=2', name: 'webhook.attempt ✓', kind: 3, statusCode: 2, statusMessage: 'answered 503', startMs: performance.now(), endMs: performance.now() + 1234.567891 }),
+      span({ name: 'n'.repeat(20_000), attributes: [{ 'a.long.value': 'v'.repeat(20_000) }] }),
+    ];
+    const both = (['json', 'protobuf'] as const).map((encoding) => {
+      const batch = new SpanBatch({ 'service.name': 'svc ✓', 'service.version': '1.2.3' }, { name: 'n', version: 'v' }, 64, encoding);
+      for (const s of spans) batch.add(s);
+      const { body, spans: taken } = batch.take(512);
+      expect(taken).toBe(3);
+      return encoding === 'json' ? JSON.parse(body.toString('utf8')) : decodeTraceRequest(body);
+    });
+    expect(both[1]).toEqual(both[0]);
+    const sent = both[1] as { resourceSpans: { scopeSpans: { spans: { attributes: unknown[] }[] }[] }[] };
+    expect(sent.resourceSpans[0]!.scopeSpans[0]!.spans[0]!.attributes).toHaveLength(15);
+  });
+
+  it('a protobuf batch: spans taken in order, the rest left waiting', () => {
+    const batch = new SpanBatch({ 'service.name': 'svc' }, { name: 'n', version: 'v' }, 64, 'protobuf');
+    for (let i = 0; i < 600; i++) batch.add(span({ attributes: [{ i }] }));
+    type Body = { resourceSpans: { scopeSpans: { spans: { attributes: { value: { intValue: string } }[] }[] }[] }[] };
+    const take = () => (decodeTraceRequest(batch.take(512).body) as unknown as Body).resourceSpans[0]!.scopeSpans[0]!.spans.map((s) => Number(s.attributes[0]!.value.intValue));
+    expect(take()).toEqual(Array.from({ length: 512 }, (_, i) => i));
+    expect(take()).toEqual(Array.from({ length: 88 }, (_, i) => 512 + i));
   });
 
   it('times: unix nanoseconds of performance.timeOrigin + performance.now()', () => {
