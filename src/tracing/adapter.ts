@@ -1,6 +1,6 @@
 /**
  * The adapter of the tracing port (src/core/tracing.ts): a lean tracer of our own that writes
- * OTLP/JSON, with no OpenTelemetry package. A span is a plain record; an unsampled one records
+ * OTLP (protobuf or JSON), with no OpenTelemetry package. A span is a plain record; an unsampled one records
  * nothing but still carries its ids onward (flag 00). load.ts imports this module on demand
  * only, so a start without tracing loads none of src/tracing but load.ts. Nothing global is
  * touched: a host process's own OpenTelemetry set-up is left as it is.

@@ -1,6 +1,6 @@
 /**
  * OTLP/JSON (ExportTraceServiceRequest) written by hand, each span straight into the bytes of a
- * growing buffer (span-batch.ts writes it as the span ends): no intermediate objects and no
+ * growing buffer (span-batch.ts writes it once the span has ended): no intermediate objects and no
  * strings built, so encoding a span leaves nothing for the collector. Ids are hex strings, times
  * strings of unix nanoseconds, int64 values strings, as the protobuf JSON mapping has them.
  */
