@@ -178,7 +178,7 @@ const encoderFor = (field: number): AttributeEncoder<ProtoBytes> => {
 const SPAN_ATTRIBUTES = encoderFor(9);
 const RESOURCE_ATTRIBUTES = encoderFor(1);
 
-/** The most a span's length takes (a varint of up to 2^28 bytes): room kept before it is known. */
+/** Room kept for a span's length before it is known: a varint of up to 2^28 bytes (more moves the span). */
 const LENGTH_ROOM = 4;
 
 /** One span as ScopeSpans' field 2 (length first), at the writer's end. */
@@ -206,11 +206,12 @@ export function writeSpanProto(w: ProtoBytes, s: SpanRecord): void {
     w.byte(key(3, 0));
     w.byte(s.statusCode);
   }
-  // The length goes in the room kept for it; the span moves up to meet it when it takes less.
+  // The length goes in the room kept for it; the span moves to meet it when it takes more or less.
   const length = w.at - start;
   const size = varintSize(length);
-  if (size < LENGTH_ROOM) w.buf.copyWithin(lengthAt + size, start, w.at);
-  const end = w.at - (LENGTH_ROOM - size);
+  if (size > LENGTH_ROOM) w.need(size - LENGTH_ROOM);
+  if (size !== LENGTH_ROOM) w.buf.copyWithin(lengthAt + size, start, w.at);
+  const end = w.at + size - LENGTH_ROOM;
   w.at = lengthAt;
   w.varint(length);
   w.at = end;
