@@ -1,4 +1,5 @@
 import { monotonicMs } from './clock.js';
+import { afterThisTurn, wallDeadline } from './timers.js';
 
 /** Listeners run at most this often: under a stream of changes a wait's check, which reads the store, runs 100 times a second, not once per request. */
 const MIN_GAP_MS = 10;
@@ -29,7 +30,7 @@ export class Activity {
       for (const listener of [...this.listeners]) listener();
     };
     const wait = this.lastRun + MIN_GAP_MS - monotonicMs();
-    if (wait > 0) setTimeout(run, wait);
-    else setImmediate(run);
+    if (wait > 0) wallDeadline(wait, run);
+    else afterThisTurn(run);
   }
 }

@@ -222,6 +222,16 @@ export function wallTimeout(ms: number, fire: () => void): () => void {
   return () => clearTimeout(handle);
 }
 
+/**
+ * Calls `fire` once after `ms` of wall time unless the returned function cancels it first, and
+ * keeps the process alive until then: for a deadline someone awaits (a wait's timeout, which an
+ * in-process caller may be the only one waiting for).
+ */
+export function wallDeadline(ms: number, fire: () => void): () => void {
+  const handle = setTimeout(fire, Math.max(0, Math.min(ms, 2_147_483_647)));
+  return () => clearTimeout(handle);
+}
+
 /** Real time again and again, every `ms` (the trace exporter's schedule), unref'd as wallTimeout is; returns its stop. */
 export function wallInterval(ms: number, fire: () => void): () => void {
   const handle = setInterval(fire, Math.max(1, Math.min(ms, 2_147_483_647)));

@@ -1,5 +1,6 @@
 import type { Activity } from './activity.js';
 import { ApiError } from './errors.js';
+import { wallDeadline } from './timers.js';
 
 /** Waits open at once, across workspaces: each holds a connection and is checked on every change. */
 export const WAIT_LIMIT = 256;
@@ -46,7 +47,7 @@ export class Waits {
         if (ended) return;
         ended = true;
         off();
-        clearTimeout(timer);
+        cancelTimeout();
         signal?.removeEventListener('abort', hungUp);
         this.open.delete(stop);
         const left = (this.perWorkspace.get(workspaceId) ?? 1) - 1;
@@ -69,7 +70,7 @@ export class Waits {
       };
       const off = activity.on(recheck);
       // The last look at the deadline catches a change whose notice is still queued.
-      const timer = setTimeout(() => recheck() || end({ met: false, why: 'timeout' }), timeoutMs);
+      const cancelTimeout = wallDeadline(timeoutMs, () => recheck() || end({ met: false, why: 'timeout' }));
       const hungUp = () => end({ met: false, why: 'hung_up' });
       const stop = (why: 'stopping') => end({ met: false, why });
       signal?.addEventListener('abort', hungUp, { once: true });

@@ -156,17 +156,17 @@ function writeKeyValue(w: ProtoBytes, field: number, name: string, value: Attrib
   }
 }
 
-const FROZEN = new WeakMap<SpanAttributes, Buffer>();
-/** Span.attributes is field 9; Resource.attributes field 1. */
+/** Span.attributes is field 9; Resource.attributes field 1. A frozen object's bytes are kept per field. */
 const encoderFor = (field: number): AttributeEncoder<ProtoBytes> => {
+  const frozenBytes = new WeakMap<SpanAttributes, Buffer>();
   const encoder: AttributeEncoder<ProtoBytes> = {
     frozen(w, attributes) {
-      let encoded = FROZEN.get(attributes);
+      let encoded = frozenBytes.get(attributes);
       if (encoded === undefined) {
         const once = new ProtoBytes(256);
         writeEachAttribute(once, [{ ...attributes }], encoder);
         encoded = Buffer.from(once.buf.subarray(0, once.at));
-        if (field === 9) FROZEN.set(attributes, encoded);
+        frozenBytes.set(attributes, encoded);
       }
       w.raw(encoded);
       return encoded.length > 0;
