@@ -31,6 +31,8 @@ export interface ServeOptions {
   stateFile?: string | undefined;
   /** With stateFile: start from the fixtures and overwrite the file. */
   resetState?: boolean | undefined;
+  /** With stateFile: a change log damaged before its end is cut there and moved aside, not refused. */
+  stateFileRepair?: boolean | undefined;
   /** On SIGTERM/SIGINT: how long requests and webhook attempts in flight may take before they are cut. */
   drainTimeoutMs: string;
   /** Requests each workspace's journal keeps; `0` turns the journal off. */
@@ -69,6 +71,7 @@ export const SERVE_OPTIONS: OptionSpec[] = [
   { key: 'webhookTimeoutMs', flag: '--webhook-timeout-ms <ms>', env: 'EMULATOR_WEBHOOK_TIMEOUT_MS', default: '10000', description: 'how long a webhook attempt waits for the answer' },
   { key: 'stateFile', flag: '--state-file <file>', env: 'EMULATOR_STATE_FILE', description: 'keep the default workspace in this JSON file and its change log (FILE.log): read at start (a bad file stops the start), created when missing, each change appended to the log before its answer' },
   { key: 'resetState', flag: '--reset-state', env: 'EMULATOR_RESET_STATE', description: 'with --state-file: start from the fixtures and overwrite the file, whatever it holds (or the environment variable, set to anything)' },
+  { key: 'stateFileRepair', flag: '--state-file-repair', env: 'EMULATOR_STATE_FILE_REPAIR', description: 'with --state-file: when its change log is damaged before its end (which stops a start), keep the records before the damage, move the log aside to FILE.log.damaged and say how many records were dropped (or the environment variable, set to anything)' },
   { key: 'drainTimeoutMs', flag: '--drain-timeout-ms <ms>', env: 'EMULATOR_DRAIN_TIMEOUT_MS', default: '10000', description: 'on SIGTERM or SIGINT: how long requests and webhook attempts in flight may run before they are cut (attempts cut are stored as due again); then the state file is written and the process exits 0' },
   { key: 'journalLimit', flag: '--journal-limit <n>', env: 'EMULATOR_JOURNAL_LIMIT', default: '1000', description: `requests each workspace's journal (GET /_emulator/requests) keeps, 0 to ${JOURNAL_MAX_LIMIT}; older ones are dropped and counted; 0 turns the journal off (nothing recorded, lists empty)` },
   { key: 'ui', flag: '--no-ui', env: 'EMULATOR_NO_UI', description: 'turn the inspector (/_emulator/ui, and the redirect from /) and the API explorer (/_emulator/docs) off: 404 (or the environment variable, set to anything)' },

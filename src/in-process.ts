@@ -10,7 +10,7 @@ import { listen, type RunningServer } from './http/server.js';
 import { loadScenario, scenarioRefusal, validateScenario } from './control/scenario.service.js';
 import { mergeScenarios, readScenarioFile, ScenarioError, ScenarioFileError } from './scenarios/scenario.load.js';
 import type { ScenarioDocument } from './scenarios/scenario.schemas.js';
-import { openStateFile } from './persistence/state-file.js';
+import { openStateFile, repairMessage } from './persistence/state-file.js';
 
 /**
  * The in-process transport of the control interface (one interface, two transports; see
@@ -159,6 +159,11 @@ export interface InProcessOptions extends EmulatorOptions, AppOptions {
   stateFile?: string | undefined;
   /** With stateFile: start from the fixtures and overwrite the file whatever it holds. */
   resetState?: boolean | undefined;
+  /**
+   * With stateFile: a change log damaged before its end (which otherwise throws) is cut there:
+   * the records before it are kept, the log is moved aside, and a process warning says so.
+   */
+  stateFileRepair?: boolean | undefined;
 }
 
 /**
@@ -168,7 +173,8 @@ export interface InProcessOptions extends EmulatorOptions, AppOptions {
  */
 export function createEmulator(options: InProcessOptions = {}): InProcessEmulator {
   const emulator = new Emulator(options);
-  const state = options.stateFile === undefined ? undefined : openStateFile(emulator, { path: options.stateFile, reset: options.resetState });
+  const state = options.stateFile === undefined ? undefined : openStateFile(emulator, { path: options.stateFile, reset: options.resetState, repair: options.stateFileRepair });
+  if (state?.repaired) process.emitWarning(repairMessage(state.repaired), 'StateFileRepairWarning');
   // Every answer waits for the state file to hold what its request changed.
   const appOptions = state ? { ...options, commit: () => state.commit() } : options;
   const app = createApp(emulator, appOptions);

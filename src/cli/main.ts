@@ -7,7 +7,7 @@ import { Emulator } from '../emulator.js';
 import { FixturesError } from '../fixtures/fixtures.load.js';
 import { parseRateLimit } from '../http/rate-limit.js';
 import { listen } from '../http/server.js';
-import { openStateFile, StateFileError } from '../persistence/state-file.js';
+import { openStateFile, repairMessage, StateFileError } from '../persistence/state-file.js';
 import { usageExit } from './client.js';
 import { drain } from './drain.js';
 import { EXPLORER_PATH } from '../pages/explorer/explorer.paths.js';
@@ -64,6 +64,7 @@ serve.action(async (raw: Record<string, string | undefined>) => {
   const logger = pino({ level: options.logLevel, base: { service: 'onboarding-emulator' } });
   try {
     if (options.resetState && !options.stateFile) throw new Error('--reset-state needs --state-file: it says what to do with that file');
+    if (options.stateFileRepair && !options.stateFile) throw new Error('--state-file-repair needs --state-file: it says which file to repair');
     const startTime = parseStartTime(options.startTime);
     const drainMs = parseDrainTimeout(options.drainTimeoutMs);
     const journalLimit = parseJournalLimit(options.journalLimit);
@@ -91,8 +92,9 @@ serve.action(async (raw: Record<string, string | undefined>) => {
     }
     // Before the port opens: a bad state file stops the start and is left as it is.
     const persisted = options.stateFile
-      ? openStateFile(emulator, { path: options.stateFile, reset: options.resetState, onError: (err) => logger.error({ err }, 'state file not written') })
+      ? openStateFile(emulator, { path: options.stateFile, reset: options.resetState, repair: options.stateFileRepair, onError: (err) => logger.error({ err }, 'state file not written') })
       : undefined;
+    if (persisted?.repaired) logger.warn({ state_file: persisted.path, repair: persisted.repaired }, repairMessage(persisted.repaired));
     const running = await listen(emulator, {
       port: parsePort(options.port),
       host: options.host,
@@ -131,7 +133,7 @@ serve.action(async (raw: Record<string, string | undefined>) => {
     if (err instanceof FixturesError || err instanceof ScenarioError) console.error(err.message);
     else if (err instanceof StateFileError) {
       console.error(`onboarding-emulator: ${err.message}`);
-      console.error(err.hint);
+      if (err.hint) console.error(err.hint);
     } else console.error(`onboarding-emulator: ${(err as Error).message}`);
     process.exit(1);
   }

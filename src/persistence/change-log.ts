@@ -25,8 +25,10 @@ import type { WorkspaceSnapshot } from './snapshot.js';
  *
  * Each record names the document it follows (`log`, the `state_file.log` of the document) and
  * its number in it (`n`, from 1); a line is the record's JSON, a tab, and the CRC-32 of the JSON
- * in hex. Reading stops at the first line that is not whole (a torn last write after a kill),
- * fails its check, or follows another document: what follows it is ignored.
+ * in hex. A line that is not whole at the end (a torn last write after a kill) is ignored, and so
+ * is a log whose first record follows another document (a kill between writing the document and
+ * emptying the log). Any other line that fails its check, or is not the next record of this
+ * document, is damage: the reader reports where it starts and applies nothing after it.
  */
 
 export interface LogRecord {
@@ -218,21 +220,31 @@ export class ChangeTracker {
 
 }
 
-/** What reading a log found: the records applied, and whether something after them was ignored. */
+/** Where a log is damaged: the byte its first bad line starts at, that line's number (from 1), and the whole lines lost from it on. */
+export interface LogDamage {
+  offset: number;
+  line: number;
+  dropped: number;
+}
+
+/** What reading a log found: the records applied, whether a torn end or an older log was ignored, and any damage. */
 export interface Replayed {
   applied: number;
   ignored: boolean;
+  damage: LogDamage | null;
 }
 
 /**
  * Applies the records of a log to the snapshot document they follow (`doc`, changed in place),
- * in order, up to the first line that is torn, damaged, or not the next record of this
- * document. `layout`: each collection's id field.
+ * in order, up to a torn last line or the first damaged one (`damage` says where; the caller
+ * decides whether a start may go on without what follows). `layout`: each collection's id field.
  */
 export function replayLog(doc: Record<string, unknown>, text: string, layout: StoreLayout): Replayed {
   const logId = (doc.state_file as { log?: string } | undefined)?.log;
   const lines = text.split('\n');
   const torn = lines.pop() !== '';
+  let offset = 0;
+  let damage: LogDamage | null = null;
   const store = doc.store as Record<string, unknown>;
   const collections = new Map<string, Map<string, unknown>>();
   let timers: Map<number, Timer> | null = null;
@@ -240,12 +252,18 @@ export function replayLog(doc: Record<string, unknown>, text: string, layout: St
   const idOf = (r: { scope: string; key: string }): string => `${r.scope}\u0000${r.key}`;
   let applied = 0;
   let ignored = torn;
-  for (const line of lines) {
+  for (const [i, line] of lines.entries()) {
     const record = logRecord(line);
-    if (logId === undefined || record === null || record.log !== logId || record.n !== applied + 1) {
+    // A log left from the document before (its first record names that one) is not damage.
+    if (logId === undefined || (i === 0 && record !== null && record.log !== logId)) {
       ignored = true;
       break;
     }
+    if (record === null || record.log !== logId || record.n !== applied + 1) {
+      damage = { offset, line: i + 1, dropped: lines.length - i };
+      break;
+    }
+    offset += Buffer.byteLength(line) + 1;
     for (const [name, change] of Object.entries(record.store ?? {})) {
       if (typeof change === 'number') {
         store[name] = change;
@@ -287,7 +305,7 @@ export function replayLog(doc: Record<string, unknown>, text: string, layout: St
   if (idempotency) doc.idempotency = [...idempotency.values()];
   for (const [name, records] of collections) store[name] = [...records.values()];
   if (timers) (doc.timers as { timers: Timer[] }).timers = [...timers.values()].sort((a, b) => a.due - b.due || a.seq - b.seq);
-  return { applied, ignored };
+  return { applied, ignored, damage };
 }
 
 /** A line's record, or null when the line is damaged. */

@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { ApiError } from '../core/errors.js';
 import { wallTimeout } from '../core/timers.js';
 import type { WorkspaceSnapshot } from './snapshot.js';
 import type { Workspace } from '../core/workspace.js';
 import { appendDurably, writeDurably, writeDurablySync } from './durable-file.js';
-import { ChangeTracker, logLine, replayLog } from './change-log.js';
+import { ChangeTracker, logLine, replayLog, type LogDamage, type Replayed } from './change-log.js';
 import type { StoreLayout } from '../core/store.js';
 import { STORE_LAYOUT } from '../resources/collections.js';
 
@@ -26,10 +26,11 @@ export class StateFileError extends Error {
   /** What to do about it, one or two sentences for the command line. */
   readonly hint: string;
 
-  constructor(message: string, cause?: unknown) {
+  /** `hint`: when the message already says what to do, '' (nothing more is printed). */
+  constructor(message: string, cause?: unknown, hint?: string) {
     super(message);
     const code = (cause as NodeJS.ErrnoException | undefined)?.code;
-    this.hint = code === 'EACCES' || code === 'EPERM' || code === 'EROFS' ? accessHint(code) : 'The file was left as it is. Fix or remove it, or start with --reset-state to start from the fixtures and overwrite it.';
+    this.hint = hint ?? (code === 'EACCES' || code === 'EPERM' || code === 'EROFS' ? accessHint(code) : 'The file was left as it is. Fix or remove it, or start with --reset-state to start from the fixtures and overwrite it.');
   }
 }
 
@@ -59,6 +60,11 @@ export interface StateFileOptions {
   path: string;
   /** Start from the fixtures and overwrite the file, whatever it holds. */
   reset?: boolean | undefined;
+  /**
+   * A change log damaged before its end does not stop the start: the records before the damage
+   * are kept, the log is moved aside (`repaired` says where and what was dropped).
+   */
+  repair?: boolean | undefined;
   /** A failed write nobody waited for (timers, deliveries); the next write tries again. Default: ignored. */
   onError?: ((err: Error) => void) | undefined;
   /** The document is rewritten with the log folded in once no write came for this long (ms). Default 200. */
@@ -80,6 +86,19 @@ const newLogId = (): string => randomBytes(8).toString('hex');
 /** What happened at start: the file was read, made, or overwritten on --reset-state. */
 export type StateFileStart = 'restored' | 'created' | 'reset';
 
+/** A start that went on past a damaged change log (`repair`): what it kept, what it dropped, where the log went. */
+export interface StateFileRepair {
+  log: string;
+  offset: number;
+  kept: number;
+  dropped: number;
+  moved_to: string;
+}
+
+/** The line a start prints about a repair. */
+export const repairMessage = (r: StateFileRepair): string =>
+  `state file change log ${r.log} was damaged at byte ${r.offset}: kept the ${r.kept} records before it, dropped ${r.dropped} from it on; the damaged log was moved to ${r.moved_to}`;
+
 interface Batch {
   promise: Promise<void>;
   resolve: () => void;
@@ -100,6 +119,8 @@ export class StateFile {
   readonly scenarioReplaced: boolean = false;
   /** Starts on this file that followed a kill (the file was still open); each draws fresh ids. */
   readonly restarts: number;
+  /** The start went on past a damaged change log (the `repair` option); null otherwise. */
+  readonly repaired: StateFileRepair | null = null;
   readonly logPath: string;
   /** Follows the workspace since the document was written; null: the next write writes it whole. */
   private tracker: ChangeTracker | null = null;
@@ -123,7 +144,8 @@ export class StateFile {
   constructor(private readonly emulator: StateFileHost, private readonly options: StateFileOptions) {
     this.path = resolve(options.path);
     this.logPath = logPathOf(this.path);
-    const found = options.reset ? NO_FILE : readState(this.path, this.logPath, emulator.defaultWorkspace.recipe.collections);
+    const read = options.reset ? null : readState(this.path, emulator.defaultWorkspace.recipe.collections, options.repair === true);
+    const found = read === null ? NO_FILE : read.document;
     let restarts = 0;
     if (found !== NO_FILE) {
       // Read before the restore checks the document: a refused one never gets this far.
@@ -137,6 +159,7 @@ export class StateFile {
       this.start = options.reset ? 'reset' : 'created';
     }
     this.restarts = restarts;
+    if (read?.damage) this.repaired = moveAside(this.logPath, read.damage);
     const logId = newLogId();
     const document = this.document(true, logId);
     const tracker = new ChangeTracker(emulator.defaultWorkspace, document, logId);
@@ -293,38 +316,68 @@ function readFile(path: string): unknown {
 
 /**
  * The document at `path` with the records of its change log applied (they follow it only when
- * they name it: an older log, a torn or damaged last record and what follows it are ignored),
- * or NO_FILE when there is no document.
+ * they name it: an older log and a torn last record are ignored), or NO_FILE when there is no
+ * document. A log damaged before its end is refused, unless `repair`: then what comes before
+ * the damage is applied, and `damage` says where it starts.
  */
-function readState(path: string, logPath: string, layout: StoreLayout): unknown {
+function readState(path: string, layout: StoreLayout, repair: boolean): { document: unknown; damage: LogDamage | null } {
   const found = readFile(path);
-  return found === NO_FILE ? found : withChangeLog(found, path, layout);
+  return found === NO_FILE ? { document: found, damage: null } : applyChangeLog(found, path, layout, repair);
 }
 
 /**
  * A document read from `path` with the records of its change log (`path`.log) applied, when it
  * is a state file that names one: what the emulator would restore from it (`snapshot load`
  * takes a state file too). Anything else is returned as it is. Throws a StateFileError when
- * the log cannot be read or does not apply.
+ * the log cannot be read, is damaged before its end, or does not apply.
  */
 export function withChangeLog(document: unknown, path: string, layout: StoreLayout = STORE_LAYOUT): unknown {
-  if (document === null || typeof document !== 'object' || Array.isArray(document)) return document;
+  return applyChangeLog(document, path, layout, false).document;
+}
+
+function applyChangeLog(document: unknown, path: string, layout: StoreLayout, repair: boolean): { document: unknown; damage: LogDamage | null } {
+  const none = { document, damage: null };
+  if (document === null || typeof document !== 'object' || Array.isArray(document)) return none;
   const log = (document as Partial<WorkspaceSnapshot>).state_file?.log;
-  if (typeof log !== 'string') return document; // written before the log existed, or a saved snapshot
+  if (typeof log !== 'string') return none; // written before the log existed, or a saved snapshot
   const logPath = logPathOf(resolve(path));
   let text: string;
   try {
     text = readFileSync(logPath, 'utf8');
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return document;
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return none;
     throw new StateFileError(`state file ${path}: its change log ${logPath} cannot be read (${(err as Error).message})`, err);
   }
+  let replayed: Replayed;
   try {
-    replayLog(document as Record<string, unknown>, text, layout);
+    replayed = replayLog(document as Record<string, unknown>, text, layout);
   } catch (err) {
     throw new StateFileError(`state file ${path}: its change log ${logPath} does not apply to it (${(err as Error).message})`);
   }
-  return document;
+  const { damage } = replayed;
+  if (damage && !repair) {
+    // One line that says it all: the start stops, and a person decides.
+    throw new StateFileError(
+      `state file ${path}: its change log ${logPath} is damaged at byte ${damage.offset} (line ${damage.line} of ${damage.line + damage.dropped - 1}); `
+        + 'both files were left as they are: start with --state-file-repair to keep the '
+        + `${damage.line - 1} records before the damage and move the log aside, or with --reset-state to start from the fixtures`,
+      undefined,
+      '',
+    );
+  }
+  return { document, damage };
+}
+
+/** A damaged log moved aside (to the first free `PATH.log.damaged`, `.damaged-2`, ...), so nothing is lost by a repair. */
+function moveAside(logPath: string, damage: LogDamage): StateFileRepair {
+  let to = `${logPath}.damaged`;
+  for (let i = 2; existsSync(to); i++) to = `${logPath}.damaged-${i}`;
+  try {
+    renameSync(logPath, to);
+  } catch (err) {
+    throw new StateFileError(`state file change log ${logPath} could not be moved aside to ${to}: ${(err as Error).message}`, err);
+  }
+  return { log: logPath, offset: damage.offset, kept: damage.line - 1, dropped: damage.dropped, moved_to: to };
 }
 
 function restoreFrom(emulator: StateFileHost, found: unknown, path: string, restart: number | undefined): void {

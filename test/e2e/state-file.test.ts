@@ -137,6 +137,41 @@ describe('serve --state-file', () => {
     await until(() => !readFileSync(file, 'utf8').includes(id), 'the file overwritten');
   });
 
+  it('refuses a change log damaged before its end on one line naming the byte; --state-file-repair starts, keeps what precedes it and warns', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'state.json');
+    const first = await serve(['--state-file', file]);
+    const ids: string[] = [];
+    for (let i = 0; i < 10; i++) ids.push(await createOnboarding(first.url, `acked-${i}`));
+    first.child.kill('SIGKILL');
+    await first.exited;
+    const log = readFileSync(`${file}.log`);
+    const lines = log.toString('utf8').split('\n');
+    const offset = Buffer.byteLength(lines.slice(0, 2).join('\n')) + 1; // the third line
+    log[offset + 30] = log[offset + 30]! ^ 0x01;
+    writeFileSync(`${file}.log`, log);
+    const document = readFileSync(file);
+
+    const refused = await serveFails(['--state-file', file]);
+    expect(refused.code).toBe(1);
+    const said = refused.out.split('\n').filter(Boolean);
+    expect(said).toHaveLength(1);
+    expect(said[0]).toContain(`${file}.log is damaged at byte ${offset} (line 3 of ${lines.length - 1})`);
+    expect(readFileSync(file)).toEqual(document);
+    expect(readFileSync(`${file}.log`)).toEqual(log);
+
+    const repaired = await serve(['--state-file', file, '--state-file-repair']);
+    expect(repaired.lines().find((l) => l.includes('was damaged at byte'))).toContain(`kept the 2 records before it, dropped ${lines.length - 3}`);
+    expect(readFileSync(`${file}.log.damaged`)).toEqual(log);
+    expect(await statusOf(repaired.url, ids[0]!)).toBe(200);
+  });
+
+  it('--state-file-repair without --state-file is a usage mistake', async () => {
+    const { code, out } = await serveFails(['--state-file-repair']);
+    expect(code).toBe(1);
+    expect(out).toContain('--state-file-repair needs --state-file');
+  });
+
   it('--reset-state without --state-file is a usage mistake', async () => {
     const { code, out } = await serveFails(['--reset-state']);
     expect(code).toBe(1);

@@ -135,7 +135,7 @@ describe('the state file change log', () => {
     await first.state.close();
   });
 
-  it('ignores a torn or damaged last record, and what follows it', async () => {
+  it('ignores a torn last record; refuses a damaged one unless repaired', async () => {
     const file = join(tempDir(), 'state.json');
     const first = open(file);
     await workload(first.app, 0);
@@ -157,11 +157,12 @@ describe('the state file change log', () => {
     expect((await fromTorn.snapshot()).includes('r1-')).toBe(true);
     await fromTorn.state.close();
 
-    // A record whose text does not match its checksum: it and every record after it are ignored.
+    // A whole record whose text does not match its checksum is damage, not a kill: refused, unless repaired.
     const damaged = killedCopy(whole, 'damaged.json');
     const [head, ...rest] = added.split('\n');
     appendFileSync(logPathOf(damaged), [head!.replace('"n":', '"n" :'), ...rest].join('\n'));
-    const fromDamaged = open(damaged);
+    expect(() => open(damaged)).toThrow('is damaged at byte');
+    const fromDamaged = open(damaged, { repair: true });
     expect(await fromDamaged.snapshot()).toBe(kept);
     await fromDamaged.state.close();
 

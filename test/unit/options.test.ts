@@ -36,6 +36,7 @@ const COUNTERPARTS: Record<keyof ServeOptions, Counterpart> = {
   journalLimit: 'journalLimit',
   stateFile: 'stateFile',
   resetState: 'resetState',
+  stateFileRepair: 'stateFileRepair',
   drainTimeoutMs: null,
   ui: 'ui',
   allowedHosts: 'allowedHosts',
