@@ -15,6 +15,8 @@ export interface ClientOptions {
   url: string;
   key?: string | undefined;
   json?: boolean | undefined;
+  /** Sent with every request besides the client's own (a relay's token). */
+  headers?: Readonly<Record<string, string>> | undefined;
 }
 
 /** The API answered with an error status: the status and its error envelope (code, message, details, param), for every HTTP client call. */
@@ -65,7 +67,7 @@ export async function request<T = unknown>(options: ClientOptions, method: strin
   } catch (err) {
     throw new UsageError(`not a valid URL or path: ${options.url} ${path} (${(err as Error).message})`);
   }
-  const headers: Record<string, string> = { Accept: 'application/json' };
+  const headers: Record<string, string> = { ...options.headers, Accept: 'application/json' };
   if (options.key) headers.Authorization = `Bearer ${options.key}`;
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   let res: Response;

@@ -1,5 +1,5 @@
 import { httpTransport, type Transport } from '../delivery/transport.js';
-import type { RelayedMessage, RelayInfo, RelayReport } from '../delivery/relay.js';
+import { RELAY_TOKEN_HEADER, type OpenedRelay, type RelayedMessage, type RelayInfo, type RelayReport } from '../delivery/relay.js';
 import { ApiError, request, UsageError, type ClientOptions } from './client.js';
 
 /**
@@ -19,7 +19,7 @@ export interface RelayOptions {
   key?: string | undefined;
   /** The workspace's id (the per-workspace control paths). */
   workspace?: string | undefined;
-  /** Take only the addresses whose URL starts with this. */
+  /** Take only the addresses whose URL starts with this; a message outside it is reported refused, never posted. */
   urlPrefix?: string | undefined;
   /** How long one long poll waits on the emulator (ms); default 25000. */
   waitMs?: number | undefined;
@@ -33,7 +33,7 @@ export interface RelayedDelivery {
   message_id: string;
   event_id: string | undefined;
   event_type: string | undefined;
-  /** Where it was posted. */
+  /** Where it was posted (a message refused for its URL: that URL, not posted). */
   url: string;
   status_code: number | null;
   error: string | null;
@@ -63,22 +63,31 @@ export async function startRelay(options: RelayOptions): Promise<RelayHandle> {
   const client: ClientOptions = { url: options.url, key: options.key };
   const base = options.workspace === undefined ? '/_emulator/relays' : `/_emulator/workspaces/${encodeURIComponent(options.workspace)}/relays`;
   const forwardTo = options.forwardTo === undefined ? undefined : checkedUrl(options.forwardTo);
-  const relay = await request<RelayInfo>(client, 'POST', base, {
+  const { token, ...relay } = await request<OpenedRelay>(client, 'POST', base, {
     ...(options.urlPrefix !== undefined ? { url_prefix: options.urlPrefix } : {}),
     ...(forwardTo !== undefined ? { forward_to: forwardTo } : {}),
   });
+  // The token goes with the relay's own requests only, never into the handle or a printed line.
+  const own: ClientOptions = { ...client, headers: { [RELAY_TOKEN_HEADER]: token } };
   const at = `${base}/${encodeURIComponent(relay.id)}`;
   const transport = options.transport ?? httpTransport();
   const stopping = new AbortController();
   const posting = new Set<Promise<void>>();
 
   const forward = async (message: RelayedMessage): Promise<void> => {
-    const target = forwardTo ?? message.url;
-    const sent = await transport.send({ url: target, headers: message.headers, body: message.body, timeoutMs: message.timeout_ms });
-    const report: RelayReport = { status_code: sent.status, error: sent.ok ? null : sent.error, duration_ms: sent.durationMs };
+    // The prefix bounds what this relay posts, whatever the emulator hands it: outside it, nothing is sent.
+    const outside = options.urlPrefix !== undefined && !message.url.startsWith(options.urlPrefix);
+    const target = outside ? message.url : forwardTo ?? message.url;
+    let report: RelayReport;
+    if (outside) {
+      report = { status_code: null, error: `refused by the relay: ${message.url} does not start with its --url-prefix ${options.urlPrefix}`, duration_ms: 0 };
+    } else {
+      const sent = await transport.send({ url: target, headers: message.headers, body: message.body, timeoutMs: message.timeout_ms });
+      report = { status_code: sent.status, error: sent.ok ? null : sent.error, duration_ms: sent.durationMs };
+    }
     let recorded = true;
     try {
-      await request(client, 'POST', `${at}/results`, { message_id: message.id, ...report });
+      await request(own, 'POST', `${at}/results`, { message_id: message.id, ...report });
     } catch (err) {
       // The emulator gave up on this attempt (timed out there) or forgot the relay: the poll loop finds out which.
       if (!(err instanceof ApiError && err.status === 404)) throw err;
@@ -94,7 +103,7 @@ export async function startRelay(options: RelayOptions): Promise<RelayHandle> {
     while (!stopping.signal.aborted) {
       let messages: RelayedMessage[];
       try {
-        const claimed = await request<{ data: RelayedMessage[]; stopping: boolean }>(client, 'POST', `${at}/claim`, { wait_ms: options.waitMs ?? DEFAULT_WAIT_MS }, stopping.signal);
+        const claimed = await request<{ data: RelayedMessage[]; stopping: boolean }>(own, 'POST', `${at}/claim`, { wait_ms: options.waitMs ?? DEFAULT_WAIT_MS }, stopping.signal);
         if (claimed.stopping) return { reason: 'lost', message: 'the emulator is stopping' };
         messages = claimed.data;
         failures = 0;
@@ -124,7 +133,7 @@ export async function startRelay(options: RelayOptions): Promise<RelayHandle> {
     async close() {
       stopping.abort();
       await done;
-      await request(client, 'DELETE', at).catch(() => undefined);
+      await request(own, 'DELETE', at).catch(() => undefined);
     },
   };
 }

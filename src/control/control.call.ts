@@ -8,6 +8,8 @@ export interface ControlInput {
   params: Record<string, string>;
   query: Record<string, unknown>;
   body?: unknown;
+  /** The values of the headers the row declares; left out where the transport has none (in process). */
+  headers?: Record<string, string | undefined>;
 }
 
 type Run<E> = <T>(emulator: E, workspace: Workspace, input: ControlInput, info: RequestInfo, deliver: (reply: Reply) => T) => Promise<T>;
@@ -23,6 +25,6 @@ export function controlRunner<E>(row: ControlRoute<E>): Run<E> {
     // Checked before the pipeline: a refused request runs no due work.
     const query = checkedQuery(compiled, { ...input.query });
     const body = isWrite(row) ? checkedBody(row, compiled, input.body === undefined ? {} : input.body) : undefined;
-    return serve({ workspace, run: () => row.handle({ emulator, workspace, params: input.params, query, body, info }), deliver });
+    return serve({ workspace, run: () => row.handle({ emulator, workspace, params: input.params, query, body, headers: input.headers ?? {}, info }), deliver });
   };
 }

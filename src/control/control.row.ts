@@ -15,6 +15,8 @@ interface ControlContext<E = unknown, B = unknown, Q = unknown> {
   params: Record<string, string>;
   query: Q;
   body: B;
+  /** The request headers the row declares (`headers`), by their declared names; undefined when not sent. */
+  headers: Record<string, string | undefined>;
   info: RequestInfo;
 }
 
@@ -44,6 +46,11 @@ export interface ControlRoute<E = unknown> extends RouteBase {
   perWorkspace: boolean;
   /** Its method in the clients; a list where one answer makes two (`clock.state`, and `clock.now` picking from it). */
   client?: ClientCall | readonly ClientCall[];
+  /**
+   * Request headers the row reads, by name, with what each holds (a required header parameter
+   * each in the OpenAPI document); no other header reaches `handle`.
+   */
+  headers?: Readonly<Record<string, string>>;
   handle(ctx: ControlContext<E>): Reply | Promise<Reply>;
 }
 

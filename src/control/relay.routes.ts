@@ -1,13 +1,17 @@
+import { RELAY_LIMIT, RELAY_TOKEN_HEADER } from '../delivery/relay.js';
 import type { Emulator } from '../emulator.js';
 import { ErrorSchema, IdParam } from '../resources/common.schemas.js';
 import { ok } from '../resources/route.js';
 import { defineControlRoute, type ControlRoute } from './control.row.js';
 import {
-  ClaimBody, DEFAULT_RELAY_CLAIM, DEFAULT_RELAY_WAIT_MS, OpenRelayBody, RelayedMessages, RelayInfoSchema, RelayList, RelayReportBody, RelayReported,
+  ClaimBody, DEFAULT_RELAY_CLAIM, DEFAULT_RELAY_WAIT_MS, OpenedRelaySchema, OpenRelayBody, RelayedMessages, RelayInfoSchema, RelayList, RelayReportBody, RelayReported,
 } from './relay.schemas.js';
 
 const errors = { description: 'Error', schema: ErrorSchema };
 const tag = 'Relays';
+/** Claim, report and close: only the client that opened the relay, by the token its open answered. */
+const token = { [RELAY_TOKEN_HEADER]: "the token the relay's open answered; without it, or with another, 403 relay_token_invalid" };
+const tokenOf = (headers: Record<string, string | undefined>) => headers[RELAY_TOKEN_HEADER];
 
 /**
  * The relay protocol (docs/relay.md): open, then claim messages by long poll and report each
@@ -18,9 +22,10 @@ export const relayRoutes = [
     kind: 'control', perWorkspace: true, tag, method: 'POST', path: '/_emulator/relays',
     operationId: 'openRelay',
     summary: "Open a relay: from now on the attempts to the workspace's addresses it takes wait for it to carry them, instead of going out directly",
+    description: `The answer holds the relay's \`token\`, shown this once: send it as the ${RELAY_TOKEN_HEADER} header of the relay's claims, reports and close. At most ${RELAY_LIMIT} relays per workspace (422 relay_limit_reached); under the strict URL policy \`forward_to\` is required.`,
     body: OpenRelayBody,
-    responses: { 201: { description: 'The relay', schema: RelayInfoSchema }, 422: errors },
-    handle: (ctx) => ok(ctx.emulator.relays.open(ctx.workspace.id, ctx.body), 201),
+    responses: { 201: { description: 'The relay, with its token', schema: OpenedRelaySchema }, 422: errors },
+    handle: (ctx) => ok(ctx.emulator.relays.open(ctx.workspace.id, ctx.body, ctx.workspace.delivery?.urlPolicy), 201),
   }),
   defineControlRoute({
     kind: 'control', perWorkspace: true, tag, method: 'GET', path: '/_emulator/relays',
@@ -32,18 +37,22 @@ export const relayRoutes = [
     kind: 'control', perWorkspace: true, tag, method: 'DELETE', path: '/_emulator/relays/:id',
     operationId: 'closeRelay', summary: 'Close a relay; the messages it still holds fail as a receiver that went away, and later attempts go out directly',
     params: IdParam,
-    responses: { 200: { description: 'The relay as it was closed', schema: RelayInfoSchema }, 404: errors },
-    handle: (ctx) => ok(ctx.emulator.relays.close(ctx.workspace.id, ctx.params.id!)),
+    headers: token,
+    responses: { 200: { description: 'The relay as it was closed', schema: RelayInfoSchema }, 403: errors, 404: errors },
+    handle: (ctx) => ok(ctx.emulator.relays.close(ctx.workspace.id, ctx.params.id!, tokenOf(ctx.headers))),
   }),
   defineControlRoute({
     kind: 'control', perWorkspace: true, tag, method: 'POST', path: '/_emulator/relays/:id/claim',
     operationId: 'claimRelayedMessages',
     summary: 'Take the messages waiting for the relay: at once when there are some, else as soon as one comes, else an empty list after wait_ms (a long poll)',
     params: IdParam,
+    headers: token,
     body: ClaimBody,
-    responses: { 200: { description: 'Messages to post to the receiver', schema: RelayedMessages }, 404: errors, 422: errors },
+    responses: { 200: { description: 'Messages to post to the receiver', schema: RelayedMessages }, 403: errors, 404: errors, 422: errors },
     handle: async (ctx) => {
-      const data = await ctx.emulator.relays.claim(ctx.workspace.id, ctx.params.id!, ctx.body.wait_ms ?? DEFAULT_RELAY_WAIT_MS, ctx.body.max ?? DEFAULT_RELAY_CLAIM);
+      const data = await ctx.emulator.relays.claim(ctx.workspace.id, ctx.params.id!, tokenOf(ctx.headers), {
+        waitMs: ctx.body.wait_ms ?? DEFAULT_RELAY_WAIT_MS, max: ctx.body.max ?? DEFAULT_RELAY_CLAIM, hangup: ctx.info.signal,
+      });
       return ok({ data, stopping: ctx.emulator.relays.stopped });
     },
   }),
@@ -51,10 +60,11 @@ export const relayRoutes = [
     kind: 'control', perWorkspace: true, tag, method: 'POST', path: '/_emulator/relays/:id/results',
     operationId: 'reportRelayedMessage', summary: "What the receiver answered to a message: the attempt waiting for it is recorded with it",
     params: IdParam,
+    headers: token,
     body: RelayReportBody,
-    responses: { 200: { description: 'Recorded', schema: RelayReported }, 404: errors, 422: errors },
+    responses: { 200: { description: 'Recorded', schema: RelayReported }, 403: errors, 404: errors, 422: errors },
     handle: (ctx) => {
-      ctx.emulator.relays.report(ctx.workspace.id, ctx.params.id!, ctx.body.message_id, ctx.body);
+      ctx.emulator.relays.report(ctx.workspace.id, ctx.params.id!, tokenOf(ctx.headers), ctx.body.message_id, ctx.body);
       return ok({ message_id: ctx.body.message_id, recorded: true as const });
     },
   }),

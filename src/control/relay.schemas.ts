@@ -1,5 +1,5 @@
 import { Type } from '../core/schema.js';
-import { RELAY_CLAIM_MAX, RELAY_WAIT_MAX_MS } from '../delivery/relay.js';
+import { RELAY_CLAIM_MAX, RELAY_TOKEN_HEADER, RELAY_WAIT_MAX_MS } from '../delivery/relay.js';
 import { DateTime, Nullable } from '../resources/common.schemas.js';
 
 /** The relay routes' bodies and answers (docs/relay.md). */
@@ -9,24 +9,32 @@ export const DEFAULT_RELAY_CLAIM = 20;
 export const OpenRelayBody = Type.Object(
   {
     url_prefix: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 2048, description: 'take only the addresses whose URL starts with this; left out or null: every address of the workspace' }))),
-    forward_to: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 2048, description: 'where the relay posts the messages, shown in the relay list (the emulator does not use it)' }))),
+    forward_to: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 2048, description: 'the one URL the relay posts every message to, shown in the relay list; required under the strict URL policy. Left out: each message goes to its address\'s URL' }))),
   },
   { additionalProperties: false, title: 'OpenRelayRequest' },
 );
 
-export const RelayInfoSchema = Type.Object(
+const relayFields = {
+  id: Type.String(),
+  workspace: Type.String(),
+  url_prefix: Nullable(Type.String()),
+  forward_to: Nullable(Type.String()),
+  created_at: DateTime,
+  polling: Type.Boolean({ description: 'a long poll of the relay is waiting now' }),
+  queued: Type.Integer({ description: 'messages waiting for the relay to take them' }),
+  in_flight: Type.Integer({ description: 'messages the relay took and has not reported yet' }),
+  relayed: Type.Integer({ description: 'messages the relay reported' }),
+};
+
+export const RelayInfoSchema = Type.Object(relayFields, { title: 'Relay' });
+
+/** The open's answer: the relay and its token, which no other answer shows. */
+export const OpenedRelaySchema = Type.Object(
   {
-    id: Type.String(),
-    workspace: Type.String(),
-    url_prefix: Nullable(Type.String()),
-    forward_to: Nullable(Type.String()),
-    created_at: DateTime,
-    polling: Type.Boolean({ description: 'a long poll of the relay is waiting now' }),
-    queued: Type.Integer({ description: 'messages waiting for the relay to take them' }),
-    in_flight: Type.Integer({ description: 'messages the relay took and has not reported yet' }),
-    relayed: Type.Integer({ description: 'messages the relay reported' }),
+    ...relayFields,
+    token: Type.String({ description: `the relay's secret, answered by its open only: send it as the ${RELAY_TOKEN_HEADER} header to claim, report and close` }),
   },
-  { title: 'Relay' },
+  { title: 'OpenedRelay' },
 );
 
 export const RelayList = Type.Object({ data: Type.Array(RelayInfoSchema) }, { title: 'RelayList' });

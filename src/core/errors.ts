@@ -71,6 +71,7 @@ export const ERROR_CODES = {
   host_not_allowed: def(403, 'permission_error'),
   cross_origin_refused: def(403, 'permission_error'),
   document_not_downloadable: def(403, 'permission_error'),
+  relay_token_invalid: def(403, 'permission_error'),
   // Not found (404)
   route_not_found: def(404, 'not_found'),
   resource_not_found: def(404, 'not_found'),
@@ -99,6 +100,7 @@ export const ERROR_CODES = {
   webhook_limit_reached: def(422, 'invalid_request'),
   workspace_limit_reached: def(422, 'invalid_request'),
   fault_limit_reached: def(422, 'invalid_request'),
+  relay_limit_reached: def(422, 'invalid_request'),
   webhook_disabled: def(409, 'conflict'),
   delivery_in_progress: def(409, 'conflict'),
   clock_backwards: def(409, 'conflict'),

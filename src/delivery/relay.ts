@@ -8,13 +8,23 @@
  * direct delivery. A relay's state is the connection's, never the workspace's: no snapshot
  * holds it. Real time only, through the timers and clock modules.
  */
+import { randomBytes } from 'node:crypto';
 import { monotonicMs, wallClockMs } from '../core/clock.js';
 import { fail } from '../core/errors.js';
+import { sameSecret } from '../core/secrets.js';
 import { wallTimeout } from '../core/timers.js';
+import { checkAddressUrl, type UrlPolicy } from './address-policy.js';
 import type { Transport, TransportRequest, TransportResult } from './transport.js';
 
-/** A relay not polling for this long is gone; its messages fail as an unreachable receiver would. */
+/**
+ * A relay with no poll open for this long is gone; its messages fail as an unreachable receiver
+ * would. Counted from the end of its last poll (answered, or its connection closed) or report.
+ */
 export const RELAY_LEASE_MS = 60_000;
+/** Relays one workspace keeps open: a relay holds a long poll and its messages, so they are bounded. */
+export const RELAY_LIMIT = 16;
+/** The request header a relay sends its token in (claim, report, close). */
+export const RELAY_TOKEN_HEADER = 'Relay-Token';
 /** Beyond the webhook timeout, what a relay's round trip (its claim and its report) may add. */
 export const RELAY_MARGIN_MS = 2_000;
 export const RELAY_WAIT_MAX_MS = 60_000;
@@ -36,6 +46,11 @@ export interface RelayReport {
   /** null when the receiver answered 2xx; else a short sentence (the same ones a direct attempt records). */
   error: string | null;
   duration_ms: number;
+}
+
+/** The answer to an open: the relay, and the token only its opener gets (never listed again). */
+export interface OpenedRelay extends RelayInfo {
+  token: string;
 }
 
 export interface RelayInfo {
@@ -72,6 +87,8 @@ class Relay {
   poll: Poll | null = null;
   lastSeen = monotonicMs();
   relayed = 0;
+  /** The secret its claims, reports and close carry: control clients share a workspace, not its relays. */
+  readonly token = secret('rlt_', 24);
 
   constructor(readonly id: string, readonly workspace: string, readonly urlPrefix: string | null, readonly forwardTo: string | null, readonly createdAt: string) {}
 
@@ -103,6 +120,12 @@ class Relay {
   }
 }
 
+/**
+ * From the OS, never from the workspace's seeded source: a seed is shared with tests and kept in
+ * snapshots, so whatever it makes can be made again by anyone who knows it.
+ */
+const secret = (prefix: string, bytes: number): string => `${prefix}${randomBytes(bytes).toString('base64url')}`;
+
 const result = (status: number | null, error: string | null, durationMs: number): TransportResult => ({
   ok: error === null && status !== null && status >= 200 && status < 300,
   status,
@@ -110,19 +133,51 @@ const result = (status: number | null, error: string | null, durationMs: number)
   durationMs,
 });
 
+export interface RelayHubOptions {
+  /** RELAY_LEASE_MS unless a test shortens it, to watch a lease run out without waiting a minute. */
+  leaseMs?: number;
+}
+
+/** How a claim waits: `hangup` aborts when the relay's connection closes, which ends the poll there. */
+export interface ClaimOptions {
+  waitMs: number;
+  max: number;
+  hangup?: AbortSignal | undefined;
+}
+
 /** Every relay of one emulator, across its workspaces. */
 export class RelayHub {
   private readonly relays = new Map<string, Relay>();
   /** Set when the server stops: no long poll may hold the stop up any more. */
   private stopping = false;
   private relayCount = 0;
-  private messageCount = 0;
+  private readonly leaseMs: number;
 
-  open(workspace: string, input: { url_prefix?: string | null | undefined; forward_to?: string | null | undefined }): RelayInfo {
+  constructor(options: RelayHubOptions = {}) {
+    this.leaseMs = options.leaseMs ?? RELAY_LEASE_MS;
+  }
+
+  /**
+   * Opens a relay. Under the strict URL policy it must name `forward_to`: without it the relay
+   * posts each message to its address's URL as resolved where the relay runs, which the
+   * emulator's check of internal addresses cannot reach (docs/decisions.md).
+   */
+  open(workspace: string, input: { url_prefix?: string | null | undefined; forward_to?: string | null | undefined }, policy: UrlPolicy = 'local'): OpenedRelay {
     this.sweep();
-    const relay = new Relay(`rly_${++this.relayCount}`, workspace, input.url_prefix ?? null, input.forward_to ?? null, new Date(wallClockMs()).toISOString());
+    const forwardTo = input.forward_to ?? null;
+    if (forwardTo === null && policy === 'strict') {
+      throw fail('parameter_missing', "Under the strict URL policy a relay must post every message to one receiver: send forward_to (listen --forward-to <url>). Without it, each message would go to its address's URL as resolved where the relay runs, where the policy's check of internal addresses does not apply.", 'forward_to');
+    }
+    const shape = forwardTo === null ? null : checkAddressUrl(forwardTo, 'local');
+    if (shape) throw fail('parameter_invalid', `forward_to ${shape}`, 'forward_to');
+    let open = 0;
+    for (const relay of this.relays.values()) if (relay.workspace === workspace) open++;
+    if (open >= RELAY_LIMIT) {
+      throw fail('relay_limit_reached', `This workspace has ${RELAY_LIMIT} relays open, the most it keeps: close one (DELETE /_emulator/relays/{id}) first; a relay that stops polling lapses after ${this.leaseMs / 1000} s.`);
+    }
+    const relay = new Relay(`rly_${++this.relayCount}`, workspace, input.url_prefix ?? null, forwardTo, new Date(wallClockMs()).toISOString());
     this.relays.set(relay.id, relay);
-    return relay.info();
+    return { ...relay.info(), token: relay.token };
   }
 
   list(workspace: string): RelayInfo[] {
@@ -131,8 +186,8 @@ export class RelayHub {
   }
 
   /** Closes a relay: what it still holds fails as a receiver that went away would. */
-  close(workspace: string, id: string): RelayInfo {
-    const relay = this.get(workspace, id);
+  close(workspace: string, id: string, token: string | undefined): RelayInfo {
+    const relay = this.owned(workspace, id, token);
     this.drop(relay, 'the relay closed before the receiver answered');
     return relay.info();
   }
@@ -144,10 +199,12 @@ export class RelayHub {
 
   /**
    * Up to `max` messages for the relay: at once when some wait, else as soon as one comes, else
-   * an empty list after `waitMs`. A newer poll of the same relay ends an older one (empty).
+   * an empty list after `waitMs`. A newer poll of the same relay ends an older one (empty). A
+   * poll whose connection closes (the relay was killed) ends there, and the lease counts from
+   * then: a dead relay is not taken for a live one until its poll would have timed out.
    */
-  claim(workspace: string, id: string, waitMs: number, max: number): Promise<RelayedMessage[]> {
-    const relay = this.get(workspace, id);
+  claim(workspace: string, id: string, token: string | undefined, options: ClaimOptions): Promise<RelayedMessage[]> {
+    const relay = this.owned(workspace, id, token);
     if (this.stopping) return Promise.resolve([]);
     relay.lastSeen = monotonicMs();
     if (relay.poll) {
@@ -156,25 +213,34 @@ export class RelayHub {
       older.cancel();
       older.resolve([]);
     }
+    const { waitMs, max, hangup } = options;
+    if (hangup?.aborted) return Promise.resolve([]);
     if (relay.queue.length > 0 || waitMs <= 0) return Promise.resolve(relay.hand(max));
     return new Promise((resolve) => {
+      const end = () => {
+        if (relay.poll !== poll) return;
+        relay.poll = null;
+        poll.cancel();
+        relay.lastSeen = monotonicMs();
+        resolve([]);
+      };
+      const stopTimer = wallTimeout(waitMs, end);
       const poll: Poll = {
         max,
         resolve,
-        cancel: wallTimeout(waitMs, () => {
-          if (relay.poll !== poll) return;
-          relay.poll = null;
-          relay.lastSeen = monotonicMs();
-          resolve([]);
-        }),
+        cancel: () => {
+          stopTimer();
+          hangup?.removeEventListener('abort', end);
+        },
       };
+      hangup?.addEventListener('abort', end, { once: true });
       relay.poll = poll;
     });
   }
 
   /** The receiver's answer to a message the relay claimed: the attempt waiting for it ends with it. */
-  report(workspace: string, id: string, messageId: string, report: RelayReport): void {
-    const relay = this.get(workspace, id);
+  report(workspace: string, id: string, token: string | undefined, messageId: string, report: RelayReport): void {
+    const relay = this.owned(workspace, id, token);
     relay.lastSeen = monotonicMs();
     const held = relay.inFlight.get(messageId);
     if (!held) throw fail('resource_not_found', `Relay ${id} holds no message ${messageId}: it was reported already, or its attempt timed out and was recorded so.`);
@@ -217,7 +283,8 @@ export class RelayHub {
     const timeoutMs = Number.isFinite(request.timeoutMs) ? Math.max(1, Math.floor(request.timeoutMs)) : 1;
     // The attempt may have waited for a place in the delivery limit while the relay closed.
     if (this.relays.get(relay.id) !== relay) return Promise.resolve(result(null, 'the relay closed before the receiver answered', 0));
-    const message: RelayedMessage = { id: `rmsg_${++this.messageCount}`, url: request.url, headers: request.headers, body: request.body, timeout_ms: timeoutMs };
+    // Unguessable, though only the relay's token can report it: an id says nothing of the others.
+    const message: RelayedMessage = { id: secret('rmsg_', 12), url: request.url, headers: request.headers, body: request.body, timeout_ms: timeoutMs };
     return new Promise<TransportResult>((resolve) => {
       const since = monotonicMs();
       const cancel = wallTimeout(timeoutMs + RELAY_MARGIN_MS, () => {
@@ -243,7 +310,19 @@ export class RelayHub {
     this.sweep();
     const relay = this.relays.get(id);
     if (!relay || relay.workspace !== workspace) {
-      throw fail('resource_not_found', `No relay ${id} in this workspace: it was closed, its workspace deleted, or it went unpolled for ${RELAY_LEASE_MS / 1000} s.`);
+      throw fail('resource_not_found', `No relay ${id} in this workspace: it was closed, its workspace deleted, or it went unpolled for ${this.leaseMs / 1000} s.`);
+    }
+    return relay;
+  }
+
+  /** The relay, for the client that opened it: the one holding its token. */
+  private owned(workspace: string, id: string, token: string | undefined): Relay {
+    const relay = this.get(workspace, id);
+    if (token === undefined || token === '') {
+      throw fail('relay_token_invalid', `Relay ${id} takes its claims, reports and close with its token only: send the token its open answered in the ${RELAY_TOKEN_HEADER} header.`);
+    }
+    if (!sameSecret(token, relay.token)) {
+      throw fail('relay_token_invalid', `The ${RELAY_TOKEN_HEADER} header does not hold relay ${id}'s token: only the client that opened a relay may claim, report or close for it.`);
     }
     return relay;
   }
@@ -259,11 +338,14 @@ export class RelayHub {
     relay.inFlight.clear();
   }
 
-  /** Relays that stopped polling a lease ago are gone. */
+  /**
+   * Relays with no poll open for a lease are gone. Run on every use of the hub, so a relay is
+   * never seen, listed or given an attempt past its lease.
+   */
   private sweep(): void {
     const now = monotonicMs();
     for (const relay of [...this.relays.values()]) {
-      if (!relay.poll && now - relay.lastSeen > RELAY_LEASE_MS) this.drop(relay, `the relay went away (not polled for ${RELAY_LEASE_MS / 1000} s)`);
+      if (!relay.poll && now - relay.lastSeen > this.leaseMs) this.drop(relay, `the relay went away (not polled for ${this.leaseMs / 1000} s)`);
     }
   }
 }

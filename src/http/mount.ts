@@ -172,7 +172,8 @@ export function mountControlRoute(router: Router, emulator: Emulator, route: Con
       const workspace = selectWorkspace(emulator, req);
       const body = isWrite(route) ? await readJsonBody(req, res, route.bodyTypes, route.bodyLimit, route.bodyDepth) : undefined;
       const info = { ...infoOf(req, options), signal: hangupSignal(res), apiDocument: options.openapi };
-      const input = { params: req.params as Record<string, string>, query: req.query as Record<string, unknown>, body };
+      const headers = Object.fromEntries(Object.keys(route.headers ?? {}).map((name) => [name, req.get(name)]));
+      const input = { params: req.params as Record<string, string>, query: req.query as Record<string, unknown>, body, headers };
       await run(emulator, workspace, input, info, (reply) => writeReply(req, res, reply));
     });
   }

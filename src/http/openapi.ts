@@ -191,6 +191,9 @@ function parameters(route: AnyRoute, path: string, schemas: SchemaPublisher) {
     const description = typeof schema.description === 'string' ? { description: schema.description } : {};
     params.push({ name, in: 'query', required: required.has(name), ...description, schema });
   }
+  if (route.kind === 'control') {
+    for (const [name, description] of Object.entries(route.headers ?? {})) params.push({ name, in: 'header', required: true, description, schema: { type: 'string' } });
+  }
   if (route.kind === 'api') {
     params.push({ $ref: '#/components/parameters/ServiceVersion' });
     if (route.acting !== false) params.push({ $ref: '#/components/parameters/ServiceOrganization' });

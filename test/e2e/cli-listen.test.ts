@@ -1,5 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
+import { RelayHub } from '../../src/delivery/relay.js';
+import { createEmulator, type InProcessEmulator } from '../../src/index.js';
 import { CLI, serve } from '../support/serve.js';
 import { answer, useReceivers } from '../support/receiver.js';
 import { until } from '../support/wait.js';
@@ -7,14 +9,17 @@ import { until } from '../support/wait.js';
 /**
  * `onboarding-emulator listen` as a person runs it: against `serve`, a message relayed to a
  * receiver and printed, Ctrl-C ends it with 0, an emulator that stops ends it with 2, and an
- * emulator that is not there at all is exit 2 at once.
+ * emulator that is not there at all is exit 2 at once; killed with -9, its relay lapses a
+ * lease after, and under the strict URL policy it needs --forward-to.
  */
 const OWNER = 'hrs_test_acme_owner';
 const children: ChildProcess[] = [];
+const emulators: InProcessEmulator[] = [];
 const receivers = useReceivers();
 
-afterEach(() => {
+afterEach(async () => {
   for (const c of children.splice(0)) c.kill('SIGKILL');
+  for (const em of emulators.splice(0)) await em.close();
 });
 
 function listen(args: string[]) {
@@ -43,6 +48,40 @@ describe('onboarding-emulator listen', () => {
     expect(await relay.exited).toBe(0);
     const list = (await (await fetch(`${emu.url}/_emulator/relays`)).json()) as { data: unknown[] };
     expect(list.data).toEqual([]);
+    // The relay's token (rlt_...) went with its claims, report and close, and is in no line of either process.
+    for (const text of [emu.output(), relay.out(), relay.err()]) expect(text).not.toContain('rlt_');
+  });
+
+  it('killed with -9 in the middle of a long poll, its relay lapses one lease after, not a whole wait later', async () => {
+    const LEASE_MS = 1_000;
+    const em = createEmulator({ seed: 1, webhooks: { relays: new RelayHub({ leaseMs: LEASE_MS }) } });
+    emulators.push(em);
+    const { url } = await em.start(0);
+    const listed = async () => ((await (await fetch(`${url}/_emulator/relays`)).json()) as { data: { polling: boolean }[] }).data;
+    // Its poll waits 25 s by default: a lease counted from the poll's end would come 25 s late.
+    const relay = listen(['--url', url, '--forward-to', 'http://127.0.0.1:9/hooks']);
+    await until(async () => (await listed())[0]?.polling === true, 'the relay polling', 10_000);
+    relay.child.kill('SIGKILL');
+    await relay.exited;
+    const killed = performance.now();
+    await until(async () => (await listed()).length === 0, 'the relay to lapse', 5_000);
+    const lapsed = performance.now() - killed;
+    expect(lapsed).toBeGreaterThan(LEASE_MS - 50);
+    expect(lapsed).toBeLessThan(LEASE_MS + 700);
+  });
+
+  it('under the strict URL policy, is refused without --forward-to (exit 1, saying why) and relays with it', async () => {
+    const emu = await serve(['--webhook-url-policy', 'strict'], children);
+    const bare = listen(['--url', emu.url]);
+    expect(await bare.exited).toBe(1);
+    // 'exit' can come before the last of stderr has been read.
+    await until(() => bare.err().includes('strict URL policy'), 'the reason on stderr', 2_000);
+    expect(bare.err()).toMatch(/^error 422 parameter_missing: .*send forward_to \(listen --forward-to <url>\)/);
+    const r = await receivers.start(answer(200));
+    const forwarding = listen(['--url', emu.url, '--forward-to', r.url('/hooks')]);
+    await until(() => forwarding.err().includes('relaying the webhooks of workspace default'), 'the relay to start', 10_000);
+    forwarding.child.kill('SIGINT');
+    expect(await forwarding.exited).toBe(0);
   });
 
   it('ends with exit 2 when the emulator stops under it', async () => {

@@ -1,4 +1,9 @@
+import { request as httpRequest, createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { ApiError } from '../../src/cli/client.js';
+import { RelayHub } from '../../src/delivery/relay.js';
+import type { DeliverySettings } from '../../src/delivery/settings.js';
 import { createEmulator, startRelay, verifySignature, type InProcessEmulator, type RelayedDelivery, type RelayHandle } from '../../src/index.js';
 import { answer, hang, useReceivers, type Receiver } from '../support/receiver.js';
 import { until } from '../support/wait.js';
@@ -21,12 +26,14 @@ afterEach(async () => {
   for (const em of started.splice(0)) await em.close();
 });
 
-async function emulator(timeoutMs = 2_000) {
-  const em = createEmulator({ seed: 1, clock: { mode: 'frozen', start: '2026-10-05T09:00:00.000Z' }, webhooks: { signatureClock: 'emulated', timeoutMs } });
+async function emulator(timeoutMs = 2_000, webhooks: Partial<DeliverySettings> = {}) {
+  const em = createEmulator({ seed: 1, clock: { mode: 'frozen', start: '2026-10-05T09:00:00.000Z' }, webhooks: { signatureClock: 'emulated', timeoutMs, ...webhooks } });
   started.push(em);
   const { url } = await em.start(0);
-  const call = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${url}${path}`, { method, headers: HEADERS, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+  /** `token`: the relay's, sent as Relay-Token. */
+  const call = async (method: string, path: string, body?: unknown, token?: string) => {
+    const headers = token === undefined ? HEADERS : { ...HEADERS, 'Relay-Token': token };
+    const res = await fetch(`${url}${path}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
     return { status: res.status, body: (await res.json()) as Record<string, unknown> };
   };
   const address = async (addressUrl: string) => {
@@ -156,18 +163,20 @@ describe('the relay routes', () => {
     const { call } = await emulator();
     expect((await call('POST', '/_emulator/relays', { url_prefix: 7 })).status).toBe(422);
     expect((await call('POST', '/_emulator/relays', { nope: true })).status).toBe(422);
+    expect((await call('POST', '/_emulator/relays', { forward_to: 'localhost:3000' })).status).toBe(422);
     const open = await call('POST', '/_emulator/relays', {});
     expect(open.status).toBe(201);
     const id = open.body.id as string;
-    expect((await call('POST', `/_emulator/relays/${id}/claim`, { wait_ms: -1 })).status).toBe(422);
-    expect((await call('POST', `/_emulator/relays/${id}/claim`, { wait_ms: 0 })).body).toEqual({ data: [], stopping: false });
-    const unknownMessage = await call('POST', `/_emulator/relays/${id}/results`, { message_id: 'rmsg_999', status_code: 200, error: null, duration_ms: 1 });
+    const token = open.body.token as string;
+    expect((await call('POST', `/_emulator/relays/${id}/claim`, { wait_ms: -1 }, token)).status).toBe(422);
+    expect((await call('POST', `/_emulator/relays/${id}/claim`, { wait_ms: 0 }, token)).body).toEqual({ data: [], stopping: false });
+    const unknownMessage = await call('POST', `/_emulator/relays/${id}/results`, { message_id: 'rmsg_999', status_code: 200, error: null, duration_ms: 1 }, token);
     expect(unknownMessage.status).toBe(404);
     expect((unknownMessage.body.error as { code: string }).code).toBe('resource_not_found');
-    expect((await call('POST', `/_emulator/relays/${id}/results`, { message_id: 'rmsg_1', status_code: 99, error: null, duration_ms: 1 })).status).toBe(422);
-    expect((await call('DELETE', `/_emulator/relays/${id}`)).status).toBe(200);
-    expect((await call('POST', `/_emulator/relays/${id}/claim`, {})).status).toBe(404);
-    expect((await call('DELETE', '/_emulator/relays/rly_nope')).status).toBe(404);
+    expect((await call('POST', `/_emulator/relays/${id}/results`, { message_id: 'rmsg_1', status_code: 99, error: null, duration_ms: 1 }, token)).status).toBe(422);
+    expect((await call('DELETE', `/_emulator/relays/${id}`, undefined, token)).status).toBe(200);
+    expect((await call('POST', `/_emulator/relays/${id}/claim`, {}, token)).status).toBe(404);
+    expect((await call('DELETE', '/_emulator/relays/rly_nope', undefined, token)).status).toBe(404);
   });
 
   it('belong to one workspace: another workspace neither sees nor claims them', async () => {
@@ -176,15 +185,16 @@ describe('the relay routes', () => {
     const otherId = other.body.id as string;
     const open = await call('POST', '/_emulator/relays', {});
     expect((await call('GET', `/_emulator/workspaces/${otherId}/relays`)).body.data).toEqual([]);
-    expect((await call('POST', `/_emulator/workspaces/${otherId}/relays/${open.body.id as string}/claim`, { wait_ms: 0 })).status).toBe(404);
+    expect((await call('POST', `/_emulator/workspaces/${otherId}/relays/${open.body.id as string}/claim`, { wait_ms: 0 }, open.body.token as string)).status).toBe(404);
   });
 
   it('answer a waiting long poll as soon as a message comes', async () => {
     const { url, call, address, ping } = await emulator();
     const open = await call('POST', '/_emulator/relays', { url_prefix: RELAYED });
     const id = open.body.id as string;
+    const token = open.body.token as string;
     const began = performance.now();
-    const poll = call('POST', `/_emulator/relays/${id}/claim`, { wait_ms: 20_000 });
+    const poll = call('POST', `/_emulator/relays/${id}/claim`, { wait_ms: 20_000 }, token);
     const hook = await address(`${RELAYED}x`);
     await ping(hook.id);
     const claimed = await poll;
@@ -193,6 +203,205 @@ describe('the relay routes', () => {
     expect(m).toMatchObject({ url: `${RELAYED}x`, timeout_ms: 2_000 });
     expect(verifySignature(m!.body, m!.headers['Service-Signature']!, hook.secret, { now: START_S })).toBe(true);
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:/);
-    expect((await call('POST', `/_emulator/relays/${id}/results`, { message_id: m!.id, status_code: 200, error: null, duration_ms: 3 })).body).toEqual({ message_id: m!.id, recorded: true });
+    expect((await call('POST', `/_emulator/relays/${id}/results`, { message_id: m!.id, status_code: 200, error: null, duration_ms: 3 }, token)).body).toEqual({ message_id: m!.id, recorded: true });
+  });
+});
+
+/** Stand-ins that must never be reached: an attempt the emulator makes itself is counted, never sent. */
+function directTransport() {
+  const sent: string[] = [];
+  return { sent, transport: { send: async (r: { url: string }) => (sent.push(r.url), { ok: true, status: 200, error: null, durationMs: 1 }) } };
+}
+
+const servers: Server[] = [];
+afterEach(async () => {
+  for (const s of servers.splice(0)) {
+    s.closeAllConnections();
+    await new Promise((resolve) => s.close(resolve));
+  }
+});
+
+/**
+ * An emulator stand-in on 127.0.0.1 that hands the relay one message of its choosing, then
+ * answers its polls empty: what a relay does with a message outside what it asked for.
+ */
+async function fakeEmulator(messageUrl: string) {
+  const seen: { line: string; headers: IncomingHttpHeaders; body: Record<string, unknown> | undefined }[] = [];
+  let handed = false;
+  const server = createServer((req, res) => {
+    let text = '';
+    req.on('data', (c: Buffer) => (text += c.toString()));
+    req.on('end', () => {
+      const body = text === '' ? undefined : (JSON.parse(text) as Record<string, unknown>);
+      seen.push({ line: `${req.method} ${req.url}`, headers: req.headers, body });
+      const send = (status: number, value: unknown) => {
+        res.writeHead(status, { 'Content-Type': 'application/json', 'Request-Id': 'req_fake', 'Service-Version': '2026-01-01' });
+        res.end(JSON.stringify(value));
+      };
+      if (req.method === 'POST' && req.url === '/_emulator/relays') {
+        return send(201, { id: 'rly_1', workspace: 'default', url_prefix: body?.url_prefix ?? null, forward_to: body?.forward_to ?? null, created_at: '2026-10-05T09:00:00.000Z', polling: false, queued: 0, in_flight: 0, relayed: 0, token: 'rlt_fake' });
+      }
+      if (req.url?.endsWith('/claim')) {
+        if (handed) return void setTimeout(() => send(200, { data: [], stopping: false }), 50);
+        handed = true;
+        return send(200, { data: [{ id: 'rmsg_outside', url: messageUrl, headers: { 'Content-Type': 'application/json', 'Service-Event-Type': 'ping' }, body: '{}', timeout_ms: 1_000 }], stopping: false });
+      }
+      if (req.url?.endsWith('/results')) return send(200, { message_id: body?.message_id, recorded: true });
+      send(200, {});
+    });
+  });
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen };
+}
+
+describe('a relay under the strict URL policy', () => {
+  const resolver = async (host: string) => (host === 'hooks.example.test' ? ['93.184.216.34'] : []);
+
+  it("is refused without --forward-to: it would post to the address's name as resolved where it runs, past the policy", async () => {
+    const direct = directTransport();
+    const { url, call } = await emulator(2_000, { urlPolicy: 'strict', resolver, transport: direct.transport });
+    const refused = await call('POST', '/_emulator/relays', { url_prefix: 'https://hooks.example.test/' });
+    expect(refused.status).toBe(422);
+    expect(refused.body.error).toMatchObject({ type: 'invalid_request', code: 'parameter_missing', param: 'forward_to', message: expect.stringContaining('strict URL policy'), request_id: expect.any(String) });
+    const relayed = directTransport();
+    const err = await startRelay({ url, key: OWNER, urlPrefix: 'https://hooks.example.test/', transport: relayed.transport }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ApiError);
+    expect(err).toMatchObject({ status: 422, code: 'parameter_missing', param: 'forward_to' });
+    expect((await call('GET', '/_emulator/relays')).body.data).toEqual([]);
+  });
+
+  it('with --forward-to, carries the addresses the policy vetted to that one receiver', async () => {
+    const direct = directTransport();
+    const { url, address, ping, deliveries } = await emulator(2_000, { urlPolicy: 'strict', resolver, transport: direct.transport });
+    const r = await receivers.start(answer(204));
+    await relay(url, { urlPrefix: 'https://hooks.example.test/', forwardTo: r.url('/hooks') });
+    const hook = await address('https://hooks.example.test/x');
+    await ping(hook.id);
+    await r.waitFor(1);
+    await until(async () => (await deliveries(hook.id))[0]?.status === 'succeeded', 'the delivery to succeed');
+    expect(direct.sent).toEqual([]);
+  });
+});
+
+describe("the relay's own --url-prefix", () => {
+  it('posts nothing outside it, whatever the emulator hands over, and reports the message refused', async () => {
+    const r = await receivers.start(answer(200));
+    for (const forwardTo of [undefined, r.url('/forwarded')]) {
+      const fake = await fakeEmulator(r.url('/internal'));
+      const seen: RelayedDelivery[] = [];
+      await relay(fake.url, { urlPrefix: RELAYED, forwardTo }, seen);
+      await until(() => seen.length === 1, 'the report');
+      const report = fake.seen.find((s) => s.line.endsWith('/results'))!;
+      expect(report.body).toMatchObject({ message_id: 'rmsg_outside', status_code: null, error: `refused by the relay: ${r.url('/internal')} does not start with its --url-prefix ${RELAYED}` });
+      expect(seen[0]).toMatchObject({ url: r.url('/internal'), status_code: null, recorded: true });
+      // The relay's own requests carry its token; the open, which makes it, does not.
+      expect(fake.seen[0]!.headers['relay-token']).toBeUndefined();
+      for (const s of fake.seen.slice(1)) expect(s.headers['relay-token'], s.line).toBe('rlt_fake');
+    }
+    expect(r.requests).toHaveLength(0);
+  });
+});
+
+describe('relay tokens', () => {
+  it('let only the client that opened a relay claim, report or close for it: a forged 204 records nothing', async () => {
+    const { call, address, ping, deliveries } = await emulator();
+    const mine = await call('POST', '/_emulator/relays', { url_prefix: RELAYED });
+    const theirs = await call('POST', '/_emulator/relays', { url_prefix: 'http://elsewhere.invalid/' });
+    const [id, token, other] = [mine.body.id as string, mine.body.token as string, theirs.body.token as string];
+    expect(token).toMatch(/^rlt_[A-Za-z0-9_-]{32}$/);
+    const hook = await address(`${RELAYED}x`);
+    await ping(hook.id);
+    // Another control client of the workspace: no token, a guessed one, its own relay's.
+    for (const t of [undefined, 'rlt_guess', other]) {
+      const claim = await call('POST', `/_emulator/relays/${id}/claim`, { wait_ms: 0 }, t);
+      expect(claim.status).toBe(403);
+      expect(claim.body.error).toMatchObject({ type: 'permission_error', code: 'relay_token_invalid', message: expect.stringContaining('Relay-Token'), request_id: expect.any(String) });
+    }
+    const [m] = (await call('POST', `/_emulator/relays/${id}/claim`, { wait_ms: 0 }, token)).body.data as { id: string }[];
+    expect(m!.id).toMatch(/^rmsg_[A-Za-z0-9_-]{16}$/);
+    const forged = { message_id: m!.id, status_code: 204, error: null, duration_ms: 1 };
+    expect((await call('POST', `/_emulator/relays/${id}/results`, forged)).status).toBe(403);
+    expect((await call('POST', `/_emulator/relays/${id}/results`, forged, other)).status).toBe(403);
+    expect((await call('POST', `/_emulator/relays/${theirs.body.id as string}/results`, forged, other)).status).toBe(404);
+    expect((await call('DELETE', `/_emulator/relays/${id}`, undefined, other)).status).toBe(403);
+    expect((await deliveries(hook.id))[0]).toMatchObject({ status: 'in_progress', attempts: 1 });
+    // The relay's own report is the one recorded.
+    expect((await call('POST', `/_emulator/relays/${id}/results`, { ...forged, status_code: 503, error: 'HTTP 503' }, token)).status).toBe(200);
+    await until(async () => (await deliveries(hook.id))[0]?.last_status_code === 503, 'the report recorded');
+    // A test message is not retried: the one attempt ends it.
+    expect((await deliveries(hook.id))[0]).toMatchObject({ status: 'failed', last_error: 'HTTP 503' });
+  });
+
+  it('never show the token again: not in the list, the close, the journal, the delivery log or either HAR', async () => {
+    const { call, address, ping, deliveries } = await emulator();
+    const open = await call('POST', '/_emulator/relays', { url_prefix: RELAYED, forward_to: 'http://127.0.0.1:9/hooks' });
+    const [id, token] = [open.body.id as string, open.body.token as string];
+    const hook = await address(`${RELAYED}x`);
+    await ping(hook.id);
+    const [m] = (await call('POST', `/_emulator/relays/${id}/claim`, { wait_ms: 5_000 }, token)).body.data as { id: string }[];
+    await call('POST', `/_emulator/relays/${id}/results`, { message_id: m!.id, status_code: 200, error: null, duration_ms: 2 }, token);
+    await until(async () => (await deliveries(hook.id))[0]?.status === 'succeeded', 'the delivery to succeed');
+    const answers = [
+      await call('GET', '/_emulator/relays'),
+      await call('DELETE', `/_emulator/relays/${id}`, undefined, token),
+      await call('GET', '/_emulator/requests'),
+      await call('GET', '/_emulator/requests?format=har'),
+      await call('GET', '/_emulator/deliveries'),
+      await call('GET', '/_emulator/deliveries?format=har'),
+    ];
+    for (const a of answers) {
+      expect(a.status).toBe(200);
+      // Not the token, nor enough of it to recognise.
+      expect(JSON.stringify(a.body)).not.toContain(token.slice(4, 16));
+    }
+  });
+});
+
+describe('the relay cap', () => {
+  it('opens 16 relays in a workspace and refuses the 17th with 422 relay_limit_reached; a closed one makes room', async () => {
+    const { call } = await emulator();
+    const opened: { id: string; token: string }[] = [];
+    for (let i = 0; i < 16; i++) {
+      const o = await call('POST', '/_emulator/relays', { url_prefix: `http://r${i}.invalid/` });
+      expect(o.status).toBe(201);
+      opened.push(o.body as { id: string; token: string });
+    }
+    const refused = await call('POST', '/_emulator/relays', {});
+    expect(refused.status).toBe(422);
+    expect(refused.body.error).toMatchObject({ type: 'invalid_request', code: 'relay_limit_reached', message: expect.stringContaining('16 relays open'), request_id: expect.any(String) });
+    expect((await call('GET', '/_emulator/relays')).body.data).toHaveLength(16);
+    const other = await call('POST', '/_emulator/workspaces', {});
+    expect((await call('POST', `/_emulator/workspaces/${other.body.id as string}/relays`, {})).status).toBe(201);
+    expect((await call('DELETE', `/_emulator/relays/${opened[0]!.id}`, undefined, opened[0]!.token)).status).toBe(200);
+    expect((await call('POST', '/_emulator/relays', {})).status).toBe(201);
+  });
+
+  it('holds under many opens at once: 40 together make 16 relays and 24 refusals', async () => {
+    const { call } = await emulator();
+    const answers = await Promise.all(Array.from({ length: 40 }, () => call('POST', '/_emulator/relays', {})));
+    expect(answers.filter((a) => a.status === 201)).toHaveLength(16);
+    expect(answers.filter((a) => a.status === 422 && (a.body.error as { code: string }).code === 'relay_limit_reached')).toHaveLength(24);
+    expect((await call('GET', '/_emulator/relays')).body.data).toHaveLength(16);
+  });
+});
+
+describe('the relay lease', () => {
+  it("runs from the moment a waiting poll's connection closes (a relay killed mid-poll), not from the end of its wait", async () => {
+    const LEASE_MS = 1_000;
+    const { url, call } = await emulator(2_000, { relays: new RelayHub({ leaseMs: LEASE_MS }) });
+    const open = await call('POST', '/_emulator/relays', {});
+    const listed = async () => (await call('GET', '/_emulator/relays')).body.data as { polling: boolean }[];
+    const poll = httpRequest(`${url}/_emulator/relays/${open.body.id as string}/claim`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'Relay-Token': open.body.token as string } });
+    poll.on('error', () => undefined);
+    poll.end(JSON.stringify({ wait_ms: 60_000 }));
+    await until(async () => (await listed())[0]?.polling === true, 'the poll to wait');
+    poll.destroy();
+    const closed = performance.now();
+    await until(async () => (await listed())[0]?.polling === false, 'the poll to end with its connection', 2_000);
+    await until(async () => (await listed()).length === 0, 'the relay to lapse', 5_000);
+    const lapsed = performance.now() - closed;
+    expect(lapsed).toBeGreaterThan(LEASE_MS - 10);
+    expect(lapsed).toBeLessThan(LEASE_MS + 500);
   });
 });

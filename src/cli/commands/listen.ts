@@ -39,10 +39,11 @@ export function registerListen(program: Command): void {
         onDelivery: (d) => process.stdout.write(o.json ? `${JSON.stringify(d)}\n` : line(d)),
       });
       const r = handle.relay;
-      process.stderr.write(`relaying the webhooks of workspace ${r.workspace} (relay ${r.id}${r.url_prefix ? `, addresses starting ${r.url_prefix}` : ''}) to ${o.forwardTo ?? "each address's own URL"}; Ctrl-C stops\n`);
+      // Before the line that says it runs: a Ctrl-C sent on seeing it must find the handler.
       const stop = () => void handle.close().then(() => process.exit(0));
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);
+      process.stderr.write(`relaying the webhooks of workspace ${r.workspace} (relay ${r.id}${r.url_prefix ? `, addresses starting ${r.url_prefix}` : ''}) to ${o.forwardTo ?? "each address's own URL"}; Ctrl-C stops\n`);
       const end = await handle.done;
       if (end.reason === 'lost') throw new UsageError(`lost the emulator at ${o.url}: ${end.message}`);
     }));
