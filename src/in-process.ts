@@ -122,14 +122,14 @@ function helpers(emulator: Emulator, workspaceId: string, baseUrl: () => string)
     },
     scenario: {
       ...methods.scenario,
-      // Files and ready scenarios by name, read here; a document is what PUT /_emulator/scenario takes.
+      // Files and ready scenarios by name (a string or a list), read here; anything else is the body of PUT /_emulator/scenario, checked as that.
       load: (input) =>
-        typeof input === 'object' && !Array.isArray(input)
-          ? methods.scenario.load(input as ScenarioDocument)
-          : on((ws) => {
+        typeof input === 'string' || Array.isArray(input)
+          ? on((ws) => {
               const { document, source } = scenarioFiles(input as string | readonly string[]);
               return loadScenario(ws, document, source);
-            }),
+            })
+          : methods.scenario.load(input as ScenarioDocument),
       validate: (input) => (typeof input === 'string' ? Promise.resolve().then(() => fileValidation(input)) : methods.scenario.validate(input as object)),
     },
   };

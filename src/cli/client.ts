@@ -1,5 +1,5 @@
 import { Command, CommanderError, Option, type CommandOptions } from 'commander';
-import type { ControlInput } from '../control/control.call.js';
+import { queryText, type ControlInput } from '../control/control.call.js';
 import { clientMethods, type ControlClient } from '../control/control.client.js';
 import { workspacePath } from '../control/control.row.js';
 import { DEFAULT_BASE_URL } from '../core/product.js';
@@ -99,7 +99,7 @@ export async function request<T = unknown>(options: ClientOptions, method: strin
 function pathOf(path: string, input: ControlInput): string {
   const filled = path.replace(/:([A-Za-z]+)/g, (_, name: string) => encodeURIComponent(input.params[name] ?? ''));
   // An object (a wait's body_includes, given as the object in process) goes as its JSON text, as the query takes it.
-  const query = new URLSearchParams(Object.entries(input.query).map(([name, value]): [string, string] => [name, value !== null && typeof value === 'object' ? JSON.stringify(value) : String(value)]));
+  const query = new URLSearchParams(Object.entries(input.query).map(([name, value]): [string, string] => [name, queryText(value)]));
   return query.size > 0 ? `${filled}?${query}` : filled;
 }
 
@@ -112,7 +112,8 @@ function pathOf(path: string, input: ControlInput): string {
 export function httpControl(options: ClientOptions, workspace?: string): ControlClient {
   const methods = clientMethods((row, input) => {
     const path = workspace !== undefined && row.perWorkspace ? workspacePath(row.path, encodeURIComponent(workspace)) : row.path;
-    const body = input.body ?? (row.method === 'POST' || row.method === 'PUT' || row.method === 'PATCH' ? {} : undefined);
+    // Only a body left out is `{}`: null is sent as null, for the server to refuse as it refuses it from anyone.
+    const body = input.body === undefined && (row.method === 'POST' || row.method === 'PUT' || row.method === 'PATCH') ? {} : input.body;
     return request(options, row.method, pathOf(path, input), body);
   });
   return { ...methods, workspace: { ...methods.workspace, get: (id) => httpControl(options, id) } };

@@ -1,5 +1,6 @@
+import { bodyAsSent } from '../core/request-body.js';
 import type { Workspace } from '../core/workspace.js';
-import type { Reply, RequestInfo } from '../resources/route.js';
+import type { Reply, RequestInfo, RouteBase } from '../resources/route.js';
 import { checkedBody, checkedQuery, compileInput, isWrite, serve } from '../resources/route.run.js';
 import type { ControlRoute } from './control.row.js';
 
@@ -12,12 +13,30 @@ export interface ControlInput {
   headers?: Record<string, string | undefined>;
 }
 
+/** A query value as a query string carries it: text, an object (a wait's body_includes) as its JSON. */
+export const queryText = (value: unknown): string => (value !== null && typeof value === 'object' ? JSON.stringify(value) : String(value));
+
+/**
+ * What a caller with no wire in between hands a row (the in-process helpers, and MCP through
+ * them) as an HTTP request would have carried it: each query value as its text (an unset one left
+ * out), a write's body as its JSON read back, with the checks a body read off the wire gets
+ * (core/request-body.ts). So `{ hours_per_week: undefined }` is `{}`, `limit: true` is "true",
+ * and `[]` is no object, as over HTTP, and the row's checks see the same input either way.
+ */
+export function sentInput(row: RouteBase, input: ControlInput): ControlInput {
+  const query: Record<string, string> = {};
+  for (const [name, value] of Object.entries(input.query)) if (value !== undefined) query[name] = queryText(value);
+  if (!isWrite(row)) return { params: input.params, query };
+  return { params: input.params, query, body: bodyAsSent(input.body, row.bodyLimit, row.bodyDepth) };
+}
+
 type Run<E> = <T>(emulator: E, workspace: Workspace, input: ControlInput, info: RequestInfo, deliver: (reply: Reply) => T) => Promise<T>;
 
 /**
  * One control row, run the same way whoever calls it (the HTTP adapter, which writes the reply;
- * the in-process helpers, which return it): its query and body checked against the row's schemas
- * (a write without a body is `{}`, as an empty HTTP body reads), then the one pipeline.
+ * the in-process helpers, which return it): its query and body, as a request carries them (what
+ * the adapter read, or `sentInput`), checked against the row's guard and schemas (a write without
+ * a body is `{}`, as an empty HTTP body reads), then the one pipeline.
  */
 export function controlRunner<E>(row: ControlRoute<E>): Run<E> {
   const compiled = compileInput(row);

@@ -1,13 +1,14 @@
 import type { Workspace } from '../core/workspace.js';
 import type { Emulator } from '../emulator.js';
 import { JsonFile, RawJson, type Reply, type RequestInfo } from '../resources/route.js';
-import { controlRunner } from './control.call.js';
+import { controlRunner, sentInput } from './control.call.js';
 import { clientMethods, type ControlMethods } from './control.client.js';
 import type { ControlRoute } from './control.row.js';
 
 /**
- * The control methods run in this process on one workspace, each row checked against its schemas
- * as over HTTP: what createEmulator()'s helpers are made of, and what the MCP endpoint calls.
+ * The control methods run in this process on one workspace, each given its input as a request
+ * would carry it (sentInput) and checked as over HTTP: what createEmulator()'s helpers are made
+ * of, and what the MCP endpoint calls.
  */
 const runners = new Map<ControlRoute<Emulator>, ReturnType<typeof controlRunner<Emulator>>>();
 const runnerOf = (row: ControlRoute<Emulator>) => runners.get(row) ?? runners.set(row, controlRunner(row)).get(row)!;
@@ -35,5 +36,5 @@ export function onWorkspace(emulator: Emulator, workspaceId: string): <T>(fn: (w
 /** The client methods of the control rows, run in process on the workspace `workspaceId`. */
 export function localMethods(emulator: Emulator, workspaceId: string, info: () => RequestInfo): ControlMethods {
   const on = onWorkspace(emulator, workspaceId);
-  return clientMethods((row, input) => on((ws) => runnerOf(row as ControlRoute<Emulator>)(emulator, ws, input, info(), answerOf)));
+  return clientMethods((row, input) => on((ws) => runnerOf(row as ControlRoute<Emulator>)(emulator, ws, sentInput(row, input), info(), answerOf)));
 }

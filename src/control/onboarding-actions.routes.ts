@@ -22,16 +22,18 @@ const tag = 'Control';
 
 /**
  * One action on one onboarding: find it in the workspace, act, answer with the full onboarding.
- * `run` takes what `body` lets through, so an action and its schema cannot drift apart.
+ * `run` takes what `body` lets through, so an action and its schema cannot drift apart; `guard`,
+ * a rule of the body its schema cannot say, is checked with the schema.
  */
 function action<S extends TSchema, const N extends string, const A extends readonly string[] = []>(
   suffix: string, operationId: string, summary: string, body: S, run: act.Action<Static<S>>, client: { name: N; fields?: A },
+  guard?: (body: unknown) => void,
 ) {
   // Its client method: `onboardings.<name>(id, ...the body's fields in order)`.
   const call = { name: `onboardings.${client.name}` as `onboardings.${N}`, args: ['id', ...(client.fields ?? [])] as unknown as readonly ['id', ...A] };
   return defineControlRoute<Emulator, S, TSchema, { onboarding: Record<string, unknown> }, typeof call>({
     kind: 'control', perWorkspace: true, tag, method: 'POST', path: `/_emulator/onboardings/:id/${suffix}`,
-    operationId, summary, params: OnboardingIdParam, body, client: call,
+    operationId, summary, params: OnboardingIdParam, body, client: call, ...(guard ? { guard } : {}),
     responses: { 200: { description: 'The onboarding after the action', schema: ActionResult }, 404: errors, 409: errors, 422: errors },
     handle: (ctx) => {
       const ws = ctx.workspace;
@@ -55,7 +57,7 @@ export const onboardingActionRoutes = [
   action('employee/submit', 'employeeSubmit', 'The employee submits the data: review starts, data_version + 1', NoBody, act.employeeSubmit, { name: 'employeeSubmit' }),
   action('employee/sign', 'employeeSign', 'The employee signs the contract', NoBody, act.employeeSign, { name: 'employeeSign' }),
   action('manager/correct', 'managerCorrect', 'The manager corrects data returned to the manager: review again, data_version + 1', NoBody, act.managerCorrect, { name: 'managerCorrect' }),
-  action('change-terms', 'changeTerms', 'The dashboard changes employment terms: data_version + 1, approvals lapse, review again', TermsBody, act.changeTerms, { name: 'changeTerms', fields: ['contract_type', 'hours_per_week', 'hourly_wage_cents', 'position', 'start_date'] }),
+  action('change-terms', 'changeTerms', 'The dashboard changes employment terms: data_version + 1, approvals lapse, review again', TermsBody, act.changeTerms, { name: 'changeTerms', fields: ['contract_type', 'hours_per_week', 'hourly_wage_cents', 'position', 'start_date'] }, act.requireTerms),
   action('return', 'returnForCorrection', 'The dashboard returns the data for correction to the employee or the manager', ReturnBody, act.returnForCorrection, { name: 'returnForCorrection', fields: ['to', 'reason'] }),
   action('verify-identity', 'dashboardVerifyIdentity', 'A manager confirms the identity check in the dashboard', VerifyBody, act.verifyIdentity, { name: 'verifyIdentity', fields: ['user_id'] }),
   action('approve', 'dashboardApprove', 'A user of the organization approves in one role in the dashboard (four-eyes rules apply)', ApproveBody, act.approve, { name: 'approve', fields: ['role', 'user_id', 'data_version'] }),

@@ -8,8 +8,8 @@ import type { OnboardingRecord } from '../resources/onboardings/onboardings.mode
 import { cancelRecord, createOnboarding } from '../resources/onboardings/onboardings.service.js';
 import { payrollOutcome } from '../resources/onboardings/onboardings.payroll.js';
 import { hostedUrl, renderOnboarding } from '../resources/onboardings/onboardings.view.js';
-import type {
-  ApproveBody, DashboardCreateBody, OpenBody, PayrollFailBody, ReturnBody, TermsBody, VerifyBody,
+import {
+  TermsBody, type ApproveBody, type DashboardCreateBody, type OpenBody, type PayrollFailBody, type ReturnBody, type VerifyBody,
 } from './onboarding-actions.schemas.js';
 import type { ActionName } from './inspect.schemas.js';
 
@@ -75,12 +75,18 @@ export const resolveAction: Action<unknown> = (ws, r) => life.resolveAction(ws, 
 export const sendReminder: Action<unknown> = (ws, r, _body, baseUrl) => life.sendReminder(ws, r, baseUrl);
 export const cancel: Action<unknown> = (ws, r) => cancelRecord(ws, r);
 
-export const changeTerms: Action<TermsBody> = (ws, r, body) => {
-  if (Object.keys(body).length === 0) {
-    throw fail('parameter_missing', 'Give at least one of contract_type, hours_per_week, hourly_wage_cents, position, start_date.');
+export const changeTerms: Action<TermsBody> = (ws, r, body) => life.changeTerms(ws, r, body);
+
+/**
+ * change-terms changes at least one term: the row's guard, so it is checked with the body,
+ * before the onboarding is looked up, on every way in (an empty change would still lapse the
+ * approvals and send the onboarding back to review).
+ */
+export function requireTerms(body: unknown): void {
+  if (body !== null && typeof body === 'object' && Object.keys(body).length === 0) {
+    throw fail('parameter_missing', `Give at least one of ${Object.keys(TermsBody.properties as object).join(', ')}.`);
   }
-  return life.changeTerms(ws, r, body);
-};
+}
 
 /** The identity check is the manager's; a named user must be one. */
 export const verifyIdentity: Action<VerifyBody> = (ws, r, body) => {

@@ -1,11 +1,10 @@
 import express, { type Request, type Response } from 'express';
-import { BODY_CONTAINER_LIMIT, BODY_DEPTH_LIMIT, deeperThan, opensMoreThan, parseYaml } from '../core/documents.js';
-import { fail, type ApiError } from '../core/errors.js';
+import { BODY_CONTAINER_LIMIT, BODY_DEPTH_LIMIT, opensMoreThan, parseYaml } from '../core/documents.js';
+import { ApiError, fail } from '../core/errors.js';
+import { BODY_LIMIT, bodyTooDeep, bodyTooLarge, checkBodyShape, tooManyContainers } from '../core/request-body.js';
 import type { BodyType } from '../resources/route.js';
 import { lingeringClose } from './lingering-close.js';
 
-/** 1 MB, in bytes: of the body as sent, and of the JSON once decoded. */
-const BODY_LIMIT = 1024 * 1024;
 /**
  * A YAML body's own limit: the parser takes about 5 ms and 0.5 MB of memory per KB, so a
  * 1 MB document would hold the process for seconds. A scenario written by hand is a few KB;
@@ -28,9 +27,6 @@ function parsersFor(limit: number) {
   if (!p) parsers.set(limit, (p = { json: express.json({ limit, strict: false, type: () => true, verify: beforeParse }), text: express.text({ limit, type: () => true }) }));
   return p;
 }
-
-/** "1 MB", "128 KB": the limit as a refusal names it. */
-const megabytes = (bytes: number): string => (bytes >= 1024 * 1024 ? `${Math.round(bytes / (1024 * 1024))} MB` : `${Math.round(bytes / 1024)} KB`);
 
 const JSON_TYPES = ['application/json', 'application/*+json'];
 /** Every name YAML goes by: the registered one and the two in common use before it. */
@@ -79,35 +75,36 @@ export async function readJsonBody(req: Request, res: Response, types: readonly 
   let body: unknown = req.body;
   if (yaml) {
     const read = parseYaml(typeof body === 'string' ? body : '');
-    if (!read.ok) throw read.tooDeep ? tooDeep(req, depth) : fail('body_invalid_yaml', `The body is ${read.message}.`);
+    if (!read.ok) throw read.tooDeep ? forgotten(req, bodyTooDeep(depth)) : fail('body_invalid_yaml', `The body is ${read.message}.`);
     body = read.data;
   }
-  if (deeperThan(body, depth)) throw tooDeep(req, depth);
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-    throw fail('body_not_object', yaml ? 'The body must be a YAML mapping (an object), not a list or a single value.' : 'The body must be a JSON object.');
+  try {
+    checkBodyShape(body, depth, yaml ? 'YAML' : 'JSON');
+  } catch (err) {
+    throw err instanceof ApiError && err.code === 'body_too_deep' ? forgotten(req, err) : err;
   }
   return body;
 }
 
 /** Refused, and forgotten: what was parsed is not kept on the request for the journal to record. */
-function tooDeep(req: Request, depth: number): ApiError {
+function forgotten(req: Request, err: ApiError): ApiError {
   (req as Request & { body?: unknown }).body = undefined;
   (req as WithRawBody).rawBody = undefined;
-  return fail('body_too_deep', `The body nests objects and arrays more than ${depth} levels deep.`);
+  return err;
 }
 
 function tooLarge(req: Request, res: Response, limit: number): ApiError {
   lingeringClose(req, res);
-  return fail('body_too_large', `The body is larger than ${megabytes(limit)}.`);
+  return bodyTooLarge(limit);
 }
 
 function translate(err: unknown, format: 'JSON' | 'YAML', limit: number): ApiError {
   const type = (err as { type?: string }).type;
   switch (type) {
     case 'entity.too.large':
-      return fail('body_too_large', `The body is larger than ${megabytes(limit)}.`);
+      return bodyTooLarge(limit);
     case 'entity.too.many':
-      return fail('body_too_large', `The body holds more than ${BODY_CONTAINER_LIMIT.toLocaleString('en')} objects and arrays.`);
+      return tooManyContainers();
     case 'encoding.unsupported':
     case 'charset.unsupported':
       return fail('content_type_unsupported', `Send the body as UTF-8 ${format}.`);

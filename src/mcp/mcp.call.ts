@@ -4,9 +4,10 @@ import { maskLiveKeys, refuseLiveKeys, unmaskLiveKeys } from './mcp.keys.js';
 import { buildTools, type McpTool, type ToolAction } from './mcp.tools.js';
 
 /**
- * A tool call: the action and its arguments checked (which properties it takes, which it needs,
- * the session's workspace, no live key), the control method run on the session's client (in
- * process or over HTTP, both checking the row's schemas), and its answer with live keys masked.
+ * A tool call: the action and its arguments checked (which properties it takes, the ids its path
+ * needs, the session's workspace, no live key), the control method run on the session's client
+ * (in process or over HTTP, both giving the row its input as a request carries it and checking
+ * it there, so a refusal is HTTP's), and its answer with live keys masked.
  */
 export interface McpSession {
   /** The one workspace the session acts on. */
@@ -41,7 +42,8 @@ function checkedAction(tool: McpTool, input: Record<string, unknown>): ToolActio
       throw fail('parameter_unknown', `${action.name} takes no ${prop}; it takes ${action.args.length ? action.args.join(', ') : 'nothing besides action'}.`, prop);
     }
   }
-  for (const prop of action.required) if (input[prop] === undefined) throw fail('parameter_missing', `${action.name} needs ${prop}.`, prop);
+  // The rest of the arguments the row checks itself, with HTTP's words.
+  for (const prop of action.pathArgs) if (input[prop] === undefined) throw fail('parameter_missing', `${action.name} needs ${prop}.`, prop);
   return action;
 }
 
@@ -60,7 +62,8 @@ export async function callTool(session: McpSession, toolName: string, input: Rec
     refuseLiveKeys(input);
     for (const prop of action.args) {
       if (WORKSPACE_ARGS.has(prop) && input[prop] !== undefined && input[prop] !== session.workspaceId) {
-        throw fail('workspace_not_found', `This MCP session is bound to workspace ${session.workspaceId}; connect to /_emulator/workspaces/${String(input[prop])}/mcp (or mcp --workspace) to act on another.`, prop);
+        // Named as the emulator names a workspace it does not find, whoever asks.
+        throw fail('workspace_not_found', `This MCP session is bound to workspace ${session.workspaceId}; connect to /_emulator/workspaces/${String(input[prop])}/mcp (or mcp --workspace) to act on another.`, 'workspace_id');
       }
     }
     // A snapshot the session took showed its live keys masked: a restore puts them back as they were. Nothing else is unmasked.

@@ -47,6 +47,11 @@ export interface ToolAction {
   args: string[];
   /** Those it cannot do without. */
   required: string[];
+  /**
+   * Those that fill the row's path (`id`): checked by the call, as the row cannot tell one left
+   * out (it would look up "undefined"). The rest go to the row, which checks them as over HTTP.
+   */
+  pathArgs: string[];
 }
 
 export interface McpTool {
@@ -116,7 +121,7 @@ export function buildTools(rows: readonly ControlRoute<never>[] = controlRows as
       const tool = tools.get(group.tool) ?? tools.set(group.tool, { group, lines: [], actions: new Map(), props: new Map() }).get(group.tool)!;
       if (group.about && !tool.group.about) tool.group = group;
       const { args, required } = argumentsOf(row, call);
-      tool.actions.set(call.name, { name: call.name, row, call, args: args.map(([n]) => n), required });
+      tool.actions.set(call.name, { name: call.name, row, call, args: args.map(([n]) => n), required, pathArgs: required.filter((n) => pathParams(row).includes(n)) });
       for (const [name, schema] of args) (tool.props.get(name) ?? tool.props.set(name, []).get(name)!).push({ action: call.name, schema });
       const shownArgs = args.map(([n]) => (required.includes(n) ? n : `${n}?`)).join(', ');
       tool.lines.push(`- ${call.name}(${shownArgs}): ${row.summary}`);

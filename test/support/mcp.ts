@@ -152,7 +152,7 @@ export async function exerciseRefusals(client: Client, bound: string, other: str
   expect(await refusal(client, 'clock', { action: 'clock.now', by: '1h' })).toMatchObject({ code: 'parameter_unknown', param: 'by' });
   expect(await refusal(client, 'onboardings', { action: 'onboardings.inspect' })).toMatchObject({ code: 'parameter_missing', param: 'id' });
   expect(await refusal(client, 'onboardings', { action: 'onboardings.inspect', id: 'onb_missing' })).toMatchObject({ type: 'not_found', code: 'resource_not_found' });
-  expect(await refusal(client, 'workspace', { action: 'workspace.describe', workspaceId: other })).toMatchObject({ code: 'workspace_not_found', param: 'workspaceId' });
+  expect(await refusal(client, 'workspace', { action: 'workspace.describe', workspaceId: other })).toMatchObject({ code: 'workspace_not_found', param: 'workspace_id' });
   expect(await refusal(client, 'workspace', { action: 'workspace.delete', workspaceId: other })).toMatchObject({ code: 'workspace_not_found' });
   expect(await refusal(client, 'requests', { action: 'requests.find', query: { key: KEYS.live } })).toMatchObject({ type: 'permission_error', code: 'sandbox_test_keys_only' });
   expect(await call(client, 'workspace', { action: 'workspace.describe', workspaceId: bound })).toMatchObject({ id: bound });
