@@ -156,7 +156,7 @@ export async function attempt(ws: Workspace, endpoint: WebhookEndpointRecord, de
     ...outcome,
     attempt_log: [
       ...(current.attempt_log ?? []),
-      withSent({ at: new Date(startedAt).toISOString(), status_code: outcome.last_status_code, error: outcome.last_error, manual: !scheduled, next_attempt_at: next, ...(injected ? { injected } : {}), ...(span.traceId ? { trace_id: span.traceId } : {}) }, exchange),
+      withSent({ at: new Date(startedAt).toISOString(), url: endpoint.url, status_code: outcome.last_status_code, error: outcome.last_error, manual: !scheduled, next_attempt_at: next, ...(injected ? { injected } : {}), ...(span.traceId ? { trace_id: span.traceId } : {}) }, exchange),
     ],
   });
   if (result.ok) {
