@@ -70,45 +70,50 @@ export const SERVE_OPTIONS: OptionSpec[] = [
   { key: 'signatureClock', flag: '--signature-clock <clock>', env: 'EMULATOR_SIGNATURE_CLOCK', default: 'wall', choices: ['wall', 'emulated'], description: 't of Service-Signature: wall time, or the workspace clock for receivers on a fake clock' },
   { key: 'webhookTimeoutMs', flag: '--webhook-timeout-ms <ms>', env: 'EMULATOR_WEBHOOK_TIMEOUT_MS', default: '10000', description: 'how long a webhook attempt waits for the answer' },
   { key: 'stateFile', flag: '--state-file <file>', env: 'EMULATOR_STATE_FILE', description: 'keep the default workspace in this JSON file and its change log (FILE.log): read at start (a bad file stops the start), created when missing, each change appended to the log before its answer' },
-  { key: 'resetState', flag: '--reset-state', env: 'EMULATOR_RESET_STATE', description: 'with --state-file: start from the fixtures and overwrite the file, whatever it holds (or the environment variable, set to anything)' },
-  { key: 'stateFileRepair', flag: '--state-file-repair', env: 'EMULATOR_STATE_FILE_REPAIR', description: 'with --state-file: when its change log is damaged before its end (which stops a start), keep the records before the damage, move the log aside to FILE.log.damaged and say how many records were dropped (or the environment variable, set to anything)' },
+  { key: 'resetState', flag: '--reset-state', env: 'EMULATOR_RESET_STATE', description: 'with --state-file: start from the fixtures and overwrite the file, whatever it holds (environment: true or false)' },
+  { key: 'stateFileRepair', flag: '--state-file-repair', env: 'EMULATOR_STATE_FILE_REPAIR', description: 'with --state-file: when its change log is damaged before its end (which stops a start), keep the records before the damage, move the log aside to FILE.log.damaged and say how many records were dropped (environment: true or false)' },
   { key: 'drainTimeoutMs', flag: '--drain-timeout-ms <ms>', env: 'EMULATOR_DRAIN_TIMEOUT_MS', default: '10000', description: 'on SIGTERM or SIGINT: how long requests and webhook attempts in flight may run before they are cut (attempts cut are stored as due again); then the state file is written and the process exits 0' },
   { key: 'journalLimit', flag: '--journal-limit <n>', env: 'EMULATOR_JOURNAL_LIMIT', default: '1000', description: `requests each workspace's journal (GET /_emulator/requests) keeps, 0 to ${JOURNAL_MAX_LIMIT}; older ones are dropped and counted; 0 turns the journal off (nothing recorded, lists empty)` },
-  { key: 'ui', flag: '--no-ui', env: 'EMULATOR_NO_UI', description: 'turn the inspector (/_emulator/ui, and the redirect from /) and the API explorer (/_emulator/docs) off: 404 (or the environment variable, set to anything)' },
+  { key: 'ui', flag: '--no-ui', env: 'EMULATOR_NO_UI', description: 'turn the inspector (/_emulator/ui, and the redirect from /) and the API explorer (/_emulator/docs) off: 404 (environment: true or false)' },
   { key: 'rateLimit', flag: '--rate-limit <rate>', env: 'EMULATOR_RATE_LIMIT', description: 'per-key limit on /v1 requests, N/s or N/m (e.g. 10/s): over it, 429 rate_limited with Retry-After; default: off' },
   { key: 'allowedHosts', flag: '--allowed-hosts <hosts>', env: 'EMULATOR_ALLOWED_HOSTS', description: "host names answered besides IP addresses, localhost, single-label names and the --public-url host, comma-separated (a.test, .b.test for a domain and its names); '*' for every name; other names get 403 host_not_allowed (DNS rebinding)" },
 ];
 
+/** Decimal digits only: `1e3`, `0x10`, ` 5` and an empty value are mistakes, not numbers. */
+function whole(value: string): number {
+  return /^\d+$/.test(value) ? Number(value) : Number.NaN;
+}
+
 export function parseTimeout(value: string): number {
-  const ms = Number(value);
-  if (!Number.isInteger(ms) || ms < 1 || ms > 600_000) throw new Error(`not a valid timeout in ms (1 to 600000): ${value}`);
+  const ms = whole(value);
+  if (!Number.isSafeInteger(ms) || ms < 1 || ms > 600_000) throw new Error(`not a valid timeout in ms (1 to 600000): ${value}`);
   return ms;
 }
 
 export function parseDrainTimeout(value: string): number {
-  const ms = Number(value);
-  if (!Number.isInteger(ms) || ms < 0 || ms > 600_000) throw new Error(`not a valid drain timeout in ms (0 to 600000): ${value}`);
+  const ms = whole(value);
+  if (!Number.isSafeInteger(ms) || ms > 600_000) throw new Error(`not a valid drain timeout in ms (0 to 600000): ${value}`);
   return ms;
 }
 
 export function parseJournalLimit(value: string): number {
-  const limit = Number(value);
-  if (value.trim() === '' || !Number.isInteger(limit) || limit < 0 || limit > JOURNAL_MAX_LIMIT) throw new Error(`not a valid journal limit (0 to ${JOURNAL_MAX_LIMIT}): ${value}`);
+  const limit = whole(value);
+  if (!Number.isSafeInteger(limit) || limit > JOURNAL_MAX_LIMIT) throw new Error(`not a valid journal limit (0 to ${JOURNAL_MAX_LIMIT}): ${value}`);
   return limit;
 }
 
 export function parsePort(value: string): number {
-  const port = Number(value);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`not a valid port: ${value}`);
+  const port = whole(value);
+  if (!Number.isSafeInteger(port) || port > 65535) throw new Error(`not a valid port (0 to 65535): ${value}`);
   return port;
 }
 
 export function parseStartTime(value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
   const ms = Date.parse(value);
-  if (!Number.isFinite(ms)) throw new Error(`--start-time: not a valid ISO 8601 instant: ${value}`);
+  if (!Number.isFinite(ms)) throw new Error(`not a valid ISO 8601 instant: ${value}`);
   const outside = instantOutOfRange(ms);
-  if (outside) throw new Error(`--start-time ${value}: ${outside}`);
+  if (outside) throw new Error(`${value}: ${outside}`);
   return value;
 }
 
@@ -125,12 +130,12 @@ export function parsePublicUrl(value: string | undefined): string | undefined {
     url = undefined;
   }
   if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.host === '') {
-    throw new Error(`--public-url must be an http:// or https:// URL such as https://emulator.example.test; got ${JSON.stringify(value)}`);
+    throw new Error(`must be an http:// or https:// URL such as https://emulator.example.test; got ${JSON.stringify(value)}`);
   }
   if (url.search !== '' || url.hash !== '' || value.includes('?') || value.includes('#')) {
-    throw new Error(`--public-url ${value}: no query or fragment; it is the base links are built on`);
+    throw new Error(`${value}: no query or fragment; it is the base links are built on`);
   }
-  if (url.username !== '' || url.password !== '') throw new Error(`--public-url ${value}: no user name or password in it`);
+  if (url.username !== '' || url.password !== '') throw new Error(`${value}: no user name or password in it`);
   return value;
 }
 

@@ -1,15 +1,15 @@
 #!/usr/bin/env node
 import { Command, Option } from 'commander';
 import { pino } from 'pino';
-import { SERVE_OPTIONS, parseDrainTimeout, parseJournalLimit, parsePort, parsePublicUrl, scenarioFiles, parseStartTime, parseTimeout, type ServeOptions } from '../config.js';
+import { SERVE_OPTIONS, type ServeOptions } from '../config.js';
 import { EMULATOR_VERSION } from '../core/product.js';
 import { Emulator } from '../emulator.js';
 import { FixturesError } from '../fixtures/fixtures.load.js';
-import { parseRateLimit } from '../http/rate-limit.js';
 import { listen } from '../http/server.js';
 import { openStateFile, repairMessage, StateFileError } from '../persistence/state-file.js';
 import { usageExit } from './client.js';
 import { drain } from './drain.js';
+import { ConfigError, dropEmptyVariables, serveSettings, type ServeSettings } from './serve-settings.js';
 import { EXPLORER_PATH } from '../pages/explorer/explorer.paths.js';
 import { INSPECTOR_PATH } from '../pages/inspector/inspector.paths.js';
 import { ScenarioError } from '../scenarios/scenario.load.js';
@@ -51,6 +51,7 @@ const serve = program
   .command('serve', { isDefault: true })
   .description('Run the emulator with the default workspace loaded from the fixtures (the default command).')
   .addHelpText('after', '\nEvery option can also be set through the environment variable shown beside it.');
+dropEmptyVariables(process.env);
 for (const spec of SERVE_OPTIONS) {
   const option = new Option(spec.flag, spec.description).env(spec.env);
   if (spec.default !== undefined) option.default(spec.default);
@@ -59,18 +60,24 @@ for (const spec of SERVE_OPTIONS) {
   serve.addOption(option);
 }
 
-serve.action(async (raw: Record<string, string | undefined>) => {
-  const options = raw as unknown as ServeOptions & { port: string };
+/** The options checked, all of them before anything starts; else one line naming the wrong one, and exit status 2. */
+function checked(raw: Record<string, unknown>): ServeSettings {
+  try {
+    return serveSettings(raw as unknown as ServeOptions, (key) => serve.getOptionValueSource(key), process.env);
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    process.stderr.write(`onboarding-emulator: ${err.message}\n`);
+    process.exit(2);
+  }
+}
+
+serve.action(async (raw: Record<string, unknown>) => {
+  const options = checked(raw);
   const logger = pino({ level: options.logLevel, base: { service: 'onboarding-emulator' } });
   try {
-    if (options.resetState && !options.stateFile) throw new Error('--reset-state needs --state-file: it says what to do with that file');
-    if (options.stateFileRepair && !options.stateFile) throw new Error('--state-file-repair needs --state-file: it says which file to repair');
-    const startTime = parseStartTime(options.startTime);
-    const drainMs = parseDrainTimeout(options.drainTimeoutMs);
-    const journalLimit = parseJournalLimit(options.journalLimit);
-    const publicUrl = parsePublicUrl(options.publicUrl);
-    const scenarios = scenarioFiles(options.scenario);
-    // OpenTelemetry only when the environment names an OTLP endpoint (docs/tracing.md); loaded only then.
+    const { startTime, drainMs, journalLimit, publicUrl, scenarios } = options;
+    // OpenTelemetry only when the environment names an OTLP endpoint (docs/tracing.md); loaded only
+    // then. Its variables are read here, before the port opens; a bad one is a warning, never a stop.
     const tracing = await enableTracing(process.env);
     const emulator = new Emulator({
       ...(options.fixtures ? { fixtures: options.fixtures } : {}),
@@ -82,7 +89,7 @@ serve.action(async (raw: Record<string, string | undefined>) => {
       webhooks: {
         urlPolicy: options.webhookUrlPolicy,
         signatureClock: options.signatureClock,
-        timeoutMs: parseTimeout(options.webhookTimeoutMs),
+        timeoutMs: options.webhookTimeoutMs,
       },
     });
     // Logged, not refused: the scenario is valid; these parts of it can do nothing as written.
@@ -96,13 +103,13 @@ serve.action(async (raw: Record<string, string | undefined>) => {
       : undefined;
     if (persisted?.repaired) logger.warn({ state_file: persisted.path, repair: persisted.repaired }, repairMessage(persisted.repaired));
     const running = await listen(emulator, {
-      port: parsePort(options.port),
+      port: options.port,
       host: options.host,
       logger,
       publicUrl,
-      ui: options.ui !== false,
+      ui: options.ui,
       ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}),
-      ...(options.rateLimit ? { rateLimit: parseRateLimit(options.rateLimit) } : {}),
+      ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}),
       // Any request may change the default workspace (a GET runs due timers): every answer waits for the write holding it.
       ...(persisted ? { commit: () => persisted.commit() } : {}),
     });
@@ -110,7 +117,7 @@ serve.action(async (raw: Record<string, string | undefined>) => {
     if (options.logLevel !== 'silent') {
       const stateInfo = persisted ? { state_file: persisted.path, state: persisted.start, ...(persisted.scenarioReplaced ? { state_scenario: 'replaced by --scenario' } : {}) } : {};
       // What a person opens next in a browser, named where they look first.
-      const pages = options.ui === false ? {} : { inspector: `${running.url}${INSPECTOR_PATH}`, explorer: `${running.url}${EXPLORER_PATH}` };
+      const pages = !options.ui ? {} : { inspector: `${running.url}${INSPECTOR_PATH}`, explorer: `${running.url}${EXPLORER_PATH}` };
       const traces = tracing ? { traces: tracing.serviceName } : {};
       logger.child({}, { level: 'info' }).info({ url: running.url, ...pages, seed: options.seed ?? null, clock: options.clock, ...stateInfo, ...traces }, 'onboarding emulator listening');
     }

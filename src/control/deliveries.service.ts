@@ -24,11 +24,11 @@ export function harDeliveries(ws: Workspace, q: DeliveriesQuery): JsonFile<Har> 
   const since = q.since === undefined ? undefined : Date.parse(q.since);
   const attempts: { at: number; delivery: DeliveryRecord; url: string; attempt: AttemptRecord; n: number }[] = [];
   for (const d of matching(ws, q)) {
-    // A deleted address's deliveries are gone with it; the URL is the address's now.
-    const url = ws.store.webhooks.get(d.endpoint_id)?.url ?? '';
+    // Each attempt keeps the URL it was sent to; one read back from an older snapshot has the address's now, if it is still there.
+    const now = ws.store.webhooks.get(d.endpoint_id)?.url ?? '';
     (d.attempt_log ?? []).forEach((a, i) => {
       const at = Date.parse(a.at);
-      if (since === undefined || at >= since) attempts.push({ at, delivery: d, url, attempt: a, n: i + 1 });
+      if (since === undefined || at >= since) attempts.push({ at, delivery: d, url: a.url ?? now, attempt: a, n: i + 1 });
     });
   }
   // Stable: attempts at one instant keep the deliveries' order.

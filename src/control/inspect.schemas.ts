@@ -150,6 +150,7 @@ export const InspectEventList = Type.Object(
 const Attempt = Type.Object(
   {
     at: DateTime,
+    url: Type.Optional(Type.String({ description: "the address's URL the attempt was sent to (absent in attempts read back from older snapshots)" })),
     status_code: Nullable(Type.Integer()),
     error: Nullable(Type.String()),
     manual: Type.Boolean(),

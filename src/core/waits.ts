@@ -2,10 +2,19 @@ import type { Activity } from './activity.js';
 import { ApiError } from './errors.js';
 import { wallDeadline } from './timers.js';
 
-/** Waits open at once, across workspaces: each holds a connection and is checked on every change. */
-export const WAIT_LIMIT = 256;
-/** Waits open at once on one workspace, so one test run cannot take every place. */
+/** Waits open at once on one workspace. */
 export const WAIT_LIMIT_PER_WORKSPACE = 64;
+/**
+ * Each workspace's first waits are its own: they take no shared place, so a workspace with
+ * none open can always open these, however many the others hold.
+ */
+export const WAIT_OWN_PLACES = 2;
+/**
+ * The places every workspace's further waits share. With 100 workspaces at most, no more than
+ * 100 x 2 + 192 = 392 waits are open at once (each holds a connection and is checked on every
+ * change of its workspace).
+ */
+export const WAIT_SHARED_PLACES = 192;
 
 /** How a wait ended: its condition held (with what the check found), or it did not in time. */
 export type WaitOutcome<T> = { met: true; value: T } | { met: false; why: 'timeout' | 'stopping' | 'hung_up' };
@@ -18,6 +27,8 @@ export type WaitOutcome<T> = { met: true; value: T } | { met: false; why: 'timeo
 export class Waits {
   private readonly open = new Set<(why: 'stopping') => void>();
   private readonly perWorkspace = new Map<string, number>();
+  /** The shared places taken: each workspace's waits beyond its own. */
+  private shared = 0;
   private stopped = false;
 
   get size(): number {
@@ -35,11 +46,16 @@ export class Waits {
     if (timeoutMs <= 0) return Promise.resolve({ met: false, why: 'timeout' });
     if (signal?.aborted) return Promise.resolve({ met: false, why: 'hung_up' });
     const mine = this.perWorkspace.get(workspaceId) ?? 0;
-    if (this.open.size >= WAIT_LIMIT || mine >= WAIT_LIMIT_PER_WORKSPACE) {
-      const [limit, where] = mine >= WAIT_LIMIT_PER_WORKSPACE ? [WAIT_LIMIT_PER_WORKSPACE, `on workspace ${workspaceId}`] : [WAIT_LIMIT, 'in this emulator'];
-      throw new ApiError('wait_limit_reached', `${limit} waits are open ${where} already; end one (or let it time out) before starting another.`, undefined, { 'Retry-After': '1' });
+    if (mine >= WAIT_LIMIT_PER_WORKSPACE) {
+      throw new ApiError('wait_limit_reached', `${WAIT_LIMIT_PER_WORKSPACE} waits are open on workspace ${workspaceId} already; end one (or let it time out) before starting another.`, undefined, { 'Retry-After': '1' });
+    }
+    if (mine >= WAIT_OWN_PLACES && this.shared >= WAIT_SHARED_PLACES) {
+      throw new ApiError('wait_limit_reached',
+        `The ${WAIT_SHARED_PLACES} wait places the workspaces share are taken, and workspace ${workspaceId} holds ${mine} waits, its own ${WAIT_OWN_PLACES} among them; end one (or let it time out) before starting another.`,
+        undefined, { 'Retry-After': '1' });
     }
     this.perWorkspace.set(workspaceId, mine + 1);
+    if (mine >= WAIT_OWN_PLACES) this.shared++;
     return new Promise((resolve, reject) => {
       let ended = false;
       const end = (outcome: WaitOutcome<T> | Error) => {
@@ -53,6 +69,8 @@ export class Waits {
         const left = (this.perWorkspace.get(workspaceId) ?? 1) - 1;
         if (left > 0) this.perWorkspace.set(workspaceId, left);
         else this.perWorkspace.delete(workspaceId);
+        // Which wait ends does not matter: a workspace holds shared places for its waits beyond its own.
+        if (left >= WAIT_OWN_PLACES) this.shared--;
         if (outcome instanceof Error) reject(outcome);
         else resolve(outcome);
       };

@@ -1,4 +1,5 @@
 import { systemResolver, type Resolver, type UrlPolicy } from './address-policy.js';
+import { runningInContainer } from './container.js';
 import { RelayHub } from './relay.js';
 import { httpTransport, type Transport } from './transport.js';
 
@@ -14,6 +15,11 @@ export interface DeliverySettings {
   limit: Limiter;
   /** Relays that carry the attempts of the addresses they take (`onboarding-emulator listen`). */
   relays: RelayHub;
+  /**
+   * Whether the emulator runs in a container (detected; tests set it): a refused connection to
+   * a loopback address then explains that 127.0.0.1 is the container and points to the relay.
+   */
+  inContainer: boolean;
 }
 
 declare module '../core/workspace.js' {
@@ -50,5 +56,6 @@ export function deliverySettings(overrides: Partial<DeliverySettings> = {}): Del
     timeoutMs: overrides.timeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS,
     limit: overrides.limit ?? createLimiter(64),
     relays: overrides.relays ?? new RelayHub(),
+    inContainer: overrides.inContainer ?? runningInContainer(),
   };
 }

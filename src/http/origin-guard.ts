@@ -9,7 +9,9 @@ import { writeError } from './reply.js';
  * - the Host header must name this emulator: an IP address, `localhost` or a name under it, a
  *   single-label name (a compose service, `docker`), the `--public-url` host, or a name given
  *   with `--allowed-hosts` (`*` for any). A page that rebinds its own domain's DNS to 127.0.0.1
- *   sends its own domain as Host, and is refused.
+ *   sends its own domain as Host, and is refused. Single-label names are any name without a dot
+ *   until `--allowed-hosts` lists one or more: then only those, as a name a local network's
+ *   resolvers answer (search domains, LLMNR) could otherwise be pointed at the emulator.
  * - a request that changes the control API (`/_emulator`, any method but GET, HEAD and
  *   OPTIONS) is refused when a browser says it comes from a page of another origin
  *   (`Sec-Fetch-Site` cross-site or same-site, else an `Origin` other than the request's own).
@@ -33,12 +35,14 @@ function parseAllowedHosts(value: readonly string[] | string | undefined): strin
 export function originGuard(options: OriginGuardOptions) {
   const extra = parseAllowedHosts(options.allowedHosts);
   const anyHost = extra.includes('*');
+  // Single-label names listed narrow the dotless names answered to those.
+  const dotless = extra.filter((entry) => entry !== '*' && !entry.includes('.') && isIP(entry.replace(/^\[|\]$/g, '')) === 0);
   const publicHost = options.publicUrl ? new URL(options.publicUrl).hostname.toLowerCase() : undefined;
   const hostAllowed = (name: string): boolean =>
     anyHost
     || isIP(name.replace(/^\[|\]$/g, '')) !== 0
     || name === 'localhost' || name.endsWith('.localhost')
-    || !name.includes('.')
+    || (!name.includes('.') && (dotless.length === 0 || dotless.includes(name)))
     || name === publicHost
     || extra.some((entry) => entryAdmits(entry, name));
 

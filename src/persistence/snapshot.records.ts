@@ -91,7 +91,7 @@ const webhook = Type.Object({
 const TraceId = Type.String({ pattern: '^[0-9a-f]{32}$' });
 const Trace = Type.Object({ traceparent: Type.String({ pattern: '^[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$' }), tracestate: Type.Optional(Type.String({ maxLength: 512 })) });
 const attempt = Type.Object({
-  at: Instant, status_code: Nullable(Type.Integer()), error: Nullable(Str), manual: Type.Boolean(), next_attempt_at: Nullable(Instant), injected: Type.Optional(InjectedAttemptSchema),
+  at: Instant, url: Type.Optional(Str), status_code: Nullable(Type.Integer()), error: Nullable(Str), manual: Type.Boolean(), next_attempt_at: Nullable(Instant), injected: Type.Optional(InjectedAttemptSchema),
   trace_id: Type.Optional(TraceId),
 });
 const delivery = Type.Object({

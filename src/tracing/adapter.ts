@@ -68,8 +68,6 @@ export interface LeanTracing {
   tracer: Tracer;
   /** The service.name the spans carry. */
   serviceName: string;
-  /** A warning to print once (an unsupported protocol asked for), or null. */
-  warning: string | null;
   flush(): Promise<void>;
   shutdown(): Promise<void>;
   counts(): ExportCounts;
@@ -77,10 +75,25 @@ export interface LeanTracing {
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-/** A tracer exporting to the OTLP/HTTP endpoint the environment names (see settings.ts). */
-export function leanTracer(env: Env, serviceName: string, serviceVersion: string): LeanTracing {
-  const settings = tracingSettings(env, serviceName, serviceVersion);
-  const exporter = batchExporter({ ...settings, scope: { name: 'onboarding-emulator', version: serviceVersion } });
+/**
+ * A tracer exporting to the OTLP/HTTP endpoint the environment names (see settings.ts), or null
+ * when the endpoint or the headers cannot be used. `warn` gets one line per value ignored (or
+ * the one that turned tracing off), and one if an export ever fails unexpectedly.
+ */
+export function leanTracer(env: Env, serviceName: string, serviceVersion: string, warn: (line: string) => void): LeanTracing | null {
+  const { settings, warnings, off } = tracingSettings(env, serviceName, serviceVersion);
+  if (off !== null) {
+    warn(off);
+    return null;
+  }
+  for (const line of warnings) warn(line);
+  let reported = false;
+  const onError = (err: unknown): void => {
+    if (reported) return;
+    reported = true;
+    warn(`onboarding-emulator: a trace export failed (${err instanceof Error ? err.message : String(err)}); its spans are dropped and counted, and the emulator goes on`);
+  };
+  const exporter = batchExporter({ ...settings, scope: { name: 'onboarding-emulator', version: serviceVersion }, onError });
   const sample: Sampler = makeSampler(settings.sampler);
   // The current span: a synchronous scope (see src/core/tracing.ts), so no asynchronous hook.
   let active: LeanSpan | undefined;
@@ -123,7 +136,6 @@ export function leanTracer(env: Env, serviceName: string, serviceVersion: string
   return {
     tracer,
     serviceName: settings.resource['service.name']!,
-    warning: settings.protocolWarning,
     flush: () => exporter.flush(),
     shutdown: () => exporter.shutdown(),
     counts: () => exporter.counts(),

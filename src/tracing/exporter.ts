@@ -3,7 +3,9 @@
  * in and wait as bytes (span-batch.ts); they go out as one OTLP/HTTP POST (JSON or protobuf) when a batch is full
  * or the schedule's delay has passed, one request in flight at a time. Beyond the queue's bound
  * a span is dropped and counted. A failed export (no collector, a timeout,
- * a non-2xx answer) drops its spans and is counted too: it never reaches the emulator.
+ * a non-2xx answer) drops its spans and is counted too: it never reaches the emulator. Nothing
+ * here throws out of the exporter: an error in a request, an encoder or a timer's callback is
+ * counted as a failed export and handed to `onError`, never left to end the process.
  */
 import http from 'node:http';
 import { afterThisTurn, wallInterval } from '../core/timers.js';
@@ -21,6 +23,8 @@ export interface ExporterOptions {
   maxExportBatchSize: number;
   resource: Readonly<Record<string, string>>;
   scope: { name: string; version: string };
+  /** Told of an exception the exporter caught (a request node:http refused, say). */
+  onError?: ((err: unknown) => void) | undefined;
 }
 
 /** What became of the spans so far. */
@@ -41,10 +45,18 @@ export interface BatchExporter {
 }
 
 export function batchExporter(o: ExporterOptions): BatchExporter {
-  const url = new URL(o.endpoint);
-  const secure = url.protocol === 'https:';
+  // An endpoint that is no URL fails each export instead of the start (settings.ts checks it first).
+  const url = URL.canParse(o.endpoint) ? new URL(o.endpoint) : null;
+  const secure = url?.protocol === 'https:';
   const transport = secure ? https : http;
   const agent = new transport.Agent({ keepAlive: true, maxSockets: 1 });
+  const caught = (err: unknown): void => {
+    try {
+      o.onError?.(err);
+    } catch {
+      // A report that fails is dropped too.
+    }
+  };
   const counts: ExportCounts = { exported: 0, dropped: 0, failedExports: 0 };
   const waiting = new SpanBatch(o.resource, o.scope, undefined, o.encoding);
   let inFlight: Promise<void> | null = null;
@@ -64,12 +76,21 @@ export function batchExporter(o: ExporterOptions): BatchExporter {
         }
         resolve();
       };
-      const req = transport.request(url, {
-        method: 'POST',
-        agent,
-        timeout: o.timeoutMs,
-        headers: { ...o.headers, 'Content-Type': CONTENT_TYPES[o.encoding], 'Content-Length': body.length },
-      });
+      let req: http.ClientRequest;
+      try {
+        if (!url) throw new Error(`not a URL: ${o.endpoint}`);
+        // node:http throws at once for a header it cannot send or a protocol it does not speak.
+        req = transport.request(url, {
+          method: 'POST',
+          agent,
+          timeout: o.timeoutMs,
+          headers: { ...o.headers, 'Content-Type': CONTENT_TYPES[o.encoding], 'Content-Length': body.length },
+        });
+      } catch (err) {
+        caught(err);
+        done(false);
+        return;
+      }
       req.on('response', (res) => {
         res.resume();
         res.on('end', () => done(res.statusCode !== undefined && res.statusCode >= 200 && res.statusCode < 300));
@@ -80,17 +101,28 @@ export function batchExporter(o: ExporterOptions): BatchExporter {
       req.end(body);
     });
 
-  /** Sends batches while spans wait (or only full ones), one at a time. */
+  /** Sends batches while spans wait (or only full ones), one at a time; never rejects. */
   const drain = (onlyFull: boolean): Promise<void> => {
     if (inFlight) return inFlight;
     if (waiting.count === 0 || (onlyFull && waiting.count < o.maxExportBatchSize)) return Promise.resolve();
-    // A view of a reused buffer: safe, as the next batch is taken only once this export is over.
-    const { body, spans } = waiting.take(o.maxExportBatchSize);
-    inFlight = post(body, spans).then(() => {
-      inFlight = null;
-      // A batch that filled up meanwhile goes at once; the rest waits for the schedule.
-      if (!stopped) void drain(true);
-    });
+    let batch: { body: Buffer; spans: number };
+    try {
+      // A view of a reused buffer: safe, as the next batch is taken only once this export is over.
+      batch = waiting.take(o.maxExportBatchSize);
+    } catch (err) {
+      caught(err);
+      return Promise.resolve();
+    }
+    inFlight = post(batch.body, batch.spans)
+      .then(() => {
+        inFlight = null;
+        // A batch that filled up meanwhile goes at once; the rest waits for the schedule.
+        if (!stopped) void drain(true);
+      })
+      .catch((err: unknown) => {
+        inFlight = null;
+        caught(err);
+      });
     return inFlight;
   };
 
@@ -103,7 +135,14 @@ export function batchExporter(o: ExporterOptions): BatchExporter {
    */
   const ended: SpanRecord[] = [];
   const encodeEnded = (): void => {
-    for (let i = 0; i < ended.length; i++) enqueue(ended[i]!);
+    for (let i = 0; i < ended.length; i++) {
+      try {
+        enqueue(ended[i]!);
+      } catch (err) {
+        counts.dropped++;
+        caught(err);
+      }
+    }
     ended.length = 0;
   };
   const enqueue = (span: SpanRecord): void => {

@@ -12,16 +12,26 @@ const DEFAULT_SERVICE_NAME = 'onboarding-emulator';
 
 const setting = (env: Env, name: string): string => (env[name] ?? '').trim();
 
+const EXPORTERS = ['otlp', 'none'];
+const warnLine = (line: string): void => void process.stderr.write(`${line}\n`);
+
 /**
  * On when an OTLP endpoint is named (OTEL_EXPORTER_OTLP_ENDPOINT, or the traces' own
  * OTEL_EXPORTER_OTLP_TRACES_ENDPOINT); off again with OTEL_SDK_DISABLED=true, or with
- * OTEL_TRACES_EXPORTER set without otlp in its list (none, say).
+ * OTEL_TRACES_EXPORTER set without otlp in its list (none, say). A value the specification
+ * would have ignored gets a warning through `warn`: OTEL_SDK_DISABLED other than true or false
+ * (read as false), an exporter name other than otlp and none.
  */
-export function tracingWanted(env: Env): boolean {
-  if (setting(env, 'OTEL_SDK_DISABLED').toLowerCase() === 'true') return false;
+export function tracingWanted(env: Env, warn: (line: string) => void = () => {}): boolean {
+  const disabled = setting(env, 'OTEL_SDK_DISABLED').toLowerCase();
+  if (disabled === 'true') return false;
+  const named = setting(env, 'OTEL_EXPORTER_OTLP_ENDPOINT') !== '' || setting(env, 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT') !== '';
+  if (disabled !== '' && disabled !== 'false' && named) warn(`onboarding-emulator: OTEL_SDK_DISABLED: not true or false: ${JSON.stringify(disabled)}; read as false`);
   const exporters = setting(env, 'OTEL_TRACES_EXPORTER').toLowerCase().split(',').map((e) => e.trim()).filter(Boolean);
+  const unknown = exporters.filter((e) => !EXPORTERS.includes(e));
+  if (unknown.length && named) warn(`onboarding-emulator: OTEL_TRACES_EXPORTER: ${unknown.join(', ')}: not an exporter this emulator has (otlp, none); ignored`);
   if (exporters.length && !exporters.includes('otlp')) return false;
-  return setting(env, 'OTEL_EXPORTER_OTLP_ENDPOINT') !== '' || setting(env, 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT') !== '';
+  return named;
 }
 
 /** What a start with tracing on is handed: sending what waits, and stopping. */
@@ -38,15 +48,23 @@ export interface TracingHandle {
 
 /**
  * Turns tracing on for this process when the environment asks for it (tracingWanted), with the
- * same variables as `serve`; null when it does not. Everything is read from `env`: endpoint,
+ * same variables as `serve`; null when it does not, or when the endpoint or the headers cannot
+ * be used (one warning on stderr says which). Everything is read from `env`, at once: endpoint,
  * headers, timeout, protocol, resource, sampler and batching (docs/tracing.md).
  */
 export async function enableTracing(env: Env = process.env): Promise<TracingHandle | null> {
-  if (!tracingWanted(env)) return null;
+  if (!tracingWanted(env, warnLine)) return null;
   const serviceName = setting(env, 'OTEL_SERVICE_NAME') || DEFAULT_SERVICE_NAME;
   const { leanTracer } = await import('./adapter.js');
-  const lean = leanTracer(env, serviceName, EMULATOR_VERSION);
-  if (lean.warning) process.stderr.write(`${lean.warning}\n`);
+  let lean;
+  try {
+    lean = leanTracer(env, serviceName, EMULATOR_VERSION, warnLine);
+  } catch (err) {
+    // Tracing never stops a start: whatever went wrong setting it up leaves it off.
+    warnLine(`onboarding-emulator: tracing could not start (${(err as Error).message}); tracing is off`);
+    return null;
+  }
+  if (!lean) return null;
   installTracer(lean.tracer);
   return {
     serviceName: lean.serviceName,

@@ -163,7 +163,7 @@ describe('onboarding-emulator serve --scenario', () => {
 describe('onboarding-emulator serve: webhook options', () => {
   it('refuses an invalid webhook timeout and URL policy with a clear message', async () => {
     const bad = await run(['serve', '--port', '0', '--webhook-timeout-ms', 'soon']);
-    expect(bad.code).toBe(1);
+    expect(bad.code).toBe(2);
     expect(bad.out).toContain('not a valid timeout');
     const policy = await run(['serve', '--webhook-url-policy', 'open']);
     expect(policy.code).not.toBe(0);
@@ -173,7 +173,7 @@ describe('onboarding-emulator serve: webhook options', () => {
   it('refuses an invalid --journal-limit with the range, and takes 0 from EMULATOR_JOURNAL_LIMIT', async () => {
     for (const value of ['-1', '100001', 'all']) {
       const bad = await run(['serve', '--port', '0', '--journal-limit', value]);
-      expect(bad.code, bad.out).toBe(1);
+      expect(bad.code, bad.out).toBe(2);
       expect(bad.out).toContain(`not a valid journal limit (0 to 100000): ${value}`);
     }
     const { url } = await serve([], { EMULATOR_JOURNAL_LIMIT: '0' });
@@ -185,7 +185,7 @@ describe('onboarding-emulator serve: webhook options', () => {
   it('refuses a --public-url that is no http(s) base URL, naming the flag', async () => {
     for (const [value, says] of [['localhost:4010', 'must be an http:// or https:// URL'], ['https://emu.example.test/?a=1', 'no query or fragment']]) {
       const bad = await run(['serve', '--port', '0', '--public-url', value!]);
-      expect(bad.code, bad.out).toBe(1);
+      expect(bad.code, bad.out).toBe(2);
       expect(bad.out).toContain('--public-url');
       expect(bad.out).toContain(says);
     }

@@ -174,7 +174,7 @@ describe('serve --state-file', () => {
 
   it('--reset-state without --state-file is a usage mistake', async () => {
     const { code, out } = await serveFails(['--reset-state']);
-    expect(code).toBe(1);
+    expect(code).toBe(2);
     expect(out).toContain('--reset-state needs --state-file');
   });
 });

@@ -123,6 +123,32 @@ describe('GET /_emulator/deliveries?format=har', () => {
   });
 });
 
+describe('GET /_emulator/deliveries?format=har after the address is gone', () => {
+  it('keeps the URL each attempt was sent to when the address is deleted, and through a snapshot', async () => {
+    const h = harness();
+    const receiver = await receivers.start();
+    const hook = await register(h, { url: receiver.url('/gone') });
+    expect((await h.as(KEYS.owner).post('/v1/onboardings', createBody())).status).toBe(201);
+    await settle(h);
+    expect(receiver.requests.length).toBeGreaterThan(0);
+    expect((await h.http().delete(`/v1/webhooks/${hook.id}`).set('Authorization', `Bearer ${KEYS.owner}`)).status).toBe(200);
+    expect((await h.as(KEYS.owner).get(`/v1/webhooks/${hook.id}`)).status).toBe(404);
+
+    const har = async () => ((await h.http().get('/_emulator/deliveries?format=har')).body as HarDoc).log.entries.filter((e) => e._endpoint_id === hook.id);
+    const entries = await har();
+    expect(entries).toHaveLength(receiver.requests.length);
+    expect(entries.map((e) => e.request.url)).toEqual(entries.map(() => receiver.url('/gone')));
+    expect(harProblems((await h.http().get('/_emulator/deliveries?format=har')).body as HarDoc)).toEqual([]);
+    const list = await h.http().get(`/_emulator/deliveries?endpoint_id=${hook.id}`);
+    expect(list.body.data[0].attempt_log[0]).toMatchObject({ url: receiver.url('/gone') });
+
+    // A snapshot keeps it too: the state file and a restore name the same URL.
+    const snapshot = await h.http().get('/_emulator/snapshot');
+    expect((await h.http().put('/_emulator/snapshot').send(snapshot.body)).status).toBe(200);
+    expect((await har()).map((e) => e.request.url)).toEqual(entries.map(() => receiver.url('/gone')));
+  });
+});
+
 describe('what a snapshot keeps of the exports', () => {
   it('neither the answers\' texts nor the headers an attempt sent: a restored workspace still exports valid HAR, without them', async () => {
     const { h } = await traffic();

@@ -324,7 +324,7 @@ describe('GET /_emulator/webhooks and POST /_emulator/deliveries/{id}/retry', ()
     const [delivery] = hook.deliveries;
     expect(delivery).toMatchObject({ status: 'dead', attempts: 8, event_type: 'onboarding.created', last_status_code: 503, next_attempt_at: null });
     expect(delivery.attempt_log).toHaveLength(8);
-    expect(delivery.attempt_log[0]).toEqual({ at: delivery.created_at, status_code: 503, error: 'receiver answered 503', manual: false, next_attempt_at: delivery.attempt_log[1].at });
+    expect(delivery.attempt_log[0]).toEqual({ at: delivery.created_at, url: 'http://127.0.0.1:9/hook', status_code: 503, error: 'receiver answered 503', manual: false, next_attempt_at: delivery.attempt_log[1].at });
     expect(delivery.attempt_log.at(-1).next_attempt_at).toBeNull();
   });
 

@@ -36,6 +36,20 @@ describe('the Host header', () => {
     const any = harness({}, { allowedHosts: '*' });
     expect((await any.http().get('/_emulator/health').set('Host', 'evil.example')).status).toBe(200);
   });
+
+  it('answers any single-label name until allowedHosts lists some: then only those, besides localhost, IPs and the other entries', async () => {
+    const open = harness({}, { allowedHosts: 'emulator.test' });
+    for (const host of ['onboarding:4010', 'wpad', 'intranet']) expect((await open.http().get('/_emulator/health').set('Host', host)).status, host).toBe(200);
+    const narrowed = harness({}, { allowedHosts: 'onboarding, emulator.test' });
+    for (const host of ['onboarding:4010', 'ONBOARDING', 'localhost:4010', '127.0.0.1', '[::1]:4010', 'emulator.test']) {
+      expect((await narrowed.http().get('/_emulator/health').set('Host', host)).status, host).toBe(200);
+    }
+    for (const host of ['wpad', 'intranet:4010', 'docker']) {
+      const res = await narrowed.http().get('/_emulator/health').set('Host', host);
+      expectError(res, 403, 'permission_error', 'host_not_allowed');
+      expect(res.body.error.message).toContain(`--allowed-hosts ${host.split(':')[0]}`);
+    }
+  });
 });
 
 describe('control changes from another origin', () => {

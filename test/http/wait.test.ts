@@ -4,7 +4,7 @@ import { performance } from 'node:perf_hooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Emulator } from '../../src/emulator.js';
 import { listen, type RunningServer } from '../../src/http/server.js';
-import { WAIT_LIMIT, WAIT_LIMIT_PER_WORKSPACE } from '../../src/core/waits.js';
+import { WAIT_LIMIT_PER_WORKSPACE, WAIT_OWN_PLACES, WAIT_SHARED_PLACES } from '../../src/core/waits.js';
 import { createBody, FROZEN_START, KEYS } from '../support/harness.js';
 
 /**
@@ -237,25 +237,48 @@ describe('GET /_emulator/wait: not met', () => {
     expect(((await res.json()) as { error: { code: string } }).error.code).toBe('workspace_not_found');
   });
 
-  it(`holds at most ${WAIT_LIMIT_PER_WORKSPACE} waits on one workspace and ${WAIT_LIMIT} in all; one more is refused with 429`, async () => {
-    const { emulator, url, wait } = await serve();
-    const never = () => undefined;
-    const held = Array.from({ length: WAIT_LIMIT_PER_WORKSPACE }, () => emulator.waits.until('default', emulator.defaultWorkspace.activity, never, 30_000));
-    const { status, body } = await wait({ for: 'event', type: 'onboarding.completed', timeout_ms: 1_000 });
-    expect(status).toBe(429);
-    expect(body.error).toMatchObject({ type: 'rate_limited', code: 'wait_limit_reached' });
-    expect(body.error!.message).toContain(`${WAIT_LIMIT_PER_WORKSPACE} waits are open on workspace default`);
-    // Another workspace still has its places, until the emulator's are taken.
-    const others = Array.from({ length: WAIT_LIMIT / WAIT_LIMIT_PER_WORKSPACE - 1 }, () => emulator.createWorkspace());
-    for (const ws of others) for (let i = 0; i < WAIT_LIMIT_PER_WORKSPACE; i++) held.push(emulator.waits.until(ws.id, ws.activity, never, 30_000));
-    expect(emulator.waits.size).toBe(WAIT_LIMIT);
-    const last = emulator.createWorkspace();
-    const refused = await fetch(`${url}/_emulator/workspaces/${last.id}/wait?for=event&type=onboarding.completed`);
-    expect(refused.status).toBe(429);
-    expect(refused.headers.get('retry-after')).toBe('1');
-    expect(((await refused.json()) as { error: { message: string } }).error.message).toContain(`${WAIT_LIMIT} waits are open in this emulator`);
+  it(`shares the places fairly: ${WAIT_LIMIT_PER_WORKSPACE} on one workspace at most, and a workspace with none open can always open ${WAIT_OWN_PLACES}, however many one client holds`, async () => {
+    const { emulator, url } = await serve();
+    const open = (ws: string) => fetch(`${url}/_emulator/workspaces/${ws}/wait?for=event&type=onboarding.completed&timeout_ms=30000`);
+    /** Sends `n` waits on a workspace at once; resolves once the held ones are open, with the answers of the refused ones. */
+    const burst = async (ws: string, n: number, held: number) => {
+      const before = emulator.waits.size;
+      const sent = Array.from({ length: n }, () => open(ws));
+      all.push(...sent);
+      await waitsOpen(emulator, before + held);
+      const refused = await Promise.all(sent.map((p) => Promise.race([p, new Promise<null>((r) => setTimeout(() => r(null), 300))])));
+      return refused.filter((r): r is Response => r !== null);
+    };
+    const all: Promise<Response>[] = [];
+    // One client, four workspaces, 64 waits sent on each (the default's too: 65, one beyond its own limit).
+    const greedy = ['default', ...Array.from({ length: 3 }, () => emulator.createWorkspace().id)];
+    const overOwn = await burst('default', WAIT_LIMIT_PER_WORKSPACE + 1, WAIT_LIMIT_PER_WORKSPACE);
+    expect(overOwn).toHaveLength(1);
+    expect(overOwn[0]!.status).toBe(429);
+    expect(((await overOwn[0]!.json()) as { error: { message: string } }).error.message).toContain(`${WAIT_LIMIT_PER_WORKSPACE} waits are open on workspace default`);
+    expect(await burst(greedy[1]!, WAIT_LIMIT_PER_WORKSPACE, WAIT_LIMIT_PER_WORKSPACE)).toHaveLength(0);
+    expect(await burst(greedy[2]!, WAIT_LIMIT_PER_WORKSPACE, WAIT_LIMIT_PER_WORKSPACE)).toHaveLength(0);
+    // The fourth gets its own places and what is left of the shared ones: 2 + (192 - 3 x 62) = 8.
+    const sharedLeft = WAIT_SHARED_PLACES - 3 * (WAIT_LIMIT_PER_WORKSPACE - WAIT_OWN_PLACES);
+    const fourth = await burst(greedy[3]!, WAIT_LIMIT_PER_WORKSPACE, WAIT_OWN_PLACES + sharedLeft);
+    expect(fourth).toHaveLength(WAIT_LIMIT_PER_WORKSPACE - WAIT_OWN_PLACES - sharedLeft);
+    expect(emulator.waits.size).toBe(3 * WAIT_LIMIT_PER_WORKSPACE + WAIT_OWN_PLACES + sharedLeft);
+    expect(fourth.map((r) => r.status)).toEqual(fourth.map(() => 429));
+    expect(fourth[0]!.headers.get('retry-after')).toBe('1');
+    expect(((await fourth[0]!.json()) as { error: { code: string; message: string } }).error).toMatchObject({
+      code: 'wait_limit_reached',
+      message: expect.stringContaining(`The ${WAIT_SHARED_PLACES} wait places the workspaces share are taken`),
+    });
+    // Another client's workspace, with none open: its own places are there; one more is refused.
+    const other = emulator.createWorkspace().id;
+    expect(await burst(other, WAIT_OWN_PLACES + 1, WAIT_OWN_PLACES)).toMatchObject([{ status: 429 }]);
+    const held = emulator.waits.size;
+    expect(held).toBe(3 * WAIT_LIMIT_PER_WORKSPACE + 2 * WAIT_OWN_PLACES + sharedLeft);
+    // Every held one was a real wait: a stopping emulator answers each.
     emulator.waits.stop();
-    expect(await Promise.all(held)).toEqual(held.map(() => ({ met: false, why: 'stopping' })));
+    const answers = await Promise.all(all);
+    expect(answers.filter((r) => r.status === 409)).toHaveLength(held);
+    expect(emulator.waits.size).toBe(0);
   });
 
   it('a wait on a quiet workspace runs no check until something changes', async () => {

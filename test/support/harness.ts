@@ -9,9 +9,13 @@ export { WELL_KNOWN_KEYS as KEYS } from '../../src/fixtures/well-known-keys.js';
 
 export const FROZEN_START = '2026-10-05T09:00:00.000Z';
 
-/** A fresh emulator and app per test, on a frozen clock unless told otherwise. */
+/**
+ * A fresh emulator and app per test, on a frozen clock unless told otherwise, and outside a
+ * container whatever the machine running the tests is (a refused connection to 127.0.0.1 reads
+ * the same in CI's containers as on a laptop) unless `webhooks.inContainer` says otherwise.
+ */
 export function harness(options: EmulatorOptions = {}, appOptions: AppOptions = {}) {
-  const emulator = new Emulator({ clock: { mode: 'frozen', start: FROZEN_START }, ...options });
+  const emulator = new Emulator({ clock: { mode: 'frozen', start: FROZEN_START }, ...options, webhooks: { inContainer: false, ...options.webhooks } });
   const app = createApp(emulator, appOptions);
   const as = (key: string) => ({
     get: (path: string) => request(app).get(path).set('Authorization', `Bearer ${key}`),

@@ -1,7 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { batchExporter, type BatchExporter } from '../../src/tracing/exporter.js';
+import { Emulator } from '../../src/emulator.js';
+import { listen } from '../../src/http/server.js';
+import { batchExporter, type BatchExporter, type ExporterOptions } from '../../src/tracing/exporter.js';
 import type { SpanRecord } from '../../src/tracing/span-record.js';
 import { otlpReceiver, type OtlpReceiver } from '../support/otlp.js';
+import { until } from '../support/wait.js';
 
 const span = (name: string, attributes: SpanRecord['attributes'] = []): SpanRecord => ({
   traceId: '0af7651916cd43dd8448eb211c80319c',
@@ -76,5 +79,37 @@ describe('the batch exporter', () => {
     await new Promise((resolve) => setImmediate(resolve));
     expect(receiver.spans.map((s) => s.name)).toEqual(['kept']);
     expect(exporter.counts()).toEqual({ exported: 1, dropped: 1, failedExports: 0 });
+  });
+});
+
+describe('the batch exporter under an endpoint or headers node:http refuses', () => {
+  const options: ExporterOptions = {
+    endpoint: 'http://127.0.0.1:9/v1/traces', encoding: 'json', headers: {}, timeoutMs: 2_000, scheduleDelayMs: 20,
+    maxQueueSize: 2048, maxExportBatchSize: 512, resource: { 'service.name': 'svc' }, scope: { name: 'n', version: 'v' },
+  };
+
+  it.each([
+    ['a space in a header name', { headers: { 'x team': 'a' } }],
+    ['CR LF in a header value', { headers: { 'x-team': 'a\r\nb: c' } }],
+    ['a header value beyond Latin-1', { headers: { 'x-team': '\u20ac' } }],
+    ['an ftp:// endpoint', { endpoint: 'ftp://127.0.0.1:9/v1/traces' }],
+    ['an endpoint that is no URL', { endpoint: 'not a url' }],
+  ])('%s: each export fails, counted and reported, and a server in the same process keeps answering', async (_, bad: Partial<ExporterOptions>) => {
+    const running = await listen(new Emulator(), { host: '127.0.0.1', port: 0 });
+    try {
+      const errors: unknown[] = [];
+      exporter = batchExporter({ ...options, ...bad, onError: (err) => errors.push(err) });
+      exporter.add(span('flushed'));
+      await exporter.flush();
+      // The next one goes on the schedule, from a timer: nothing there may throw either.
+      exporter.add(span('scheduled'));
+      await until(() => exporter!.counts().failedExports === 2, 'the scheduled export', 2_000);
+      expect(exporter.counts()).toEqual({ exported: 0, dropped: 2, failedExports: 2 });
+      expect(errors).toHaveLength(2);
+      expect(errors[0]).toBeInstanceOf(Error);
+      expect((await fetch(`${running.url}/_emulator/health`)).status).toBe(200);
+    } finally {
+      await running.close();
+    }
   });
 });

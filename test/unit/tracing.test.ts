@@ -16,6 +16,16 @@ describe('tracingWanted: the standard variables', () => {
     [{ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318', OTEL_TRACES_EXPORTER: 'console' }, false],
     [{ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318', OTEL_TRACES_EXPORTER: 'console, otlp' }, true],
   ])('%j -> %s', (env, on) => expect(tracingWanted(env)).toBe(on));
+
+  it('warns of a value the specification ignores: OTEL_SDK_DISABLED other than true or false, an exporter it does not know', () => {
+    const lines: string[] = [];
+    expect(tracingWanted({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318', OTEL_SDK_DISABLED: 'yes' }, (l) => lines.push(l))).toBe(true);
+    expect(tracingWanted({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318', OTEL_TRACES_EXPORTER: 'otpl' }, (l) => lines.push(l))).toBe(false);
+    expect(lines).toEqual([
+      'onboarding-emulator: OTEL_SDK_DISABLED: not true or false: "yes"; read as false',
+      'onboarding-emulator: OTEL_TRACES_EXPORTER: otpl: not an exporter this emulator has (otlp, none); ignored',
+    ]);
+  });
 });
 
 /** A tracer of the port that records what it is asked, with no OpenTelemetry. */

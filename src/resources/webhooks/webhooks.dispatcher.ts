@@ -7,6 +7,7 @@ import type { Workspace } from '../../core/workspace.js';
 import type { EventRecord } from '../events/events.model.js';
 import { withSent, type DeliveryRecord, type WebhookEndpointRecord } from './webhooks.model.js';
 import { vetDeliveryTarget } from '../../delivery/address-policy.js';
+import { loopbackHint } from '../../delivery/container.js';
 import type { InjectedAttempt, InjectedFault } from '../../delivery-faults/delivery-faults.js';
 import { endAttemptSpan, startAttemptSpan } from './webhooks.attempt-span.js';
 import { attemptFault, bentSignature, firstAttemptDue, holdBehind, injectedMark, releaseHeld, signedAt } from './webhooks.fault-play.js';
@@ -131,15 +132,20 @@ export async function attempt(ws: Workspace, endpoint: WebhookEndpointRecord, de
   let result: { ok: boolean; status: number | null; error: string | null; durationMs?: number } = { ok: false, status: null, error: 'failed' };
   try {
     const target = await vetDeliveryTarget(endpoint.url, settings.urlPolicy, settings.resolver);
+    let relayed = false;
     result = target.refused
       ? { ok: false, status: null, error: `refused by the strict URL policy: ${target.refused}` }
-      : await settings.limit(() =>
+      : await settings.limit(() => {
           // A relay that takes this address carries the attempt; otherwise it goes out directly, to an address the policy vetted.
-          (settings.relays.transportFor(ws.id, endpoint.url) ?? settings.transport).send({
+          const relay = settings.relays.transportFor(ws.id, endpoint.url);
+          relayed = relay !== null;
+          return (relay ?? settings.transport).send({
             url: endpoint.url, headers: (sent = { ...headersFor(ws, rules.signingSecrets(ws, endpoint), delivery, injected), ...span.headers() }), body: delivery.body, timeoutMs: settings.timeoutMs,
             addresses: target.addresses, quote: settings.urlPolicy === 'local',
-          }),
-        );
+          });
+        });
+    // Sent from inside a container, 127.0.0.1 was the container itself: the error says so (a relay runs where the receiver is).
+    if (settings.inContainer && !relayed && !result.ok) result = { ...result, error: loopbackHint(endpoint.url, result.error) };
     if (injected?.kind === 'drop_ack' && result.ok) {
       // The receiver's acknowledgement is lost: recorded as the timeout the service would see.
       injected.received_status_code = result.status;
@@ -156,7 +162,7 @@ export async function attempt(ws: Workspace, endpoint: WebhookEndpointRecord, de
     ...outcome,
     attempt_log: [
       ...(current.attempt_log ?? []),
-      withSent({ at: new Date(startedAt).toISOString(), status_code: outcome.last_status_code, error: outcome.last_error, manual: !scheduled, next_attempt_at: next, ...(injected ? { injected } : {}), ...(span.traceId ? { trace_id: span.traceId } : {}) }, exchange),
+      withSent({ at: new Date(startedAt).toISOString(), url: endpoint.url, status_code: outcome.last_status_code, error: outcome.last_error, manual: !scheduled, next_attempt_at: next, ...(injected ? { injected } : {}), ...(span.traceId ? { trace_id: span.traceId } : {}) }, exchange),
     ],
   });
   if (result.ok) {

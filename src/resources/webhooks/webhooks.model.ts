@@ -73,6 +73,11 @@ interface DeliveryResume {
  */
 export interface AttemptRecord {
   at: string;
+  /**
+   * The address's URL the attempt was sent to: kept, as the address may change its URL or be
+   * deleted later (the HAR export still names it). Absent in older snapshots.
+   */
+  url?: string;
   status_code: number | null;
   error: string | null;
   /** A manual retry (POST .../retry), outside the schedule. */
