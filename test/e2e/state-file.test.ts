@@ -168,7 +168,7 @@ describe('serve --state-file', () => {
 
   it('--state-file-repair without --state-file is a usage mistake', async () => {
     const { code, out } = await serveFails(['--state-file-repair']);
-    expect(code).toBe(1);
+    expect(code).toBe(2);
     expect(out).toContain('--state-file-repair needs --state-file');
   });
 
