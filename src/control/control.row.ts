@@ -44,6 +44,13 @@ export interface ControlRoute<E = unknown> extends RouteBase {
   perWorkspace: boolean;
   /** Its method in the clients; a list where one answer makes two (`clock.state`, and `clock.now` picking from it). */
   client?: ClientCall | readonly ClientCall[];
+  /**
+   * Set on the few rows whose answer hands secrets out by design: the key table, a new
+   * workspace's keys, the snapshot (the state itself), the outbox's mails, the dashboard's new
+   * onboarding (its hosted_url), the Postman collection (keys as variables), a relay's claim
+   * (the message as it is to be sent). Every other answer is masked (control.call.ts).
+   */
+  showsSecrets?: true;
   handle(ctx: ControlContext<E>): Reply | Promise<Reply>;
 }
 
