@@ -236,4 +236,52 @@ describe('secrets never leave', () => {
     expect(outputs['requests HAR']).toContain(`/hosted/…${token.slice(-6)}`);
     expect(outputs['log']).toContain(`/hosted/…${token.slice(-6)}`);
   });
+
+  it('a restore through MCP puts a live key back in the key table only, never into text an agent wrote', async () => {
+    const { url } = await started(pino({ level: 'silent' }));
+    const paths: string[] = [];
+    const hooks = await receiver((_body, req, res) => {
+      paths.push(req.url ?? '');
+      res.writeHead(204).end();
+    });
+    cleanup.push(() => hooks.close());
+    const client = new Client({ name: 'secrets-test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${url}/_emulator/mcp`)));
+    cleanup.push(() => client.close());
+    const tool = async <T>(name: string, args: Record<string, unknown>): Promise<T> => {
+      const result = (await client.callTool({ name, arguments: args })) as { isError?: boolean; content: { text: string }[] };
+      expect(result.isError ?? false, result.content[0]!.text).toBe(false);
+      return JSON.parse(result.content[0]!.text) as T;
+    };
+
+    // The agent is shown the live key masked, and writes that text into a reference and a webhook URL.
+    const keys = await tool<{ key: string; environment: string }[]>('workspace', { action: 'keys' });
+    const shown = keys.find((k) => k.environment === 'live')!.key;
+    expect(shown).toBe('hrs_live_…_owner');
+    const created = await tool<{ id: string }>('onboardings', { action: 'onboardings.create', body: { ...createBody({ reference: shown }), organization_id: 'org_acme' } });
+    expect((await as(url, KEYS.owner).send('POST', '/v1/webhooks', { url: `${hooks.url}/hook?k=${shown}` })).status).toBe(201);
+
+    const snapshot = await tool<Record<string, unknown>>('snapshot', { action: 'snapshot' });
+    expect(JSON.stringify(snapshot)).not.toContain(KEYS.live);
+    await tool('snapshot', { action: 'restore', body: snapshot });
+
+    // The key table has the live key back: it still answers.
+    expect((await as(url, KEYS.live).get('/v1/onboardings')).status).toBe(200);
+    // The text the agent wrote is still that text, read with a test key and at the receiver.
+    const read = (await (await as(url, KEYS.owner).get(`/v1/onboardings/${created.id}`)).json()) as { reference: string };
+    expect(read.reference).toBe(shown);
+    const listed = await textOf(await as(url, KEYS.owner).get('/v1/webhooks'));
+    expect(listed).toContain(`k=${shown}`);
+    expect((await as(url, KEYS.owner).send('POST', '/v1/onboardings', createBody())).status).toBe(201);
+    expect((await fetch(`${url}/_emulator/wait?for=delivery&status=succeeded&timeout_ms=5000`)).status).toBe(200);
+    expect(paths.length).toBeGreaterThan(0);
+    for (const path of paths) expect(decodeURIComponent(path)).toBe(`/hook?k=${shown}`);
+    expect(JSON.stringify((await (await fetch(`${url}/_emulator/snapshot`)).json()))).not.toMatch(/"reference":"hrs_live_acme|k=hrs_live_acme/);
+
+    // Given to PUT /_emulator/snapshot as it is, a masked key in the table is no key: refused, nothing restored.
+    const put = await fetch(`${url}/_emulator/snapshot`, { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(snapshot) });
+    expect(put.status).toBe(422);
+    expect(((await put.json()) as { error: { code: string } }).error.code).toBe('snapshot_invalid');
+    expect((await as(url, KEYS.live).get('/v1/onboardings')).status).toBe(200);
+  });
 });
