@@ -5,6 +5,8 @@ import { SERVE_OPTIONS, type ServeOptions } from '../config.js';
 import { EMULATOR_VERSION } from '../core/product.js';
 import { Emulator } from '../emulator.js';
 import { FixturesError } from '../fixtures/fixtures.load.js';
+import { maskSecrets } from '../core/mask.js';
+import { loggedError } from '../http/request-log.js';
 import { listen } from '../http/server.js';
 import { openStateFile, repairMessage, StateFileError } from '../persistence/state-file.js';
 import { usageExit } from './client.js';
@@ -95,11 +97,11 @@ serve.action(async (raw: Record<string, unknown>) => {
     // Logged, not refused: the scenario is valid; these parts of it can do nothing as written.
     const started = scenarios.length ? emulator.defaultWorkspace.scenario : null;
     for (const w of started ? scenarioWarnings(started.document) : []) {
-      logger.warn({ scenario: started!.source, path: w.path }, `scenario warning: ${w.path} ${w.message}`);
+      logger.warn({ scenario: started!.source, path: w.path }, maskSecrets(`scenario warning: ${w.path} ${w.message}`));
     }
     // Before the port opens: a bad state file stops the start and is left as it is.
     const persisted = options.stateFile
-      ? openStateFile(emulator, { path: options.stateFile, reset: options.resetState, repair: options.stateFileRepair, onError: (err) => logger.error({ err }, 'state file not written') })
+      ? openStateFile(emulator, { path: options.stateFile, reset: options.resetState, repair: options.stateFileRepair, onError: (err) => logger.error({ err: loggedError(err) }, 'state file not written') })
       : undefined;
     if (persisted?.repaired) logger.warn({ state_file: persisted.path, repair: persisted.repaired }, repairMessage(persisted.repaired));
     const running = await listen(emulator, {

@@ -1,6 +1,7 @@
+import { maskJson, maskSecrets } from '../core/mask.js';
 import { bodyAsSent } from '../core/request-body.js';
 import type { Workspace } from '../core/workspace.js';
-import type { Reply, RequestInfo, RouteBase } from '../resources/route.js';
+import { JsonFile, RawFile, RawJson, Redirect, type Reply, type RequestInfo, type RouteBase } from '../resources/route.js';
 import { checkedBody, checkedQuery, compileInput, isWrite, serve } from '../resources/route.run.js';
 import type { ControlRoute } from './control.row.js';
 
@@ -33,10 +34,29 @@ export function sentInput(row: RouteBase, input: ControlInput): ControlInput {
 type Run<E> = <T>(emulator: E, workspace: Workspace, input: ControlInput, info: RequestInfo, deliver: (reply: Reply) => T) => Promise<T>;
 
 /**
+ * The answer with every key, webhook secret and link token in it masked (src/core/mask.ts),
+ * whatever its form: JSON, a JSON document (HAR) or a text file (JUnit).
+ */
+function masked(reply: Reply): Reply {
+  const { body } = reply;
+  if (body instanceof JsonFile) {
+    // Its text is made already: read that, and make the document again only when it held a secret.
+    const text = maskSecrets(body.bytes as string);
+    return text === body.bytes ? reply : { ...reply, body: new JsonFile(JSON.parse(text) as unknown, body.contentType) };
+  }
+  if (body instanceof RawJson) return { ...reply, body: new RawJson(maskSecrets(body.text)) };
+  if (body instanceof RawFile) return typeof body.bytes === 'string' ? { ...reply, body: new RawFile(maskSecrets(body.bytes), body.contentType) } : reply;
+  if (body instanceof Redirect) return reply;
+  return { ...reply, body: maskJson(body) };
+}
+
+/**
  * One control row, run the same way whoever calls it (the HTTP adapter, which writes the reply;
  * the in-process helpers, which return it): its query and body, as a request carries them (what
  * the adapter read, or `sentInput`), checked against the row's guard and schemas (a write without
- * a body is `{}`, as an empty HTTP body reads), then the one pipeline.
+ * a body is `{}`, as an empty HTTP body reads), then the one pipeline. Its answer is masked
+ * unless the row hands secrets out by design (`showsSecrets`): a row added later is masked
+ * unless it says otherwise.
  */
 export function controlRunner<E>(row: ControlRoute<E>): Run<E> {
   const compiled = compileInput(row);
@@ -44,6 +64,10 @@ export function controlRunner<E>(row: ControlRoute<E>): Run<E> {
     // Checked before the pipeline: a refused request runs no due work.
     const query = checkedQuery(compiled, { ...input.query });
     const body = isWrite(row) ? checkedBody(row, compiled, input.body === undefined ? {} : input.body) : undefined;
-    return serve({ workspace, run: () => row.handle({ emulator, workspace, params: input.params, query, body, headers: input.headers ?? {}, info }), deliver });
+    const run = async () => {
+      const reply = await row.handle({ emulator, workspace, params: input.params, query, body, headers: input.headers ?? {}, info });
+      return row.showsSecrets ? reply : masked(reply);
+    };
+    return serve({ workspace, run, deliver });
   };
 }

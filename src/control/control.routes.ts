@@ -30,7 +30,7 @@ export const controlRoutes = [
     handle: (ctx) => ok(health(ctx.emulator)),
   }),
   defineControlRoute({
-    kind: 'control', perWorkspace: true, tag, method: 'GET', path: '/_emulator/keys',
+    kind: 'control', perWorkspace: true, tag, method: 'GET', path: '/_emulator/keys', showsSecrets: true,
     operationId: 'listKeys', summary: 'The keys of the workspace, with organization, partner, user and scopes',
     responses: { 200: { description: 'Keys', schema: KeyList } },
     client: { name: 'keys', pick: 'data' },
@@ -45,7 +45,7 @@ export const controlRoutes = [
     handle: (ctx) => ok(resetWorkspace(ctx.emulator, ctx.workspace)),
   }),
   defineControlRoute({
-    kind: 'control', perWorkspace: true, tag, method: 'GET', path: '/_emulator/snapshot',
+    kind: 'control', perWorkspace: true, tag, method: 'GET', path: '/_emulator/snapshot', showsSecrets: true,
     operationId: 'getSnapshot', summary: 'The whole workspace as one JSON document (store, clock, timers, random position, outbox, faults, scenario)',
     description: 'Waits for webhook attempts in flight first. Give the document back with PUT /_emulator/snapshot.',
     responses: { 200: { description: 'The snapshot', schema: SnapshotSchema } },
@@ -140,7 +140,7 @@ export const controlRoutes = [
     handle: (ctx) => ok(removeFault(ctx.workspace, ctx.params.id!)),
   }),
   defineControlRoute({
-    kind: 'control', perWorkspace: false, tag, method: 'POST', path: '/_emulator/workspaces',
+    kind: 'control', perWorkspace: false, tag, method: 'POST', path: '/_emulator/workspaces', showsSecrets: true,
     operationId: 'createWorkspace', summary: 'Create an isolated workspace from the default or a posted fixtures document',
     body: CreateWorkspaceBody,
     responses: { 201: { description: 'Created', schema: CreatedWorkspace }, 422: errors },

@@ -51,6 +51,13 @@ export interface ControlRoute<E = unknown> extends RouteBase {
    * each in the OpenAPI document); no other header reaches `handle`.
    */
   headers?: Readonly<Record<string, string>>;
+  /**
+   * Set on the few rows whose answer hands secrets out by design: the key table, a new
+   * workspace's keys, the snapshot (the state itself), the outbox's mails, the dashboard's new
+   * onboarding (its hosted_url), the Postman collection (keys as variables), a relay's claim
+   * (the message as it is to be sent). Every other answer is masked (control.call.ts).
+   */
+  showsSecrets?: true;
   handle(ctx: ControlContext<E>): Reply | Promise<Reply>;
 }
 

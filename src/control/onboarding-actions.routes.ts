@@ -45,7 +45,7 @@ function action<S extends TSchema, const N extends string, const A extends reado
 
 export const onboardingActionRoutes = [
   defineControlRoute({
-    kind: 'control', perWorkspace: true, tag, method: 'POST', path: '/_emulator/onboardings',
+    kind: 'control', perWorkspace: true, tag, method: 'POST', path: '/_emulator/onboardings', showsSecrets: true,
     operationId: 'dashboardCreateOnboarding',
     summary: 'Create an onboarding as the dashboard of an employer (source dashboard); same rules as POST /v1/onboardings',
     body: DashboardCreateBody,
@@ -84,7 +84,7 @@ export const onboardingActionRoutes = [
     handle: (ctx) => ok(renderSettings(patchOrganization(ctx.workspace, ctx.params.id!, ctx.body))),
   }),
   defineControlRoute({
-    kind: 'control', perWorkspace: true, tag, method: 'GET', path: '/_emulator/outbox',
+    kind: 'control', perWorkspace: true, tag, method: 'GET', path: '/_emulator/outbox', showsSecrets: true,
     operationId: 'getOutbox', summary: 'Intercepted e-mails (invitations, new links, reminders, contracts), oldest first',
     query: OutboxQuery,
     responses: { 200: { description: 'The mails', schema: Outbox }, 422: errors },

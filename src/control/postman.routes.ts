@@ -8,7 +8,7 @@ import { PostmanCollectionSchema } from './postman.schemas.js';
 
 export const postmanRoutes = [
   defineControlRoute({
-    kind: 'control', perWorkspace: true, tag: 'Control', method: 'GET', path: '/_emulator/postman',
+    kind: 'control', perWorkspace: true, tag: 'Control', method: 'GET', path: '/_emulator/postman', showsSecrets: true,
     operationId: 'postmanCollection',
     summary: 'A Postman collection (v2.1) of the /v1 API made from the OpenAPI document, with the workspace\'s keys as variables; runs green with newman',
     description: 'A folder per tag, a request per operation (`{{baseUrl}}`, a key with the operation\'s scope, the body from the schema\'s example), each with a test of its documented status; the run follows the onboarding\'s journey and keeps the ids it needs (docs/export.md).',

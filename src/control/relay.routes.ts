@@ -42,7 +42,7 @@ export const relayRoutes = [
     handle: (ctx) => ok(ctx.emulator.relays.close(ctx.workspace.id, ctx.params.id!, tokenOf(ctx.headers))),
   }),
   defineControlRoute({
-    kind: 'control', perWorkspace: true, tag, method: 'POST', path: '/_emulator/relays/:id/claim',
+    kind: 'control', perWorkspace: true, tag, method: 'POST', path: '/_emulator/relays/:id/claim', showsSecrets: true,
     operationId: 'claimRelayedMessages',
     summary: 'Take the messages waiting for the relay: at once when there are some, else as soon as one comes, else an empty list after wait_ms (a long poll)',
     params: IdParam,

@@ -1,3 +1,5 @@
+import { maskJson, maskSecrets } from './mask.js';
+
 /**
  * The one error vocabulary: every code the emulator answers with, its HTTP status and the
  * spec's error type. docs/errors.md documents the same table for users.
@@ -135,6 +137,7 @@ export interface ErrorDetail {
   hint?: string;
 }
 
+/** An error's message and details never hold a secret whole, whatever they quote (src/core/mask.ts). */
 export class ApiError extends Error {
   readonly status: number;
   readonly type: ErrorType;
@@ -148,7 +151,7 @@ export class ApiError extends Error {
     readonly param?: string,
     headers: Record<string, string> = {},
   ) {
-    super(message);
+    super(maskSecrets(message));
     this.status = ERROR_CODES[code].status;
     this.type = ERROR_CODES[code].type;
     this.headers = headers;
@@ -172,7 +175,7 @@ export function errorBody(err: ApiError, requestId: string): ErrorBody {
       message: err.message,
       ...(err.param === undefined ? {} : { param: err.param }),
       request_id: requestId,
-      ...(err.details ? { details: err.details } : {}),
+      ...(err.details ? { details: maskJson(err.details) } : {}),
     },
   };
 }

@@ -1,5 +1,6 @@
 import { pathMatches } from './faults.js';
-import { maskKey, type JournalEntry } from './journal.js';
+import type { JournalEntry } from './journal.js';
+import { maskJson, maskSecret, maskSecrets } from './mask.js';
 
 /**
  * Which recorded requests a filter or matcher picks, which of its fields an entry misses, and
@@ -47,20 +48,23 @@ export function includes(actual: unknown, expected: unknown): boolean {
   return actual === expected;
 }
 
-/** The matcher's fields this entry does not satisfy, in the matcher's field order. */
+/**
+ * The matcher's fields this entry does not satisfy, in the matcher's field order. Its values are
+ * masked as the entry's are (src/core/mask.ts), so a secret given whole still finds its request.
+ */
 export function differences(entry: JournalEntry, m: RequestMatcher): MatcherField[] {
   const out: MatcherField[] = [];
   if (m.method !== undefined && entry.method !== m.method.toUpperCase()) out.push('method');
-  if (m.path !== undefined && !pathMatches(m.path, entry.path)) out.push('path');
+  if (m.path !== undefined && !pathMatches(maskSecrets(m.path), entry.path)) out.push('path');
   if (m.status !== undefined && entry.status !== m.status) out.push('status');
   if (m.error_code !== undefined && entry.error_code !== m.error_code) out.push('error_code');
-  if (m.key !== undefined && entry.key !== maskKey(m.key)) out.push('key');
+  if (m.key !== undefined && entry.key !== maskSecret(m.key)) out.push('key');
   if (m.since !== undefined && Date.parse(entry.at) < Date.parse(m.since)) out.push('since');
   if (m.onboarding_id !== undefined && !entry.onboarding_ids.includes(m.onboarding_id)) out.push('onboarding_id');
-  if (m.idempotency_key !== undefined && entry.headers.idempotency_key !== m.idempotency_key) out.push('idempotency_key');
+  if (m.idempotency_key !== undefined && entry.headers.idempotency_key !== maskSecrets(m.idempotency_key)) out.push('idempotency_key');
   if (m.has_idempotency_key !== undefined && (entry.headers.idempotency_key !== null) !== m.has_idempotency_key) out.push('has_idempotency_key');
   if (m.replayed !== undefined && entry.replayed !== m.replayed) out.push('replayed');
-  if (m.body_includes !== undefined && !includes(entry.body, m.body_includes)) out.push('body_includes');
+  if (m.body_includes !== undefined && !includes(entry.body, maskJson(m.body_includes))) out.push('body_includes');
   return out;
 }
 

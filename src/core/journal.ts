@@ -1,3 +1,4 @@
+import { maskJson, maskSecrets } from './mask.js';
 import type { PartShape } from './workspace.js';
 
 /**
@@ -42,7 +43,7 @@ export interface JournalEntry {
   object: 'request';
   /** When the request arrived, on the workspace clock. */
   at: string;
-  /** The bearer key, masked (maskKey). */
+  /** The bearer key, masked (maskSecret). */
   key: string;
   method: string;
   path: string;
@@ -108,21 +109,6 @@ declare module './workspace.js' {
 }
 
 /**
- * A key shown without giving it away: its `hrs_<env>_` prefix (else its first 4 characters),
- * an ellipsis and its last 6 characters, with at least 4 characters always hidden, so a short
- * key is never written out whole.
- */
-export function maskKey(key: string): string {
-  if (key.includes('…')) return key;
-  const prefix = /^[a-z]+_(test|live)_/.exec(key)?.[0] ?? key.slice(0, 4);
-  const shown = Math.max(0, key.length - 4);
-  const head = prefix.slice(0, shown);
-  const tailLength = Math.min(6, shown - head.length);
-  const tail = tailLength > 0 ? key.slice(key.length - tailLength) : '';
-  return `${head}…${tail}`;
-}
-
-/**
  * Onboarding ids an entry gets on first read: those of the answer, whose parsing record()'s
  * caller puts off, since most recorded requests are never read. `bytes` is what the thunk holds
  * on to (the answer's text), counted against PENDING_BYTES_MAX.
@@ -173,6 +159,18 @@ function withBodyText(entry: JournalEntry, text: string | null): JournalEntry {
   // Redefined in place, so `body` keeps its position among the entry's fields.
   Object.defineProperty(entry, 'body', { enumerable: true, configurable: true, get: () => (text === null ? null : (JSON.parse(text) as unknown)) });
   return entry;
+}
+
+/**
+ * An entry as every reader gets it (the list, a HAR, a verification, a snapshot): what was sent
+ * with each key, webhook secret and link token in it masked (src/core/mask.ts). Done on the
+ * first read of an entry, off the path of every request: most entries are dropped unread.
+ */
+function shown(entry: JournalEntry, text: string | null): JournalEntry {
+  entry.path = maskSecrets(entry.path);
+  entry.query = maskJson(entry.query);
+  entry.headers = maskJson(entry.headers);
+  return withBodyText(entry, text === null ? null : maskSecrets(text));
 }
 
 /** The text an entry keeps: the body as sent when the caller gave it, else its JSON. */
@@ -295,7 +293,7 @@ class Slot {
       onboarding_ids: [...this.onboardingIds],
       ...(this.traceId ? { trace_id: this.traceId } : {}),
     };
-    return (this.entry = withBodyText(entry, this.text));
+    return (this.entry = shown(entry, this.text));
   }
 }
 
@@ -347,7 +345,7 @@ export class RequestJournal {
       // The body is held as its text only, as a recorded one is.
       slot.fill(seq, { ...fields, body_text: textOf(e) }, undefined);
       // Made now, so its fields keep the order they were saved in (those missing from an old file come last).
-      slot.entry = withBodyText({ id: journalId(seq), object: 'request', ...fields }, slot.text);
+      slot.entry = shown({ id: journalId(seq), object: 'request', ...fields }, slot.text);
       journal.bodyBytes += slot.bytes;
     }
     journal.nextSeq = state.next_seq;
@@ -391,8 +389,9 @@ export class RequestJournal {
   /** append(), and the entry as the journal will show it (the entry it would have been, with the journal off). */
   record(input: JournalInput | JournalInputAtMs, later?: LaterIds): JournalEntry {
     if (!this.enabled) {
-      const { body_text: _text, answer_text: _answer, trace_id: traceId, ...fields } = input;
-      return { id: journalId(this.nextSeq), object: 'request', ...fields, at: isoOf(input.at), ...(traceId ? { trace_id: traceId } : {}) };
+      const { body_text: text, answer_text: _answer, trace_id: traceId, ...fields } = input;
+      const entry: JournalEntry = { id: journalId(this.nextSeq), object: 'request', ...fields, body: null, at: isoOf(input.at), ...(traceId ? { trace_id: traceId } : {}) };
+      return shown(entry, textOf({ body: input.body, body_text: text }));
     }
     this.append(input, later);
     return this.slotAt(this.size - 1).toEntry();
@@ -468,13 +467,13 @@ export class RequestJournal {
     return this.live().reverse();
   }
 
-  /** Newest first, each entry with the answer text still held for it (exports). */
+  /** Newest first, each entry with the answer text still held for it (exports), masked as the entry is. */
   answeredNewestFirst(): AnsweredEntry[] {
     this.settle();
     const out: AnsweredEntry[] = [];
     for (let i = this.size - 1; i >= 0; i--) {
       const slot = this.slotAt(i);
-      out.push({ entry: slot.toEntry(), answer: slot.answer });
+      out.push({ entry: slot.toEntry(), answer: slot.answer === null ? null : maskSecrets(slot.answer) });
     }
     return out;
   }

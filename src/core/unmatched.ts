@@ -1,4 +1,5 @@
 import type { JournalEntry } from './journal.js';
+import { maskJson } from './mask.js';
 
 /** Why a request named no workspace, and what it most likely meant. */
 export interface Unmatched {
@@ -29,9 +30,10 @@ export class UnmatchedRequests {
     return this.droppedCount;
   }
 
+  /** Kept with every secret in it masked (its path, query and headers), as a journal shows its entries. */
   record(entry: Omit<UnmatchedEntry, 'id' | 'object'>): void {
     if (this.limit === 0) return;
-    this.entries.push({ id: `unm_${String(this.nextSeq++).padStart(6, '0')}`, object: 'request', ...entry });
+    this.entries.push({ id: `unm_${String(this.nextSeq++).padStart(6, '0')}`, object: 'request', ...maskJson(entry) });
     if (this.entries.length > this.limit) {
       this.entries.shift();
       this.droppedCount++;

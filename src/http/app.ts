@@ -14,7 +14,7 @@ import { envelopeText, jsonAnswer, send, writeError } from './reply.js';
 import { answerDropped, dropAnswer } from './faults.js';
 import { originGuard } from './origin-guard.js';
 import { MCP_PATHS, mountMcp } from './mcp.js';
-import { requestLog } from './request-log.js';
+import { loggedError, loggedRequest, requestLog } from './request-log.js';
 import { recordNoRoute } from './unmatched.js';
 import { allControlRoutes, apiRoutes, pathMatcher } from './routes.js';
 
@@ -123,7 +123,7 @@ export function createApp(emulator: Emulator, options: AppOptions = {}): App {
     if (typeof status === 'number' && status >= 400 && status < 500) {
       return writeError(req, res, fail('request_malformed', 'The request could not be read: check the URL encoding of the path.'));
     }
-    options.logger?.error({ err, req: { id: (req as Request & { id?: string }).id, method: req.method, path: req.originalUrl } }, 'unexpected error');
+    options.logger?.error({ err: loggedError(err), req: loggedRequest(req) }, 'unexpected error');
     writeError(req, res, fail('internal_error', 'The emulator failed to handle this request; this is a bug in the emulator.'));
   });
   return app;

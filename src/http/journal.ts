@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import type { Request, Response } from 'express';
-import { isOnboardingId, JOURNAL_BODY_CAP, maskKey, type JournalInputAtMs, type LaterIds } from '../core/journal.js';
+import { isOnboardingId, JOURNAL_BODY_CAP, type JournalInputAtMs, type LaterIds } from '../core/journal.js';
+import { maskSecret } from '../core/mask.js';
 import { tracer } from '../core/tracing.js';
 import type { Workspace } from '../core/workspace.js';
 import { hasBody, type WithRawBody } from './body.js';
@@ -56,7 +57,7 @@ function masked(key: string): string {
   let m = maskedKeys.get(key);
   if (m === undefined) {
     if (maskedKeys.size >= 1000) maskedKeys.clear();
-    m = maskKey(key);
+    m = maskSecret(key);
     maskedKeys.set(key, m);
   }
   return m;

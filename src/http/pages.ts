@@ -9,6 +9,7 @@ import { pageRoutes } from '../pages/pages.routes.js';
 import type { PageContext, PageForm, PageRoute } from '../pages/route.js';
 import { readForm } from './form.js';
 import { lingeringClose } from './lingering-close.js';
+import { loggedError, loggedRequest } from './request-log.js';
 import { htmlFile } from '../resources/route.js';
 import { serve } from '../resources/route.run.js';
 import { infoOf } from './mount.js';
@@ -124,7 +125,7 @@ export function pageErrorHandler(logger: Logger | undefined): ErrorRequestHandle
     if (res.headersSent) return;
     let error = pageError(err);
     if (!error) {
-      logger?.error({ err, req: { id: requestIdOf(req), method: req.method, path: req.originalUrl } }, 'unexpected error');
+      logger?.error({ err: loggedError(err), req: loggedRequest(req) }, 'unexpected error');
       error = fail('internal_error', 'The emulator failed to handle this request; this is a bug in the emulator.');
     }
     const { title, text } = wording(error);

@@ -1,8 +1,25 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
+import { maskSecrets } from '../core/mask.js';
 import { requestIdOf } from './reply.js';
 
 const HEALTH_PATH = '/_emulator/health';
+
+/**
+ * A request as every log line names it: the path and query as sent, with every key, webhook
+ * secret and link token masked (src/core/mask.ts). Headers are never logged.
+ */
+export const loggedRequest = (req: Request) => ({ id: requestIdOf(req), method: req.method, path: maskSecrets(req.originalUrl) });
+
+/** An unexpected error as the log shows it: an Error still (pino writes its type and stack), its message and stack masked. */
+export function loggedError(err: unknown): Error {
+  const shown = new Error(maskSecrets(err instanceof Error ? err.message : String(err)));
+  if (err instanceof Error) {
+    shown.name = err.name;
+    shown.stack = maskSecrets(err.stack ?? '');
+  }
+  return shown;
+}
 
 /**
  * One JSON line per request: request id, method, path, status (null when the connection
@@ -16,7 +33,7 @@ export function requestLog(logger: Logger) {
     res.once('finish', () => {
       const status = res.statusCode;
       const entry = {
-        req: { id: requestIdOf(req), method: req.method, path: req.originalUrl },
+        req: loggedRequest(req),
         res: { status },
         duration_ms: Number(process.hrtime.bigint() - started) / 1e6,
       };
@@ -30,7 +47,7 @@ export function requestLog(logger: Logger) {
     res.once('close', () => {
       if (res.writableFinished) return;
       logger.info({
-        req: { id: requestIdOf(req), method: req.method, path: req.originalUrl },
+        req: loggedRequest(req),
         res: { status: null, dropped: true },
         duration_ms: Number(process.hrtime.bigint() - started) / 1e6,
       }, 'request');

@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import type { ApiError } from '../core/errors.js';
-import { maskKey } from '../core/journal.js';
+import { KEY_IN_TEXT, maskSecret } from '../core/mask.js';
 import { filledTemplate, nearest } from '../core/near-miss.js';
 import type { Unmatched } from '../core/unmatched.js';
 import type { Emulator } from '../emulator.js';
@@ -11,7 +11,7 @@ import { headerText } from './journal.js';
  * (GET /_emulator/requests?unmatched=true), with what it most likely meant: newcomers' first
  * mistakes (no key, a mistyped one, a wrong path) are the ones a workspace journal cannot show.
  */
-const KEY_LIKE = /\bhrs_(?:test|live)_[A-Za-z0-9_]+/;
+
 /** A browser's own requests (its icon, DevTools' probes), never a client's mistake. */
 const ignored = (path: string): boolean => path === '/favicon.ico' || path.startsWith('/.well-known/');
 
@@ -19,7 +19,7 @@ function record(emulator: Emulator, req: Request, err: ApiError, key: string, un
   const h = req.headers;
   emulator.unmatched.record({
     at: new Date(emulator.defaultWorkspace.clock.nowMs()).toISOString(),
-    key: key === '' ? '' : maskKey(key),
+    key: key === '' ? '' : maskSecret(key),
     method: req.method,
     path: req.path,
     query: req.originalUrl.includes('?') ? { ...(req.query as Record<string, unknown>) } : {},
@@ -43,17 +43,17 @@ export function recordKeyRefusal(emulator: Emulator, req: Request, err: ApiError
   if (token !== undefined) {
     // Masked like every key the journals show: enough to recognise it, never the whole.
     const near = nearest(token, knownKeys(emulator));
-    const shown = near === null ? null : maskKey(near);
+    const shown = near === null ? null : maskSecret(near);
     record(emulator, req, err, token, { reason: 'unknown_key', near_route: null, near_key: shown, hint: shown ? `a key one slip from ${shown}` : null });
     return;
   }
   // A key sent another way: another header, the query, or Authorization without "Bearer".
-  const elsewhere = Object.entries(req.headers).find(([, v]) => KEY_LIKE.test(headerText(v) ?? ''));
-  const inQuery = KEY_LIKE.exec(req.originalUrl)?.[0];
-  const found = elsewhere ? KEY_LIKE.exec(headerText(elsewhere[1])!)![0] : inQuery;
+  const elsewhere = Object.entries(req.headers).find(([, v]) => KEY_IN_TEXT.test(headerText(v) ?? ''));
+  const inQuery = KEY_IN_TEXT.exec(req.originalUrl)?.[0];
+  const found = elsewhere ? KEY_IN_TEXT.exec(headerText(elsewhere[1])!)![0] : inQuery;
   const where = elsewhere ? `the ${elsewhere[0]} header` : inQuery ? 'the query' : null;
   record(emulator, req, err, '', {
-    reason: 'no_key', near_route: null, near_key: found === undefined ? null : maskKey(found),
+    reason: 'no_key', near_route: null, near_key: found === undefined ? null : maskSecret(found),
     hint: where ? `the key was sent in ${where}: send it as Authorization: Bearer <key>` : 'send the key as Authorization: Bearer <key>',
   });
 }

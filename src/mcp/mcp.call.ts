@@ -1,6 +1,6 @@
 import { ApiError, errorBody, fail, type ErrorBody } from '../core/errors.js';
 import type { ControlMethods } from '../control/control.client.js';
-import { maskLiveKeys, refuseLiveKeys, unmaskLiveKeys } from './mcp.keys.js';
+import { refuseLiveKeys, unmaskKeyTable, withLiveKeysMasked } from './mcp.keys.js';
 import { buildTools, type McpTool, type ToolAction } from './mcp.tools.js';
 
 /**
@@ -66,8 +66,8 @@ export async function callTool(session: McpSession, toolName: string, input: Rec
         throw fail('workspace_not_found', `This MCP session is bound to workspace ${session.workspaceId}; connect to /_emulator/workspaces/${String(input[prop])}/mcp (or mcp --workspace) to act on another.`, 'workspace_id');
       }
     }
-    // A snapshot the session took showed its live keys masked: a restore puts them back as they were. Nothing else is unmasked.
-    const given = action.name === 'restore' && JSON.stringify(input).includes('hrs_live_…') ? unmaskLiveKeys(input, (await session.methods.keys()).map((k) => k.key)) : input;
+    // A snapshot the session took showed its live keys masked: a restore puts them back in its key table, and nowhere else.
+    const given = action.name === 'restore' ? { ...input, body: unmaskKeyTable(input.body, (await session.methods.keys()).map((k) => k.key)) } : input;
     const value = await methodOf(session.methods, action.name)(...action.args.map((prop) => given[prop]));
     if (session.commit) {
       try {
@@ -77,9 +77,9 @@ export async function callTool(session: McpSession, toolName: string, input: Rec
       }
     }
     const own = OWN_ONLY[action.name];
-    return { ok: true, value: maskLiveKeys(own ? own(value, session.workspaceId) : value) };
+    return { ok: true, value: withLiveKeysMasked(own ? own(value, session.workspaceId) : value) };
   } catch (err) {
-    if (err instanceof ApiError) return { ok: false, error: maskLiveKeys(errorBody(err, requestId)) };
+    if (err instanceof ApiError) return { ok: false, error: withLiveKeysMasked(errorBody(err, requestId)) };
     throw err;
   }
 }

@@ -1,3 +1,4 @@
+import { KEY_PATTERN, WEBHOOK_SECRET_PATTERN } from '../core/mask.js';
 import { Type, type TSchema } from '../core/schema.js';
 import { ONBOARDING_STATUSES, PAYROLL_STATUSES } from '../resources/onboardings/onboardings.model.js';
 import { CONTRACT_TYPES, ROLES, SCOPES } from '../resources/organizations/organizations.model.js';
@@ -41,7 +42,14 @@ const organization = Type.Object({
 
 const user = Type.Object({ id: Id, organization_id: Id, name: Str, email: Str, roles: Roles });
 
-const key = Type.Object({ key: Id, name: Str, environment: Environment, organization_id: Id, user_id: Nullable(Id), scopes: Type.Array(OneOf(SCOPES)), api_version: Str });
+/**
+ * A key and a webhook secret hold only the characters the masking knows (src/core/mask.ts), so no
+ * secret a workspace holds is shown in part; a masked key (with its ellipsis) is no key either.
+ */
+const ApiKey = Type.String({ pattern: KEY_PATTERN });
+const WebhookSecret = Type.String({ pattern: WEBHOOK_SECRET_PATTERN });
+
+const key = Type.Object({ key: ApiKey, name: Str, environment: Environment, organization_id: Id, user_id: Nullable(Id), scopes: Type.Array(OneOf(SCOPES)), api_version: Str });
 
 const hostedLink = Type.Object({
   token: Id, code: Str, created_at: Instant, expires_at: Instant, activated_at: Nullable(Instant), revoked_at: Nullable(Instant),
@@ -81,9 +89,16 @@ const event = Type.Object({
   data: Type.Object({ onboarding_id: Str, reference: Nullable(Str), metadata: Metadata, data_version: Nullable(Type.Integer()) }),
 });
 
+/**
+ * A webhook address as the API took it: read with the WHATWG URL parser, which takes what a
+ * strict URI check refuses (an ellipsis a masked key left in it, say), so a workspace's own
+ * snapshot always restores; an address no delivery can use fails its attempts, as it would have.
+ */
+const WebhookUrl = Type.String({ minLength: 1, maxLength: 2048 });
+
 const webhook = Type.Object({
-  id: Id, seq: Count, environment: Environment, organization_id: Id, url: Type.String({ format: 'uri' }), description: Nullable(Str), events: Type.Array(Str),
-  status: OneOf(['enabled', 'disabled']), api_version: Str, secret: Id, previous_secret: Nullable(Str), previous_secret_expires_at: Nullable(Instant),
+  id: Id, seq: Count, environment: Environment, organization_id: Id, url: WebhookUrl, description: Nullable(Str), events: Type.Array(Str),
+  status: OneOf(['enabled', 'disabled']), api_version: Str, secret: WebhookSecret, previous_secret: Nullable(WebhookSecret), previous_secret_expires_at: Nullable(Instant),
   dead_in_a_row: Count, created_at: Instant,
 });
 

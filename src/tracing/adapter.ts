@@ -6,6 +6,7 @@
  * touched: a host process's own OpenTelemetry set-up is left as it is.
  */
 import { monotonicMs } from '../core/clock.js';
+import { maskSecrets } from '../core/mask.js';
 import type { Span, SpanAttributes, SpanKind, SpanStart, TraceParent, Tracer } from '../core/tracing.js';
 import { batchExporter, type BatchExporter, type ExportCounts } from './exporter.js';
 import { newSpanId, newTraceId } from './ids.js';
@@ -53,7 +54,8 @@ class LeanSpan implements Span, SpanRecord {
   fail(reason: string): void {
     if (!this.recording || this.ended) return;
     this.statusCode = 2;
-    this.statusMessage = reason;
+    // A reason may quote what failed (a receiver's answer, an address): masked as every output is.
+    this.statusMessage = maskSecrets(reason);
   }
   end(): void {
     if (this.ended) return;

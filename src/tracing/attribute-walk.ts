@@ -3,7 +3,10 @@
  * objects in the order given, an undefined value left out, a name set again by a later object
  * written there instead. A frozen object is a constant one (a route's attributes, made once),
  * handed whole to the encoder to write from its kept bytes; its names are set by no later object.
+ * Every other string goes out with its secrets masked (src/core/mask.ts): a path or an address
+ * may hold a key or a link token; a frozen object is the code's own (a route, a listener).
  */
+import { maskSecrets } from '../core/mask.js';
 import type { SpanAttributes } from '../core/tracing.js';
 
 export type AttributeValue = string | number | boolean;
@@ -31,7 +34,7 @@ export function writeEachAttribute<W>(w: W, list: readonly SpanAttributes[], enc
     for (const key in attributes) {
       const value = attributes[key];
       if (value === undefined || setLater(list, i, key)) continue;
-      encoder.one(w, key, value, first);
+      encoder.one(w, key, typeof value === 'string' ? maskSecrets(value) : value, first);
       first = false;
     }
   }

@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { maskKey } from '../../src/core/journal.js';
+import { maskSecret } from '../../src/core/mask.js';
 import { Emulator } from '../../src/emulator.js';
 import { createApp } from '../../src/http/app.js';
 import { readScenarioFile } from '../../src/scenarios/scenario.load.js';
@@ -269,7 +269,7 @@ function masksFor(run: Run, sameEmulator: boolean): [string, string][] {
   if (sameEmulator) {
     masks.push([run.workspaceId, '<workspace id>']);
     // The request journal in the snapshot shows each key masked, its suffix included.
-    run.keys.forEach((k, i) => masks.push([k, `<key ${i}>`], [maskKey(k), `<masked key ${i}>`]));
+    run.keys.forEach((k, i) => masks.push([k, `<key ${i}>`], [maskSecret(k), `<masked key ${i}>`]));
     run.transcript.forEach((x, i) => {
       const id = x.headers.find(([name]) => name === 'request-id')?.[1];
       if (id) masks.push([id, `<request id of exchange ${i}>`]);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { maskKey } from '../../src/core/journal.js';
+import { maskSecret } from '../../src/core/mask.js';
 import { nearest } from '../../src/core/near-miss.js';
 import { harness, KEYS } from '../support/harness.js';
 
@@ -22,7 +22,7 @@ describe('the requests that reached no workspace', () => {
     expect((await h.http().get('/v1/onboardings').set('X-Api-Key', KEYS.owner)).status).toBe(401);
     const [elsewhere, none] = (await unmatched(h)).data;
     expect(none).toMatchObject({ method: 'GET', path: '/v1/onboardings', key: '', status: 401, error_code: 'api_key_missing', unmatched: { reason: 'no_key', near_key: null, hint: 'send the key as Authorization: Bearer <key>' } });
-    expect(elsewhere!.unmatched).toEqual({ reason: 'no_key', near_route: null, near_key: maskKey(KEYS.owner), hint: 'the key was sent in the x-api-key header: send it as Authorization: Bearer <key>' });
+    expect(elsewhere!.unmatched).toEqual({ reason: 'no_key', near_route: null, near_key: maskSecret(KEYS.owner), hint: 'the key was sent in the x-api-key header: send it as Authorization: Bearer <key>' });
     expect(elsewhere!.id).toMatch(/^unm_\d{6}$/);
   });
 
@@ -32,7 +32,7 @@ describe('the requests that reached no workspace', () => {
     expect((await h.as('hrs_test_nothing_like_any_key_at_all').get('/v1/onboardings')).status).toBe(401);
     const [far, near] = (await unmatched(h)).data;
     // The near key is masked as every key the journals show: recognisable, never whole.
-    expect(near).toMatchObject({ status: 401, error_code: 'api_key_invalid', unmatched: { reason: 'unknown_key', near_key: maskKey(KEYS.owner), hint: `a key one slip from ${maskKey(KEYS.owner)}` } });
+    expect(near).toMatchObject({ status: 401, error_code: 'api_key_invalid', unmatched: { reason: 'unknown_key', near_key: maskSecret(KEYS.owner), hint: `a key one slip from ${maskSecret(KEYS.owner)}` } });
     expect(JSON.stringify(near)).not.toContain(KEYS.owner);
     expect(near!.key).toContain('…');
     expect(far!.unmatched).toMatchObject({ reason: 'unknown_key', near_key: null, hint: null });

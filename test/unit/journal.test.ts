@@ -1,26 +1,27 @@
 import { describe, expect, it } from 'vitest';
-import { maskKey, RequestJournal, type JournalInput } from '../../src/core/journal.js';
+import { RequestJournal, type JournalInput } from '../../src/core/journal.js';
+import { maskSecret } from '../../src/core/mask.js';
 import { includes, verifyEntries } from '../../src/core/journal.match.js';
 
 const input = (over: Partial<JournalInput> = {}): JournalInput => ({
-  at: '2026-10-05T09:00:00.000Z', key: maskKey('hrs_test_acme_owner'), method: 'GET', path: '/v1/onboardings', query: {},
+  at: '2026-10-05T09:00:00.000Z', key: maskSecret('hrs_test_acme_owner'), method: 'GET', path: '/v1/onboardings', query: {},
   headers: { idempotency_key: null, service_version: null, service_organization: null },
   body: null, body_bytes: null, status: 200, error_code: null, replayed: false, answered: true, duration_ms: 1, onboarding_ids: [], ...over,
 });
 
-describe('maskKey', () => {
+describe('maskSecret', () => {
   it('keeps the prefix and the last 6 characters, and never shows a key whole', () => {
-    expect(maskKey('hrs_test_acme_owner')).toBe('hrs_test_…_owner');
-    expect(maskKey('hrs_live_acme_owner_a1b2c3')).toBe('hrs_live_…a1b2c3');
-    expect(maskKey('hrs_test_acme')).toBe('hrs_test_…');
-    expect(maskKey('hrs_test_abcdefghij')).toBe('hrs_test_…efghij');
-    expect(maskKey('abc')).toBe('…');
-    expect(maskKey('sk_0123456789')).toBe('sk_0…56789');
+    expect(maskSecret('hrs_test_acme_owner')).toBe('hrs_test_…_owner');
+    expect(maskSecret('hrs_live_acme_owner_a1b2c3')).toBe('hrs_live_…a1b2c3');
+    expect(maskSecret('hrs_test_acme')).toBe('hrs_test_…');
+    expect(maskSecret('hrs_test_abcdefghij')).toBe('hrs_test_…efghij');
+    expect(maskSecret('abc')).toBe('…');
+    expect(maskSecret('sk_0123456789')).toBe('sk_0…56789');
     for (const key of ['hrs_test_acme', 'abcdefgh', 'hrs_test_acme_owner', 'x'.repeat(40)]) {
-      const shown = maskKey(key).replace('…', '');
+      const shown = maskSecret(key).replace('…', '');
       expect(key.length - shown.length).toBeGreaterThanOrEqual(4);
     }
-    expect(maskKey(maskKey('hrs_test_acme_owner'))).toBe('hrs_test_…_owner');
+    expect(maskSecret(maskSecret('hrs_test_acme_owner'))).toBe('hrs_test_…_owner');
   });
 });
 
