@@ -204,9 +204,9 @@ describe('onboarding-emulator serve --rate-limit', () => {
     expect((await fetch(`${url}/_emulator/health`)).status).toBe(200);
   });
 
-  it('exits 1 with the accepted forms on a malformed rate', async () => {
+  it('exits 2 (a usage mistake) with the accepted forms on a malformed rate', async () => {
     const { code, out } = await serve(['--rate-limit', '10/h']);
-    expect(code).toBe(1);
+    expect(code).toBe(2);
     expect(out).toContain('not a valid rate limit (N/s or N/m, N from 1 to 1000000): 10/h');
   });
 });
