@@ -172,8 +172,15 @@ const PENDING_BYTES_MAX = 16 * 1024 * 1024;
 function withBodyText(entry: JournalEntry, text: string | null): JournalEntry {
   // Redefined in place, so `body` keeps its position among the entry's fields.
   Object.defineProperty(entry, 'body', { enumerable: true, configurable: true, get: () => (text === null ? null : (JSON.parse(text) as unknown)) });
+  BODY_TEXTS.set(entry, text);
   return entry;
 }
+
+/** The text each entry the journal handed out keeps its body as: read by matching, which needs no parse (json-subset.ts). */
+const BODY_TEXTS = new WeakMap<JournalEntry, string | null>();
+
+/** The body of an entry of a journal as its text (null: none kept); undefined for an entry made elsewhere (read its `body`). */
+export const bodyTextOf = (entry: JournalEntry): string | null | undefined => BODY_TEXTS.get(entry);
 
 /** The text an entry keeps: the body as sent when the caller gave it, else its JSON. */
 function textOf(input: { body: unknown; body_text?: string | null }): string | null {
@@ -453,6 +460,51 @@ export class RequestJournal {
     for (let i = 0; i < this.size; i++) this.slotAt(i).settle();
     this.pendingCount = 0;
     this.pendingBytes = 0;
+  }
+
+  /**
+   * What a reader that follows the journal (a wait) reads on each look: the entries numbered
+   * from `seq` on, oldest first, with their deferred ids worked out; `next`, the number the next
+   * entry will get (where to read from next time); `first`, the oldest entry's number (the ones
+   * before it were dropped or cleared).
+   */
+  follow(seq: number): { entries: JournalEntry[]; next: number; first: number } {
+    const entries: JournalEntry[] = [];
+    for (let i = this.indexOf(seq); i < this.size; i++) {
+      const slot = this.slotAt(i);
+      this.settleSlot(slot);
+      entries.push(slot.toEntry());
+    }
+    return { entries, next: this.nextSeq, first: this.size > 0 ? this.slotAt(0).seq : this.nextSeq };
+  }
+
+  /** The kept entry numbered `seq`, with its ids worked out. */
+  numbered(seq: number): JournalEntry | undefined {
+    const i = this.indexOf(seq);
+    if (i >= this.size || this.slotAt(i).seq !== seq) return undefined;
+    const slot = this.slotAt(i);
+    this.settleSlot(slot);
+    return slot.toEntry();
+  }
+
+  /** The place of the first kept entry numbered `seq` or later (numbers grow from the oldest on): a binary search. */
+  private indexOf(seq: number): number {
+    let lo = 0;
+    let hi = this.size;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.slotAt(mid).seq < seq) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  /** One slot's deferred ids, worked out and no longer counted as owed. */
+  private settleSlot(slot: Slot): void {
+    if (slot.later === undefined) return;
+    this.pendingCount--;
+    this.pendingBytes -= laterBytes(slot.later);
+    slot.settle();
   }
 
   /** The entries kept, oldest first, from the `from`-th on. */
