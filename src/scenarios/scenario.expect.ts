@@ -2,7 +2,8 @@ import { parseDuration } from '../core/durations.js';
 import { junitXml } from '../core/junit.js';
 import { ONBOARDING_ID_PLACEHOLDER, withOnboardingId } from '../core/placeholders.js';
 import type { JournalEntry } from '../core/journal.js';
-import { differences, type RequestMatcher } from '../core/journal.match.js';
+import { pathMatches } from '../core/faults.js';
+import { matches as requestMatches, type RequestMatcher } from '../core/journal.match.js';
 import type { Workspace } from '../core/workspace.js';
 import type { EventRecord } from '../resources/events/events.model.js';
 import type { DeliveryRecord } from '../resources/webhooks/webhooks.model.js';
@@ -207,23 +208,72 @@ function deliveredItems(c: Context, spec: NonNullable<ScenarioExpectation['deliv
 
 const journalNote = (ws: Workspace) => (ws.requests.dropped > 0 ? ` (the journal dropped its ${ws.requests.dropped} oldest request(s); raise --journal-limit)` : '');
 
+/**
+ * The journal entries (their positions in `c.journal`, ascending) an `after` expectation's
+ * request matches for each event, worked out in one pass over the journal rather than one
+ * per event: the entries that match all but the path, then, when the path names
+ * `{onboarding_id}`, grouped by the onboarding whose id the path holds there.
+ */
+function afterCandidates(c: Context, request: ExpectRequest, events: readonly EventRecord[]): (e: EventRecord) => readonly number[] {
+  const { path, ...rest } = request;
+  const others: RequestMatcher = rest;
+  const candidates: number[] = [];
+  for (let i = 0; i < c.journal.length; i++) if (requestMatches(c.journal[i]!, others)) candidates.push(i);
+  const onPath = (pattern: string | undefined) => (pattern === undefined ? candidates : candidates.filter((i) => pathMatches(pattern, c.journal[i]!.path)));
+  if (path === undefined || !path.includes(ONBOARDING_ID_PLACEHOLDER)) {
+    const all = onPath(path);
+    return () => all;
+  }
+  // An event naming no onboarding leaves the placeholder as it is written.
+  let literal: number[] | undefined;
+  const ids = new Set(events.flatMap((e) => (e.data.onboarding_id === undefined ? [] : [e.data.onboarding_id])));
+  const lengths = new Set([...ids].map((id) => id.length));
+  const head = path.slice(0, path.indexOf(ONBOARDING_ID_PLACEHOLDER));
+  const byOnboarding = new Map<string, number[]>();
+  for (const i of candidates) {
+    const sent = c.journal[i]!.path;
+    if (!sent.startsWith(head)) continue;
+    for (const length of lengths) {
+      const id = sent.slice(head.length, head.length + length);
+      if (!ids.has(id) || !pathMatches(withOnboardingId(path, id), sent)) continue;
+      const list = byOnboarding.get(id);
+      if (list) list.push(i);
+      else byOnboarding.set(id, [i]);
+    }
+  }
+  return (e) => (e.data.onboarding_id === undefined ? (literal ??= onPath(path)) : byOnboarding.get(e.data.onboarding_id) ?? []);
+}
+
 function afterItems(c: Context, spec: NonNullable<ScenarioExpectation['after']>): ExpectationItem[] {
   const within = parseDuration(spec.within) ?? 0;
-  return c.events.filter((e) => e.type === spec.event).map((e): ExpectationItem => {
+  const events = c.events.filter((e) => e.type === spec.event);
+  const candidatesFor = afterCandidates(c, spec.request, events);
+  return events.map((e): ExpectationItem => {
     const from = Date.parse(e.created_at);
     const due = from + within;
     const matcher = matcherOf(spec.request, e.data.onboarding_id);
     const wanted = describeRequest({ ...spec.request, ...(matcher.path !== undefined ? { path: matcher.path } : {}) });
-    let hit: JournalEntry | undefined;
-    // The journal is in time order: only the entries between the event and its deadline are read.
-    for (let i = firstAtOrAfter(c.journalAt, from); i < c.journal.length && c.journalAt[i]! <= due && !hit; i++) {
-      if (differences(c.journal[i]!, matcher).length === 0) hit = c.journal[i];
-    }
+    // The journal is in time order: the first candidate at or after the event, if it is before the deadline.
+    const candidates = candidatesFor(e);
+    const first = candidates[firstFrom(candidates, firstAtOrAfter(c.journalAt, from))];
+    const hit = first !== undefined && c.journalAt[first]! <= due ? c.journal[first] : undefined;
     const base = { subject: e.id, due_at: iso(due), seen_at: hit ? hit.at : null };
     if (hit) return { ...base, status: 'passed', reason: `${hit.id} ${hit.method} ${hit.path} at ${hit.at}, ${span(Date.parse(hit.at) - from)} after the event` };
     if (c.now > due) return { ...base, status: 'failed', reason: `no ${wanted} between ${e.created_at} and ${iso(due)}${journalNote(c.ws)}` };
     return { ...base, status: 'pending', reason: `waiting for ${wanted} until ${iso(due)} (${span(due - c.now)} left)` };
   });
+}
+
+/** The first place in ascending `positions` holding `start` or more. */
+function firstFrom(positions: readonly number[], start: number): number {
+  let lo = 0;
+  let hi = positions.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (positions[mid]! < start) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** The first index whose instant is at or after `t` (binary search over sorted instants). */
@@ -240,7 +290,7 @@ function firstAtOrAfter(instants: readonly number[], t: number): number {
 
 function neverItems(c: Context, spec: ExpectRequest): ExpectationItem[] {
   const matcher = matcherOf(spec);
-  return c.journal.filter((j) => differences(j, matcher).length === 0).map((j) => ({
+  return c.journal.filter((j) => requestMatches(j, matcher)).map((j) => ({
     subject: j.id, status: 'failed' as const, due_at: null, seen_at: j.at,
     reason: `${j.method} ${j.path} at ${j.at} answered ${j.status}${j.headers.idempotency_key === null ? ' (no Idempotency-Key)' : ''}`,
   }));
