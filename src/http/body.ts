@@ -7,11 +7,13 @@ import { lingeringClose } from './lingering-close.js';
 /** 1 MB, in bytes: of the body as sent, and of the JSON once decoded. */
 const BODY_LIMIT = 1024 * 1024;
 /**
- * A YAML body's own limit: the parser takes about 5 ms and 0.5 MB of memory per KB, so a
- * 1 MB document would hold the process for seconds. A scenario written by hand is a few KB;
- * larger documents go as JSON.
+ * A YAML body's own limit: the parser takes up to about 3 ms per KB (a dense flow list; a
+ * scenario's usual text half that), so 128 KB held the process 0.3 s. A scenario written by
+ * hand is a few KB; larger documents go as JSON.
  */
-const YAML_BODY_LIMIT = 128 * 1024;
+const YAML_BODY_LIMIT = 32 * 1024;
+/** The values a YAML body may hold once its aliases are expanded: a few KB of anchors can stand for millions, which every check after reads in full. */
+const YAML_VALUES_LIMIT = 100_000;
 
 /** The body's bytes as sent, kept on the request for the journal (src/http/journal.ts). */
 export type WithRawBody = Request & { rawBody?: Buffer };
@@ -78,8 +80,11 @@ export async function readJsonBody(req: Request, res: Response, types: readonly 
   });
   let body: unknown = req.body;
   if (yaml) {
-    const read = parseYaml(typeof body === 'string' ? body : '');
-    if (!read.ok) throw read.tooDeep ? tooDeep(req, depth) : fail('body_invalid_yaml', `The body is ${read.message}.`);
+    const read = parseYaml(typeof body === 'string' ? body : '', YAML_VALUES_LIMIT);
+    if (!read.ok) {
+      if (read.tooLarge) throw fail('body_too_large', `The body holds ${read.message}.`);
+      throw read.tooDeep ? tooDeep(req, depth) : fail('body_invalid_yaml', `The body is ${read.message}.`);
+    }
     body = read.data;
   }
   if (deeperThan(body, depth)) throw tooDeep(req, depth);
