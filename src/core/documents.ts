@@ -55,14 +55,19 @@ export function opensMoreThan(text: Uint8Array, max: number): boolean {
   // A container takes at least two bytes, so shorter text cannot hold too many.
   if (text.length <= 2 * max) return false;
   let opened = 0;
-  let inString = false;
   for (let i = 0; i < text.length; i++) {
     const c = text[i]!;
-    if (inString) {
-      if (c === 0x5c) i++; // backslash: the next byte is escaped
-      else if (c === 0x22) inString = false;
-    } else if (c === 0x22) inString = true;
-    else if ((c === 0x7b || c === 0x5b) && ++opened > max) return true;
+    if (c === 0x22) {
+      // A string: to its closing quote, the first one after an even run of backslashes, found by a search (a long string is the usual large body).
+      for (;;) {
+        const quote = text.indexOf(0x22, i + 1);
+        if (quote === -1) return false;
+        let backslashes = 0;
+        while (text[quote - 1 - backslashes] === 0x5c) backslashes++;
+        i = quote;
+        if (backslashes % 2 === 0) break;
+      }
+    } else if ((c === 0x7b || c === 0x5b) && ++opened > max) return true;
   }
   return false;
 }
