@@ -99,6 +99,7 @@ export const ERROR_CODES = {
   webhook_limit_reached: def(422, 'invalid_request'),
   workspace_limit_reached: def(422, 'invalid_request'),
   fault_limit_reached: def(422, 'invalid_request'),
+  relay_limit_reached: def(422, 'invalid_request'),
   webhook_disabled: def(409, 'conflict'),
   delivery_in_progress: def(409, 'conflict'),
   clock_backwards: def(409, 'conflict'),

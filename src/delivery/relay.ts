@@ -19,6 +19,9 @@ export const RELAY_LEASE_MS = 60_000;
 export const RELAY_MARGIN_MS = 2_000;
 export const RELAY_WAIT_MAX_MS = 60_000;
 export const RELAY_CLAIM_MAX = 100;
+/** Relays open at once on one workspace, and in the emulator: every attempt looks through them for one that takes its address. */
+export const RELAY_LIMIT_PER_WORKSPACE = 16;
+export const RELAY_LIMIT = 256;
 
 /** One attempt as the relay sends it on: the receiver's URL, and the headers and body byte for byte. */
 export interface RelayedMessage {
@@ -120,6 +123,11 @@ export class RelayHub {
 
   open(workspace: string, input: { url_prefix?: string | null | undefined; forward_to?: string | null | undefined }): RelayInfo {
     this.sweep();
+    const mine = [...this.relays.values()].filter((r) => r.workspace === workspace).length;
+    if (mine >= RELAY_LIMIT_PER_WORKSPACE || this.relays.size >= RELAY_LIMIT) {
+      const [limit, where] = mine >= RELAY_LIMIT_PER_WORKSPACE ? [RELAY_LIMIT_PER_WORKSPACE, `on workspace ${workspace}`] : [RELAY_LIMIT, 'in this emulator'];
+      throw fail('relay_limit_reached', `${limit} relays are open ${where} already; close one (or let it go unpolled for ${RELAY_LEASE_MS / 1000} s) before opening another.`);
+    }
     const relay = new Relay(`rly_${++this.relayCount}`, workspace, input.url_prefix ?? null, input.forward_to ?? null, new Date(wallClockMs()).toISOString());
     this.relays.set(relay.id, relay);
     return relay.info();
