@@ -1,5 +1,6 @@
 import { parseDuration } from '../core/durations.js';
 import { junitXml } from '../core/junit.js';
+import { reportedAt } from '../core/validation.js';
 import { ONBOARDING_ID_PLACEHOLDER, withOnboardingId } from '../core/placeholders.js';
 import type { JournalEntry } from '../core/journal.js';
 import { pathMatches } from '../core/faults.js';
@@ -10,7 +11,7 @@ import type { DeliveryRecord } from '../resources/webhooks/webhooks.model.js';
 import { TERMINAL_STATUSES, type OnboardingRecord, type OnboardingStatus } from '../resources/onboardings/onboardings.model.js';
 import { timeline } from '../resources/onboardings/onboardings.timeline.js';
 import { matches } from './scenario.rules.js';
-import { EXPECTATION_KINDS, type ExpectationKind, type ExpectRequest, type ScenarioDocument, type ScenarioExpectation } from './scenario.schemas.js';
+import { EXPECT_MAX, EXPECTATION_KINDS, type ExpectationKind, type ExpectRequest, type ScenarioDocument, type ScenarioExpectation } from './scenario.schemas.js';
 
 /**
  * A scenario's `expect:` entries (docs/scenarios.md "Expectations"): what should happen, each
@@ -65,8 +66,9 @@ export function expectMistakes(doc: unknown, reported: readonly { path: string }
   const declared = (doc as Partial<ScenarioDocument> | null)?.expect;
   if (!Array.isArray(declared)) return [];
   const mistakes: { path: string; message: string; hint?: string }[] = [];
-  const isReported = (path: string) => reported.some((m) => m.path === path || m.path.startsWith(`${path}.`));
-  declared.forEach((entry: unknown, i) => {
+  const isReported = reportedAt(reported);
+  // Past the schema's limit the list is refused as it is: its entries need no more reading.
+  declared.slice(0, EXPECT_MAX).forEach((entry: unknown, i) => {
     const at = `expect[${i}]`;
     if (typeof entry !== 'object' || entry === null || Array.isArray(entry) || isReported(at)) return;
     const kinds = EXPECTATION_KINDS.filter((k) => (entry as Record<string, unknown>)[k] !== undefined);
