@@ -187,7 +187,7 @@ export const bodyTextOf = (entry: JournalEntry): string | null | undefined => BO
  * written again: a page of 1,000 entries of 8 KB of small objects took most of a second that
  * way. Anything else (an unmatched request) is written as JSON.stringify writes it.
  */
-export function entryJson(entry: unknown): string {
+function entryJson(entry: unknown): string {
   const text = BODY_TEXTS.get(entry as JournalEntry);
   if (text === undefined || text === null) return JSON.stringify(entry);
   const before: Record<string, unknown> = {};

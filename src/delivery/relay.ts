@@ -21,7 +21,7 @@ export const RELAY_WAIT_MAX_MS = 60_000;
 export const RELAY_CLAIM_MAX = 100;
 /** Relays open at once on one workspace, and in the emulator: every attempt looks through them for one that takes its address. */
 export const RELAY_LIMIT_PER_WORKSPACE = 16;
-export const RELAY_LIMIT = 256;
+const RELAY_LIMIT = 256;
 
 /** One attempt as the relay sends it on: the receiver's URL, and the headers and body byte for byte. */
 export interface RelayedMessage {

@@ -17,7 +17,7 @@ export interface ScenarioMistake {
 }
 
 /** Mistakes a refusal lists: past these, a document is wrong throughout and more would only weigh on the answer. */
-export const SCENARIO_MISTAKES_LISTED = 100;
+const SCENARIO_MISTAKES_LISTED = 100;
 
 /**
  * The mistakes of a scenario document, each with its path and a hint: every one, up to
