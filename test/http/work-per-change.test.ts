@@ -8,7 +8,7 @@ import { longestHold, watched, type LoopFigures } from '../support/loop-watch.js
 
 /**
  * Work per change does not grow with what a workspace holds. A workspace filled to its budgets
- * (a snapshot at its 32 MB limit: 8,000 onboardings with their events and deliveries and a
+ * (a snapshot near its 32 MB limit: 8,000 onboardings with their events and deliveries and a
  * journal of 1,000 requests holding 8 MB of bodies) with every long-lived thing open on it (64
  * waits of every kind and filter, some of them MCP calls; 16 relays polling) takes 1,000
  * changes with its event loop free; and no single request up to its documented limits holds
