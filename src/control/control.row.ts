@@ -1,6 +1,6 @@
 import type { Static, TSchema } from '../core/schema.js';
 import type { Workspace } from '../core/workspace.js';
-import type { JsonFile, RawFile, Reply, RequestInfo, RouteBase } from '../resources/route.js';
+import type { JsonFile, JsonText, RawFile, Reply, RequestInfo, RouteBase } from '../resources/route.js';
 
 /**
  * The control API's rows. A row is the whole of a control action: method, path, schemas and
@@ -93,7 +93,9 @@ type Positional<N, B, Q> = N extends readonly [infer Name, ...infer Rest]
  */
 type AnswerOf<R, C> = C extends { query: object }
   ? R extends JsonFile<infer D> ? D : never
-  : C extends { pick: infer K extends keyof R } ? R[K] : Exclude<R, RawFile>;
+  : C extends { pick: infer K extends keyof R } ? R[K] : Written<Exclude<R, RawFile>>;
+/** JSON text written ahead answers the value it stands for. */
+type Written<R> = R extends JsonText<infer D> ? D : R;
 type MethodOf<C, B, Q, R> = C extends readonly (infer One)[]
   ? MethodOf<One, B, Q, R>
   : C extends { name: infer N extends string }

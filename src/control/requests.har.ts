@@ -1,4 +1,4 @@
-import type { AnsweredEntry } from '../core/journal.js';
+import { bodyTextOf, type AnsweredEntry } from '../core/journal.js';
 import type { HarEntry } from './har.schemas.js';
 import { byteLength, harTimings, nameValues, queryPairs, statusText } from './har.document.js';
 
@@ -14,7 +14,9 @@ export function requestEntry({ entry: e, answer }: AnsweredEntry, baseUrl: strin
   const query = queryPairs(e.query);
   const search = query.length > 0 ? `?${new URLSearchParams(query.map((q): [string, string] => [q.name, q.value]))}` : '';
   const sentBody = e.body_bytes !== null;
-  const bodyText = e.body === null ? null : JSON.stringify(e.body);
+  // The body as sent, as the journal keeps it: not parsed to be written again.
+  const kept = bodyTextOf(e);
+  const bodyText = kept !== undefined ? kept : e.body === null ? null : JSON.stringify(e.body);
   const ms = e.duration_ms ?? 0;
   const status = e.answered ? e.status : 0;
   return {

@@ -1,9 +1,10 @@
 import type { Emulator } from '../emulator.js';
 import { ErrorSchema } from '../resources/common.schemas.js';
-import { ok } from '../resources/route.js';
+import { withEntriesJson } from '../core/journal.js';
+import { JsonText, ok } from '../resources/route.js';
 import { defineControlRoute, type ControlRoute } from './control.row.js';
 import { RequestList, RequestsCleared, RequestsQuery, Verification, VerifyRequestsBody } from './requests.schemas.js';
-import { clearRequests, findRequests, harRequests, verifyRequests } from './requests.service.js';
+import { clearRequests, findRequests, harRequests, verifyRequests, type RequestPage } from './requests.service.js';
 import { HarSchema } from './har.schemas.js';
 import { Type } from '../core/schema.js';
 
@@ -20,7 +21,8 @@ export const requestRoutes = [
     client: [{ name: 'requests.find', args: 'query' }, { name: 'requests.har', args: 'query', query: { format: 'har' } }],
     handle: (ctx) => {
       const source = ctx.query.unmatched ? ctx.emulator.unmatched : ctx.workspace.requests;
-      return ok(ctx.query.format === 'har' ? harRequests(source, ctx.query, ctx.info.baseUrl) : findRequests(source, ctx.query));
+      // Listed entries are written with their bodies as the journal keeps them.
+      return ok(ctx.query.format === 'har' ? harRequests(source, ctx.query, ctx.info.baseUrl) : new JsonText<RequestPage>(withEntriesJson(findRequests(source, ctx.query))));
     },
   }),
   defineControlRoute({

@@ -15,7 +15,10 @@ import { scenarioWarnings, type ScenarioWarning } from '../scenarios/scenario.wa
 
 /** A scenario with mistakes is the caller's: 422 with every mistake, its path and a hint. */
 export function scenarioRefusal(err: ScenarioError, prefix = ''): ApiError {
-  const e = new ApiError('scenario_invalid', `The scenario has ${err.mistakes.length} mistake(s); see details.`, prefix || undefined);
+  const listed = err.mistakes.length;
+  const count = err.atLeast ? `at least ${listed} mistakes` : `${err.total} mistake(s)`;
+  const where = listed < err.total || err.atLeast ? `the first ${listed} are in details` : 'see details';
+  const e = new ApiError('scenario_invalid', `The scenario has ${count}; ${where}.`, prefix || undefined);
   e.details = err.mistakes.map((m) => ({
     path: [prefix, m.path].filter(Boolean).join('.') || '(document)',
     message: m.message,

@@ -1,6 +1,7 @@
 import type { Emulator } from '../emulator.js';
 import { ErrorSchema } from '../resources/common.schemas.js';
-import { ok } from '../resources/route.js';
+import { withEntriesJson } from '../core/journal.js';
+import { JsonText, ok } from '../resources/route.js';
 import { defineControlRoute, type ControlRoute } from './control.row.js';
 import { WaitQuery, WaitResult, WAIT_DEFAULT_MS, WAIT_MAX_MS } from './wait.schemas.js';
 import { waitFor } from './wait.service.js';
@@ -18,6 +19,10 @@ export const waitRoutes = [
     query: WaitQuery,
     responses: { 200: { description: 'The condition holds', schema: WaitResult }, 404: errors, 409: errors, 422: errors, 429: errors },
     client: { name: 'waitFor', args: 'query' },
-    handle: async (ctx) => ok(await waitFor(ctx.emulator, ctx.workspace, ctx.query, ctx.info.signal)),
+    handle: async (ctx) => {
+      const met = await waitFor(ctx.emulator, ctx.workspace, ctx.query, ctx.info.signal);
+      // Recorded requests are written with their bodies as the journal keeps them.
+      return ok(new JsonText<typeof met>(withEntriesJson(met)));
+    },
   }),
 ] satisfies ControlRoute<Emulator>[];

@@ -1,6 +1,6 @@
 import { monotonicMs } from '../core/clock.js';
 import { ApiError, fail, type ErrorDetail } from '../core/errors.js';
-import { differences, type RequestMatcher } from '../core/journal.match.js';
+import { differences, matches, matchesNew, type RequestMatcher } from '../core/journal.match.js';
 import type { JournalEntry } from '../core/journal.js';
 import { describeTimer } from '../core/scheduler.js';
 import { wildcardMatch } from '../core/wildcard.js';
@@ -11,11 +11,13 @@ import { ONBOARDING_STATUSES, TERMINAL_STATUSES } from '../resources/onboardings
 import { DELIVERY_STATUSES, type DeliveryRecord } from '../resources/webhooks/webhooks.model.js';
 import { renderInspectDelivery, renderInspectEvents, summarizeOnboarding } from './inspect.service.js';
 import { WAIT_DEFAULT_MS, WAIT_FIELDS, WAIT_LISTED, type WaitKind, type WaitQuery } from './wait.schemas.js';
+import { DeleteWatch, KeyWatch, RecordTally, RequestTally } from './wait.tally.js';
 
 /**
  * GET /_emulator/wait: holds the request until the workspace shows what was asked (an event, a
  * delivery, a recorded request, an onboarding's status, nothing left to run), re-checked on every
- * change the workspace announces, or answers 409 wait_timeout naming the nearest candidates.
+ * change the workspace announces (reading only what changed since the last look: wait.tally.ts),
+ * or answers 409 wait_timeout naming the nearest candidates.
  */
 
 /** What a kind's check finds once the condition holds: how many match, and the matches to list. */
@@ -71,14 +73,9 @@ function oneOf<T extends string>(value: string | number | undefined, values: rea
   return String(value) as T;
 }
 
-/** Matches of a list (oldest first), with `count` needed: met when enough match; the newest WAIT_LISTED listed, oldest first. */
-function counted<T>(oldestFirst: readonly T[], matches: (item: T) => boolean, need: number, render: (items: T[]) => unknown[]): Found | undefined {
-  let count = 0;
-  for (const item of oldestFirst) if (matches(item)) count++;
-  if (count < need) return undefined;
-  const listed: T[] = [];
-  for (let i = oldestFirst.length - 1; i >= 0 && listed.length < WAIT_LISTED; i--) if (matches(oldestFirst[i]!)) listed.push(oldestFirst[i]!);
-  return { count, data: render(listed.reverse()) };
+/** Met once the tally holds `need` matches: those, the newest WAIT_LISTED listed, oldest first. */
+function found<T>(tally: { count: number; newest(max: number): T[] }, need: number, render: (items: T[]) => unknown[]): Found | undefined {
+  return tally.count < need ? undefined : { count: tally.count, data: render(tally.newest(WAIT_LISTED)) };
 }
 
 function eventCondition(ws: Workspace, q: WaitQuery, need: number): Condition {
@@ -92,8 +89,12 @@ function eventCondition(ws: Workspace, q: WaitQuery, need: number): Condition {
     return out;
   };
   const newest = () => ws.store.events.values().reverse();
+  const tally = new RecordTally(() => ws.store.events, (e) => differs(e).length === 0);
   return {
-    check: () => counted(ws.store.events.values(), (e) => differs(e).length === 0, need, (found) => renderInspectEvents(ws, found)),
+    check: () => {
+      tally.update();
+      return found(tally, need, (events) => renderInspectEvents(ws, events));
+    },
     unmet: () => ({
       summary: `${newest().filter((e) => differs(e).length === 0).length} of ${need} event(s) matched`,
       nearest: nearestOf(newest(), differs, (e) => [e.id, `${e.type} for ${e.data.onboarding_id} at ${e.created_at}`]),
@@ -117,8 +118,16 @@ function deliveryCondition(ws: Workspace, q: WaitQuery, need: number): Condition
     return out;
   };
   const newest = () => ws.store.deliveries.values().reverse();
+  const tally = new RecordTally(() => ws.store.deliveries, (d) => differs(d).length === 0);
+  // A match reads two records besides the delivery: its address's URL, and its event (gone once purged).
+  const urls = addressMatches ? new KeyWatch(() => ws.store.webhooks, (w) => w.url) : undefined;
+  const purges = q.onboarding_id !== undefined ? new DeleteWatch(() => ws.store.events) : undefined;
   return {
-    check: () => counted(ws.store.deliveries.values(), (d) => differs(d).length === 0, need, (found) => found.map(renderInspectDelivery)),
+    check: () => {
+      tally.update(urls?.changed() ?? false);
+      if (purges?.deleted()) tally.recheckMatched();
+      return found(tally, need, (deliveries) => deliveries.map(renderInspectDelivery));
+    },
     unmet: () => ({
       summary: `${newest().filter((d) => differs(d).length === 0).length} of ${need} delivery(ies) matched`,
       nearest: nearestOf(newest(), differs, (d) => [d.id, `${d.event_type} to ${urlOf(d) || d.endpoint_id}, ${d.status} after ${d.attempts} attempt(s)`]),
@@ -149,8 +158,12 @@ function requestCondition(ws: Workspace, q: WaitQuery, need: number): Condition 
   const matcher = matcherOf(q);
   const differs = (e: JournalEntry) => differences(e, matcher);
   const newest = () => ws.requests.newestFirst();
+  const tally = new RequestTally(() => ws.requests, (e, fresh) => (fresh ? matchesNew(e, matcher) : matches(e, matcher)));
   return {
-    check: () => counted(newest().reverse(), (e) => differs(e).length === 0, need, (found) => found),
+    check: () => {
+      tally.update();
+      return found(tally, need, (entries) => entries);
+    },
     unmet: () => ({
       summary: `${newest().filter((e) => differs(e).length === 0).length} of ${need} request(s) matched${ws.requests.enabled ? '' : ' (the journal is off: --journal-limit 0)'}`,
       nearest: nearestOf(newest(), differs, (e) => [e.id, `${e.method} ${e.path} answered ${e.status} at ${e.at}`]),

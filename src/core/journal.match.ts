@@ -1,6 +1,8 @@
 import { pathMatches } from './faults.js';
-import type { JournalEntry } from './journal.js';
+import { bodyTextOf, type JournalEntry } from './journal.js';
+import { textIncludes } from './json-subset.js';
 import { maskJson, maskSecret, maskSecrets } from './mask.js';
+import { afterThisTurn } from './timers.js';
 
 /**
  * Which recorded requests a filter or matcher picks, which of its fields an entry misses, and
@@ -49,10 +51,59 @@ export function includes(actual: unknown, expected: unknown): boolean {
 }
 
 /**
- * The matcher's fields this entry does not satisfy, in the matcher's field order. Its values are
- * masked as the entry's are (src/core/mask.ts), so a secret given whole still finds its request.
+ * Bodies read by several matchers in one turn of the event loop, as every wait on a workspace
+ * reads each new request: the first reading walks the text, a second parses it once for all
+ * that follow. Bounded (PARSED_TEXT_MAX of text, the rest walked again), let go at the turn's end.
  */
-export function differences(entry: JournalEntry, m: RequestMatcher): MatcherField[] {
+const readThisTurn = new Map<JournalEntry, { parsed: unknown } | null>();
+let parsedText = 0;
+const PARSED_TEXT_MAX = 4 * 1024 * 1024;
+
+function sharedBody(entry: JournalEntry, text: string): { parsed: unknown } | undefined {
+  const read = readThisTurn.get(entry);
+  if (read) return read;
+  if (readThisTurn.size === 0) {
+    afterThisTurn(() => {
+      readThisTurn.clear();
+      parsedText = 0;
+    });
+  }
+  if (read === undefined || parsedText + text.length > PARSED_TEXT_MAX) {
+    if (read === undefined) readThisTurn.set(entry, null);
+    return undefined;
+  }
+  let parsed: { parsed: unknown };
+  try {
+    parsed = { parsed: JSON.parse(text) as unknown };
+  } catch {
+    return undefined;
+  }
+  parsedText += text.length;
+  readThisTurn.set(entry, parsed);
+  return parsed;
+}
+
+/**
+ * Does the entry's body hold `expected`? Read from the text the journal keeps, not parsed: a
+ * wait, a verify or a report may look at every body of a full journal. `shared`: other readers
+ * look at it in this turn too (sharedBody()).
+ */
+function bodyIncludes(entry: JournalEntry, expected: unknown, shared: boolean): boolean {
+  const text = bodyTextOf(entry);
+  if (text === undefined) return includes(entry.body, expected);
+  if (text === null) return includes(null, expected);
+  const body = shared ? sharedBody(entry, text) : undefined;
+  if (body) return includes(body.parsed, expected);
+  return textIncludes(text, expected) ?? includes(entry.body, expected);
+}
+
+/**
+ * The matcher's fields this entry does not satisfy, in the matcher's field order. `first`: stop
+ * at the first one (whether it matches is all that is asked), the body, the dearest, last. Its
+ * values are masked as the entry's are (src/core/mask.ts), so a secret given whole still finds
+ * its request.
+ */
+export function differences(entry: JournalEntry, m: RequestMatcher, first = false, shared = false): MatcherField[] {
   const out: MatcherField[] = [];
   if (m.method !== undefined && entry.method !== m.method.toUpperCase()) out.push('method');
   if (m.path !== undefined && !pathMatches(maskSecrets(m.path), entry.path)) out.push('path');
@@ -64,11 +115,15 @@ export function differences(entry: JournalEntry, m: RequestMatcher): MatcherFiel
   if (m.idempotency_key !== undefined && entry.headers.idempotency_key !== maskSecrets(m.idempotency_key)) out.push('idempotency_key');
   if (m.has_idempotency_key !== undefined && (entry.headers.idempotency_key !== null) !== m.has_idempotency_key) out.push('has_idempotency_key');
   if (m.replayed !== undefined && entry.replayed !== m.replayed) out.push('replayed');
-  if (m.body_includes !== undefined && !includes(entry.body, maskJson(m.body_includes))) out.push('body_includes');
+  if (first && out.length > 0) return out;
+  if (m.body_includes !== undefined && !bodyIncludes(entry, maskJson(m.body_includes), shared)) out.push('body_includes');
   return out;
 }
 
-export const matches = (entry: JournalEntry, m: RequestMatcher): boolean => differences(entry, m).length === 0;
+export const matches = (entry: JournalEntry, m: RequestMatcher): boolean => differences(entry, m, true).length === 0;
+
+/** matches(), for a reader of each new entry among others reading it in the same turn (the waits on a workspace). */
+export const matchesNew = (entry: JournalEntry, m: RequestMatcher): boolean => differences(entry, m, true, true).length === 0;
 
 function countMeets(count: number, expected: ExpectedCount): boolean {
   if ('exactly' in expected) return count === expected.exactly;

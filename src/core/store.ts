@@ -8,6 +8,9 @@ export interface CollectionChanges<T> {
   put: T[];
 }
 
+/** Changes a collection's log holds at least, however few its records. */
+const FEED_MIN = 4096;
+
 /** An insertion-ordered collection; records are replaced whole, never mutated in place. */
 export class Collection<T> {
   private readonly items = new Map<string, T>();
@@ -18,7 +21,15 @@ export class Collection<T> {
    */
   private touched: Map<string, boolean> | null = null;
 
-  constructor(private readonly idOf: (item: T) => string) {}
+  /**
+   * Once changeMark() was called (a wait follows the collection): the id of every put and
+   * delete since, oldest first, the first numbered `logBase`. Halved when it grows past twice
+   * the records (and FEED_MIN): a reader that far behind reads the collection whole instead.
+   */
+  private log: string[] | null = null;
+  private logBase = 0;
+
+  constructor(readonly idOf: (item: T) => string) {}
 
   get(id: string): T | undefined {
     return this.items.get(id);
@@ -42,13 +53,42 @@ export class Collection<T> {
       }
     }
     this.items.set(id, item);
+    if (this.log) this.logged(id);
     return item;
   }
 
   delete(id: string): boolean {
     const had = this.items.delete(id);
-    if (had) this.touched?.set(id, true);
+    if (had) {
+      this.touched?.set(id, true);
+      if (this.log) this.logged(id);
+    }
     return had;
+  }
+
+  private logged(id: string): void {
+    const log = this.log!;
+    log.push(id);
+    if (log.length > Math.max(FEED_MIN, 2 * this.items.size)) {
+      const dropped = log.length >> 1;
+      this.log = log.slice(dropped);
+      this.logBase += dropped;
+    }
+  }
+
+  /** Where the collection's changes stand now, for changedSince(); from the first call on, puts and deletes are logged. */
+  changeMark(): number {
+    this.log ??= [];
+    return this.logBase + this.log.length;
+  }
+
+  /**
+   * The ids put or deleted since `mark` (one may come more than once), or undefined when those
+   * changes are no longer held: the reader reads the collection whole.
+   */
+  changedSince(mark: number): readonly string[] | undefined {
+    if (!this.log || mark < this.logBase) return undefined;
+    return this.log.slice(mark - this.logBase);
   }
 
   /** From now on, remembers what changes, for takeChanges(). */

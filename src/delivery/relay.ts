@@ -29,6 +29,8 @@ export const RELAY_TOKEN_HEADER = 'Relay-Token';
 export const RELAY_MARGIN_MS = 2_000;
 export const RELAY_WAIT_MAX_MS = 60_000;
 export const RELAY_CLAIM_MAX = 100;
+/** Relays open at once in the emulator, whatever the workspace: every attempt looks through them for one that takes its address. */
+const RELAY_LIMIT_TOTAL = 256;
 
 /** One attempt as the relay sends it on: the receiver's URL, and the headers and body byte for byte. */
 export interface RelayedMessage {
@@ -174,6 +176,9 @@ export class RelayHub {
     for (const relay of this.relays.values()) if (relay.workspace === workspace) open++;
     if (open >= RELAY_LIMIT) {
       throw fail('relay_limit_reached', `This workspace has ${RELAY_LIMIT} relays open, the most it keeps: close one (DELETE /_emulator/relays/{id}) first; a relay that stops polling lapses after ${this.leaseMs / 1000} s.`);
+    }
+    if (this.relays.size >= RELAY_LIMIT_TOTAL) {
+      throw fail('relay_limit_reached', `${RELAY_LIMIT_TOTAL} relays are open in this emulator, the most it keeps: close one first; a relay that stops polling lapses after ${this.leaseMs / 1000} s.`);
     }
     const relay = new Relay(`rly_${++this.relayCount}`, workspace, input.url_prefix ?? null, forwardTo, new Date(wallClockMs()).toISOString());
     this.relays.set(relay.id, relay);

@@ -6,16 +6,23 @@ import type { BodyType } from '../resources/route.js';
 import { lingeringClose } from './lingering-close.js';
 
 /**
- * A YAML body's own limit: the parser takes about 5 ms and 0.5 MB of memory per KB, so a
- * 1 MB document would hold the process for seconds. A scenario written by hand is a few KB;
- * larger documents go as JSON.
+ * A YAML body's own limit: the parser takes up to about 3 ms per KB (a dense flow list; a
+ * scenario's usual text half that), so 128 KB held the process 0.3 s. A scenario written by
+ * hand is a few KB; larger documents go as JSON.
  */
-const YAML_BODY_LIMIT = 128 * 1024;
+const YAML_BODY_LIMIT = 32 * 1024;
+/** The values a YAML body may hold once its aliases are expanded: a few KB of anchors can stand for millions, which every check after reads in full. */
+const YAML_VALUES_LIMIT = 100_000;
 
 /** The body's bytes as sent, kept on the request for the journal (src/http/journal.ts). */
 export type WithRawBody = Request & { rawBody?: Buffer };
+/** A refusal of a body by its bytes, before they are parsed; undefined to take it. */
+type Admit = (raw: Buffer) => ApiError | undefined;
+type Admitting = Request & { admitBody?: Admit | undefined };
 /** Runs on the text before it is parsed: keeps it for the journal, and refuses one too costly to parse. */
 const beforeParse = (req: unknown, _res: unknown, buf: Buffer): void => {
+  const refusal = (req as Admitting).admitBody?.(buf);
+  if (refusal) throw Object.assign(new Error(refusal.message), { type: 'entity.refused', refusal });
   if (opensMoreThan(buf, BODY_CONTAINER_LIMIT)) throw Object.assign(new Error('too many objects'), { type: 'entity.too.many' });
   (req as WithRawBody).rawBody = buf;
 };
@@ -41,10 +48,12 @@ export function hasBody(req: Request): boolean {
 /**
  * Reads a write request's body. No body counts as {} (cancel, hosted-link); a body must be
  * JSON (or YAML, on a row that takes it), at most 1 MB, and an object. Each refusal has its
- * own status (docs/decisions.md).
+ * own status (docs/decisions.md). `admit` may refuse a JSON body by its bytes before they are
+ * parsed (the MCP endpoint: only a restore may be larger than 1 MB).
  */
-export async function readJsonBody(req: Request, res: Response, types: readonly BodyType[] = ['json'], limit = BODY_LIMIT, depth = BODY_DEPTH_LIMIT): Promise<unknown> {
+export async function readJsonBody(req: Request, res: Response, types: readonly BodyType[] = ['json'], limit = BODY_LIMIT, depth = BODY_DEPTH_LIMIT, admit?: Admit): Promise<unknown> {
   if (!hasBody(req)) return {};
+  (req as Admitting).admitBody = admit;
   const yaml = types.includes('yaml') && typeof req.is(YAML_TYPES) === 'string';
   if (yaml) limit = Math.min(limit, YAML_BODY_LIMIT);
   if (!yaml && !req.is(JSON_TYPES)) {
@@ -74,8 +83,11 @@ export async function readJsonBody(req: Request, res: Response, types: readonly 
   });
   let body: unknown = req.body;
   if (yaml) {
-    const read = parseYaml(typeof body === 'string' ? body : '');
-    if (!read.ok) throw read.tooDeep ? forgotten(req, bodyTooDeep(depth)) : fail('body_invalid_yaml', `The body is ${read.message}.`);
+    const read = parseYaml(typeof body === 'string' ? body : '', YAML_VALUES_LIMIT);
+    if (!read.ok) {
+      if (read.tooLarge) throw fail('body_too_large', `The body holds ${read.message}.`);
+      throw read.tooDeep ? forgotten(req, bodyTooDeep(depth)) : fail('body_invalid_yaml', `The body is ${read.message}.`);
+    }
     body = read.data;
   }
   try {
@@ -101,6 +113,8 @@ function tooLarge(req: Request, res: Response, limit: number): ApiError {
 function translate(err: unknown, format: 'JSON' | 'YAML', limit: number): ApiError {
   const type = (err as { type?: string }).type;
   switch (type) {
+    case 'entity.refused':
+      return (err as { refusal: ApiError }).refusal;
     case 'entity.too.large':
       return bodyTooLarge(limit);
     case 'entity.too.many':

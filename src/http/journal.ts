@@ -158,6 +158,9 @@ class Asked {
   }
 }
 
+/** The body's text as sent, without the byte order mark the JSON parser skipped (JSON.parse does not). */
+const textOf = (raw: Buffer): string => (raw[0] === 0xef && raw[1] === 0xbb && raw[2] === 0xbf ? raw.toString('utf8', 3) : raw.toString('utf8'));
+
 /** Fills the shared input with the request and its answer, and appends it to the workspace's journal. */
 function record(workspace: Workspace, asked: Asked, answer: Answered): void {
   const { req } = asked;
@@ -185,7 +188,7 @@ function record(workspace: Workspace, asked: Asked, answer: Answered): void {
   input.headers.service_version = asked.serviceVersion;
   input.headers.service_organization = asked.serviceOrganization;
   // The body as sent, as text; a large one as its size only (JOURNAL_BODY_CAP). Its ids are read above.
-  input.body_text = sent === null || bodyBytes! > JOURNAL_BODY_CAP ? null : raw ? raw.toString('utf8') : JSON.stringify(sent);
+  input.body_text = sent === null || bodyBytes! > JOURNAL_BODY_CAP ? null : raw ? textOf(raw) : JSON.stringify(sent);
   input.body_bytes = bodyBytes;
   input.answer_text = answer.text ?? null;
   input.status = answer.status;

@@ -1,5 +1,5 @@
 import type { Request, Response, Router } from 'express';
-import { fail } from '../core/errors.js';
+import { fail, type ApiError } from '../core/errors.js';
 import { Type } from '../core/schema.js';
 import { servedPaths, type ControlRoute } from '../control/control.row.js';
 import { ErrorSchema } from '../resources/common.schemas.js';
@@ -8,7 +8,10 @@ import { localMethods } from '../control/control.local.js';
 import { SNAPSHOT_BODY_LIMIT } from '../control/control.routes.js';
 import type { Emulator } from '../emulator.js';
 import { isLiveKey } from '../mcp/mcp.keys.js';
+import { peekCall } from '../mcp/mcp.peek.js';
+import { toolOfMethod } from '../mcp/mcp.tools.js';
 import { readJsonBody } from './body.js';
+import { BODY_LIMIT } from '../core/request-body.js';
 import { bearer, hangupSignal, infoOf, selectWorkspace, type MountOptions } from './mount.js';
 
 /**
@@ -44,14 +47,25 @@ export const mcpRoute: ControlRoute<Emulator> = {
 
 export const MCP_PATHS = servedPaths(mcpRoute);
 
+const RESTORE = { method: 'tools/call', tool: toolOfMethod('restore'), action: 'restore' };
+
+/** Over 1 MB, a message must be the restore of a snapshot: parsing and checking 30 MB of anything else took seconds. */
+function admitMcpBody(raw: Buffer): ApiError | undefined {
+  if (raw.length <= BODY_LIMIT) return undefined;
+  const call = peekCall(raw);
+  if (call.method === RESTORE.method && call.tool === RESTORE.tool && call.action === RESTORE.action) return undefined;
+  return fail('body_too_large', `The body is larger than 1 MB; only a restore (tools/call of ${RESTORE.tool}, action ${RESTORE.action}) takes more, up to ${SNAPSHOT_BODY_LIMIT / (1024 * 1024)} MB.`);
+}
+
 export function mountMcp(router: Router, emulator: Emulator, options: MountOptions & { openapi(baseUrl: string): unknown; commit?: (() => Promise<void>) | undefined }): void {
   for (const path of MCP_PATHS) {
     router.post(path, async (req: Request, res: Response) => {
       const token = bearer(req);
       if (token !== undefined && isLiveKey(token)) throw fail('sandbox_test_keys_only', 'The MCP endpoint works with test keys only (hrs_test_...).');
       const workspace = selectWorkspace(emulator, req);
-      // A restore through MCP carries a snapshot: the same limits as PUT /_emulator/snapshot.
-      const body = await readJsonBody(req, res, ['json'], SNAPSHOT_BODY_LIMIT, BODY_DEPTH_LIMIT + 32);
+      // A restore through MCP carries a snapshot: the same limits as PUT /_emulator/snapshot;
+      // any other message, 1 MB, known from its bytes before they are parsed.
+      const body = await readJsonBody(req, res, ['json'], SNAPSHOT_BODY_LIMIT, BODY_DEPTH_LIMIT + 32, admitMcpBody);
       const info = { ...infoOf(req, options), signal: hangupSignal(res), apiDocument: options.openapi };
       // Loaded here, on the first MCP request: the SDK stays out of every other start.
       const { serveMcpRequest } = await import('../mcp/mcp.http.js');

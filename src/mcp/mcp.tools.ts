@@ -99,6 +99,12 @@ function argumentsOf(row: ControlRoute<never>, call: ClientCall): { args: [strin
 
 const snakeCase = (name: string): string => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
+/** The tool whose action a client method is (restore: snapshot). */
+export function toolOfMethod(method: string): string {
+  const first = method.split('.')[0]!;
+  return TOOL_OF_GROUP[first]?.tool ?? snakeCase(first);
+}
+
 /** One property of a tool, from the schemas the actions taking it give it. */
 function mergedProperty(uses: { action: string; schema: JsonSchema }[]): JsonSchema {
   const distinct = [...new Map(uses.map((u) => [JSON.stringify(u.schema), u.schema])).values()];
@@ -117,7 +123,7 @@ export function buildTools(rows: readonly ControlRoute<never>[] = controlRows as
   for (const row of rows) {
     for (const call of clientCalls(row)) {
       const first = call.name.split('.')[0]!;
-      const group = TOOL_OF_GROUP[first] ?? { tool: snakeCase(first), about: row.summary };
+      const group = TOOL_OF_GROUP[first] ?? { tool: toolOfMethod(call.name), about: row.summary };
       const tool = tools.get(group.tool) ?? tools.set(group.tool, { group, lines: [], actions: new Map(), props: new Map() }).get(group.tool)!;
       if (group.about && !tool.group.about) tool.group = group;
       const { args, required } = argumentsOf(row, call);

@@ -1,5 +1,5 @@
 import { ApiError, type ErrorDetail } from '../core/errors.js';
-import { largerThan, mistakesUpTo } from '../core/bounded-validation.js';
+import { largerThan, mistakesUpTo, WHOLE_CHECK_VALUES } from '../core/bounded-validation.js';
 import { compile } from '../core/validation.js';
 import type { PartField, PartValues, Workspace, WorkspacePart, WorkspacePartTable } from '../core/workspace.js';
 import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION, snapshotSchema, type WorkspaceSnapshot } from './snapshot.schemas.js';
@@ -30,11 +30,6 @@ export function takeSnapshot(ws: Workspace): WorkspaceSnapshot {
 
 /** Mistakes a refusal lists: past these, a document is wrong throughout and more would only weigh on the answer. */
 export const SNAPSHOT_MISTAKES_LISTED = 100;
-/**
- * Values (objects, arrays and scalars) up to which a document is checked by the whole schema at
- * once; a larger one is checked piece by piece, stopping at SNAPSHOT_MISTAKES_LISTED mistakes.
- */
-const WHOLE_CHECK_VALUES = 50_000;
 
 /** `atLeast`: the check stopped at the listed mistakes, so their total is not known. */
 export function snapshotRefusal(mistakes: ErrorDetail[], atLeast = false): ApiError {
@@ -60,6 +55,7 @@ export function readSnapshot(document: unknown, parts: WorkspacePartTable, more:
   if (typeof doc.version === 'number' && doc.version !== SNAPSHOT_VERSION) {
     throw new ApiError('snapshot_version_unsupported', `The snapshot has version ${doc.version}; this emulator reads version ${SNAPSHOT_VERSION} only. Nothing was changed.`, 'version');
   }
+  // A larger document is checked piece by piece, stopping at SNAPSHOT_MISTAKES_LISTED mistakes.
   if (largerThan(document, WHOLE_CHECK_VALUES)) {
     const found = mistakesUpTo(snapshotSchema(parts), document, SNAPSHOT_MISTAKES_LISTED);
     if (found.length) throw snapshotRefusal(found.map(detail), found.length >= SNAPSHOT_MISTAKES_LISTED);

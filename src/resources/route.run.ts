@@ -1,4 +1,5 @@
 import { fail } from '../core/errors.js';
+import { compileBounded } from '../core/bounded-validation.js';
 import { check, compile, type Validator } from '../core/validation.js';
 import type { Workspace } from '../core/workspace.js';
 import type { Reply, RouteBase } from './route.js';
@@ -24,7 +25,7 @@ export interface CheckedInput {
 export function compileInput(route: RouteBase): CheckedInput {
   const properties = (route.query as { properties?: Record<string, { type?: unknown }> } | undefined)?.properties ?? {};
   return {
-    ...(route.body ? { body: compile(route.body) } : {}),
+    ...(route.body ? { body: compileBounded(route.body) } : {}),
     ...(route.query ? { query: compile(route.query, { coerce: true }) } : {}),
     integers: Object.entries(properties).filter(([, schema]) => schema.type === 'integer').map(([name]) => name),
   };

@@ -14,6 +14,11 @@ export class RawJson {
   constructor(readonly text: string) {}
 }
 
+/** JSON text written ahead (journal entries with their bodies as kept), standing for a value of type T: what a client method gets back. */
+export class JsonText<T> extends RawJson {
+  declare readonly value?: T;
+}
+
 /** A file's bytes (or text) with their media type (document downloads, pages, scripts), written as is instead of JSON. */
 export class RawFile {
   constructor(readonly bytes: string | Uint8Array, readonly contentType: string) {}

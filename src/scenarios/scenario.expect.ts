@@ -1,15 +1,17 @@
 import { parseDuration } from '../core/durations.js';
 import { junitXml } from '../core/junit.js';
+import { reportedAt } from '../core/validation.js';
 import { ONBOARDING_ID_PLACEHOLDER, withOnboardingId } from '../core/placeholders.js';
 import type { JournalEntry } from '../core/journal.js';
-import { differences, type RequestMatcher } from '../core/journal.match.js';
+import { pathMatches } from '../core/faults.js';
+import { matches as requestMatches, type RequestMatcher } from '../core/journal.match.js';
 import type { Workspace } from '../core/workspace.js';
 import type { EventRecord } from '../resources/events/events.model.js';
 import type { DeliveryRecord } from '../resources/webhooks/webhooks.model.js';
 import { TERMINAL_STATUSES, type OnboardingRecord, type OnboardingStatus } from '../resources/onboardings/onboardings.model.js';
 import { timeline } from '../resources/onboardings/onboardings.timeline.js';
 import { matches } from './scenario.rules.js';
-import { EXPECTATION_KINDS, type ExpectationKind, type ExpectRequest, type ScenarioDocument, type ScenarioExpectation } from './scenario.schemas.js';
+import { EXPECT_MAX, EXPECTATION_KINDS, type ExpectationKind, type ExpectRequest, type ScenarioDocument, type ScenarioExpectation } from './scenario.schemas.js';
 
 /**
  * A scenario's `expect:` entries (docs/scenarios.md "Expectations"): what should happen, each
@@ -64,8 +66,9 @@ export function expectMistakes(doc: unknown, reported: readonly { path: string }
   const declared = (doc as Partial<ScenarioDocument> | null)?.expect;
   if (!Array.isArray(declared)) return [];
   const mistakes: { path: string; message: string; hint?: string }[] = [];
-  const isReported = (path: string) => reported.some((m) => m.path === path || m.path.startsWith(`${path}.`));
-  declared.forEach((entry: unknown, i) => {
+  const isReported = reportedAt(reported);
+  // Past the schema's limit the list is refused as it is: its entries need no more reading.
+  declared.slice(0, EXPECT_MAX).forEach((entry: unknown, i) => {
     const at = `expect[${i}]`;
     if (typeof entry !== 'object' || entry === null || Array.isArray(entry) || isReported(at)) return;
     const kinds = EXPECTATION_KINDS.filter((k) => (entry as Record<string, unknown>)[k] !== undefined);
@@ -105,17 +108,21 @@ function span(ms: number): string {
   return parts.length ? parts.join(' ') : '0s';
 }
 
-const iso = (ms: number) => new Date(ms).toISOString();
+/** ISO instants already written: a report writes the same deadlines for each expectation on the same events. */
+const isoWritten = new Map<number, string>();
+function iso(ms: number): string {
+  let text = isoWritten.get(ms);
+  if (text === undefined) {
+    if (isoWritten.size >= 10_000) isoWritten.clear();
+    isoWritten.set(ms, (text = new Date(ms).toISOString()));
+  }
+  return text;
+}
 const written = (delay: number | string) => (typeof delay === 'number' ? `${delay}s` : delay);
 
-/** The request matcher of an expectation; `{onboarding_id}` replaced when an event names one. */
-function matcherOf(req: ExpectRequest, onboardingId?: string): RequestMatcher {
-  const { path, ...rest } = req;
-  return { ...rest, ...(path !== undefined ? { path: onboardingId === undefined ? path : withOnboardingId(path, onboardingId) } : {}) };
-}
-
-const describeRequest = (req: ExpectRequest) =>
-  [req.method ?? 'any method', req.path ?? 'any path', ...Object.entries(req).filter(([k]) => k !== 'method' && k !== 'path').map(([k, v]) => `${k}=${String(v)}`)].join(' ');
+/** A request as a sentence names it: the method, the path (`path`, when given, instead of the request's), the other fields. */
+const describeRequest = (req: ExpectRequest, path = req.path) =>
+  [req.method ?? 'any method', path ?? 'any path', ...Object.entries(req).filter(([k]) => k !== 'method' && k !== 'path').map(([k, v]) => `${k}=${String(v)}`)].join(' ');
 
 function defaultName(e: ScenarioExpectation): string {
   if (e.onboarding) return `${e.onboarding.match ? `onboardings matching ${JSON.stringify(e.onboarding.match)}` : 'every onboarding'} reaches ${e.onboarding.reaches} within ${written(e.onboarding.within)}`;
@@ -164,6 +171,8 @@ interface Context {
   journal: JournalEntry[];
   /** The journal entries' instants, in the same (chronological) order. */
   journalAt: number[];
+  /** An event's created_at in milliseconds, read once per report. */
+  createdAt: (e: EventRecord) => number;
   /** Read once per report, so no expectation scans the whole store per item. */
   eventsOf: Map<string, EventRecord[]>;
   deliveriesOf: Map<string, DeliveryRecord[]>;
@@ -190,7 +199,7 @@ function onboardingItems(c: Context, spec: NonNullable<ScenarioExpectation['onbo
 function deliveredItems(c: Context, spec: NonNullable<ScenarioExpectation['delivered']>): ExpectationItem[] {
   const within = parseDuration(spec.within) ?? 0;
   return c.events.filter((e) => e.type === spec.event).map((e): ExpectationItem => {
-    const due = Date.parse(e.created_at) + within;
+    const due = c.createdAt(e) + within;
     const mine = c.deliveriesOf.get(e.id) ?? [];
     const succeeded = mine.filter((d) => d.status === 'succeeded' && d.delivered_at !== null).map((d) => Date.parse(d.delivered_at!)).sort((a, b) => a - b);
     const first = succeeded[0];
@@ -207,23 +216,73 @@ function deliveredItems(c: Context, spec: NonNullable<ScenarioExpectation['deliv
 
 const journalNote = (ws: Workspace) => (ws.requests.dropped > 0 ? ` (the journal dropped its ${ws.requests.dropped} oldest request(s); raise --journal-limit)` : '');
 
+/**
+ * The journal entries (their positions in `c.journal`, ascending) an `after` expectation's
+ * request matches for each event, worked out in one pass over the journal rather than one
+ * per event: the entries that match all but the path, then, when the path names
+ * `{onboarding_id}`, grouped by the onboarding whose id the path holds there.
+ */
+function afterCandidates(c: Context, request: ExpectRequest, events: readonly EventRecord[]): (e: EventRecord) => readonly number[] {
+  const { path, ...rest } = request;
+  const others: RequestMatcher = rest;
+  const candidates: number[] = [];
+  for (let i = 0; i < c.journal.length; i++) if (requestMatches(c.journal[i]!, others)) candidates.push(i);
+  const onPath = (pattern: string | undefined) => (pattern === undefined ? candidates : candidates.filter((i) => pathMatches(pattern, c.journal[i]!.path)));
+  if (path === undefined || !path.includes(ONBOARDING_ID_PLACEHOLDER)) {
+    const all = onPath(path);
+    return () => all;
+  }
+  // An event naming no onboarding leaves the placeholder as it is written.
+  let literal: number[] | undefined;
+  const ids = new Set(events.flatMap((e) => (e.data.onboarding_id === undefined ? [] : [e.data.onboarding_id])));
+  const lengths = new Set([...ids].map((id) => id.length));
+  const head = path.slice(0, path.indexOf(ONBOARDING_ID_PLACEHOLDER));
+  const byOnboarding = new Map<string, number[]>();
+  for (const i of candidates) {
+    const sent = c.journal[i]!.path;
+    if (!sent.startsWith(head)) continue;
+    for (const length of lengths) {
+      const id = sent.slice(head.length, head.length + length);
+      if (!ids.has(id) || !pathMatches(withOnboardingId(path, id), sent)) continue;
+      const list = byOnboarding.get(id);
+      if (list) list.push(i);
+      else byOnboarding.set(id, [i]);
+    }
+  }
+  return (e) => (e.data.onboarding_id === undefined ? (literal ??= onPath(path)) : byOnboarding.get(e.data.onboarding_id) ?? []);
+}
+
 function afterItems(c: Context, spec: NonNullable<ScenarioExpectation['after']>): ExpectationItem[] {
   const within = parseDuration(spec.within) ?? 0;
-  return c.events.filter((e) => e.type === spec.event).map((e): ExpectationItem => {
-    const from = Date.parse(e.created_at);
+  const events = c.events.filter((e) => e.type === spec.event);
+  const candidatesFor = afterCandidates(c, spec.request, events);
+  const path = spec.request.path;
+  const note = journalNote(c.ws);
+  return events.map((e): ExpectationItem => {
+    const from = c.createdAt(e);
     const due = from + within;
-    const matcher = matcherOf(spec.request, e.data.onboarding_id);
-    const wanted = describeRequest({ ...spec.request, ...(matcher.path !== undefined ? { path: matcher.path } : {}) });
-    let hit: JournalEntry | undefined;
-    // The journal is in time order: only the entries between the event and its deadline are read.
-    for (let i = firstAtOrAfter(c.journalAt, from); i < c.journal.length && c.journalAt[i]! <= due && !hit; i++) {
-      if (differences(c.journal[i]!, matcher).length === 0) hit = c.journal[i];
-    }
-    const base = { subject: e.id, due_at: iso(due), seen_at: hit ? hit.at : null };
-    if (hit) return { ...base, status: 'passed', reason: `${hit.id} ${hit.method} ${hit.path} at ${hit.at}, ${span(Date.parse(hit.at) - from)} after the event` };
-    if (c.now > due) return { ...base, status: 'failed', reason: `no ${wanted} between ${e.created_at} and ${iso(due)}${journalNote(c.ws)}` };
-    return { ...base, status: 'pending', reason: `waiting for ${wanted} until ${iso(due)} (${span(due - c.now)} left)` };
+    // The journal is in time order: the first candidate at or after the event, if it is before the deadline.
+    const candidates = candidatesFor(e);
+    const first = candidates[firstFrom(candidates, firstAtOrAfter(c.journalAt, from))];
+    const hit = first !== undefined && c.journalAt[first]! <= due ? c.journal[first] : undefined;
+    const dueAt = iso(due);
+    if (hit) return { subject: e.id, due_at: dueAt, seen_at: hit.at, status: 'passed', reason: `${hit.id} ${hit.method} ${hit.path} at ${hit.at}, ${span(c.journalAt[first!]! - from)} after the event` };
+    const wanted = describeRequest(spec.request, path === undefined || e.data.onboarding_id === undefined ? path : withOnboardingId(path, e.data.onboarding_id));
+    if (c.now > due) return { subject: e.id, due_at: dueAt, seen_at: null, status: 'failed', reason: `no ${wanted} between ${e.created_at} and ${dueAt}${note}` };
+    return { subject: e.id, due_at: dueAt, seen_at: null, status: 'pending', reason: `waiting for ${wanted} until ${dueAt} (${span(due - c.now)} left)` };
   });
+}
+
+/** The first place in ascending `positions` holding `start` or more. */
+function firstFrom(positions: readonly number[], start: number): number {
+  let lo = 0;
+  let hi = positions.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (positions[mid]! < start) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** The first index whose instant is at or after `t` (binary search over sorted instants). */
@@ -239,17 +298,19 @@ function firstAtOrAfter(instants: readonly number[], t: number): number {
 }
 
 function neverItems(c: Context, spec: ExpectRequest): ExpectationItem[] {
-  const matcher = matcherOf(spec);
-  return c.journal.filter((j) => differences(j, matcher).length === 0).map((j) => ({
+  const matcher: RequestMatcher = spec;
+  return c.journal.filter((j) => requestMatches(j, matcher)).map((j) => ({
     subject: j.id, status: 'failed' as const, due_at: null, seen_at: j.at,
     reason: `${j.method} ${j.path} at ${j.at} answered ${j.status}${j.headers.idempotency_key === null ? ' (no Idempotency-Key)' : ''}`,
   }));
 }
 
-function evaluate(c: Context, e: ScenarioExpectation): ExpectationResult {
+/** An expectation worked out, but for its name. */
+type Outcome = Omit<ExpectationResult, 'name'>;
+
+function evaluate(c: Context, e: ScenarioExpectation): Outcome {
   const kind = kindOf(e)!;
-  const name = e.name ?? defaultName(e);
-  const result = (status: ExpectationStatus, reason: string, details: ExpectationItem[]): ExpectationResult => ({ name, kind, status, reason, details });
+  const result = (status: ExpectationStatus, reason: string, details: ExpectationItem[]): Outcome => ({ kind, status, reason, details });
   if (kind === 'never') {
     const found = neverItems(c, e.never!);
     if (!c.ws.requests.enabled) return result('pending', 'the request journal is off (--journal-limit 0): requests cannot be checked', []);
@@ -290,6 +351,7 @@ export function evaluateExpectations(ws: Workspace): ExpectationReport {
   const isNew = (r: { seq: number; created_at: string }) => (fromSeq === undefined ? Date.parse(r.created_at) >= since : r.seq >= fromSeq);
   const expectations = scenario?.document.expect ?? [];
   const journal = expectations.length ? ws.requests.newestFirst().reverse().filter((j) => Date.parse(j.at) >= since) : [];
+  const createdMs = new Map<EventRecord, number>();
   const c: Context = {
     ws,
     now,
@@ -298,11 +360,23 @@ export function evaluateExpectations(ws: Workspace): ExpectationReport {
     events: expectations.length ? ws.store.events.values().filter(isNew).sort((a, b) => a.seq - b.seq) : [],
     journal,
     journalAt: journal.map((j) => Date.parse(j.at)),
+    createdAt: (e) => {
+      let ms = createdMs.get(e);
+      if (ms === undefined) createdMs.set(e, (ms = Date.parse(e.created_at)));
+      return ms;
+    },
     eventsOf: expectations.length ? groupBy(ws.store.events.values().sort((a, b) => a.seq - b.seq), (e) => e.data.onboarding_id) : new Map(),
     deliveriesOf: expectations.length ? groupBy(ws.store.deliveries.values(), (d) => d.event_id) : new Map(),
     reached: new Map(),
   };
-  const results = expectations.map((e) => evaluate(c, e));
+  // Expectations that differ in their names only are worked out once (their items shared).
+  const outcomes = new Map<string, Outcome>();
+  const results = expectations.map((e): ExpectationResult => {
+    const key = JSON.stringify({ ...e, name: null });
+    let outcome = outcomes.get(key);
+    if (!outcome) outcomes.set(key, (outcome = evaluate(c, e)));
+    return { name: e.name ?? defaultName(e), ...outcome };
+  });
   return tally(scenario?.document.name ?? null, iso(now), false, results);
 }
 

@@ -1,8 +1,9 @@
 import { parseDuration } from '../core/durations.js';
 import { ApiError } from '../core/errors.js';
+import { reportedAt } from '../core/validation.js';
 import type { Workspace } from '../core/workspace.js';
 import { DELIVERY_FAULT_LIMITS, DeliveryFaultList, type DeliveryFaultInput } from '../delivery-faults/delivery-faults.js';
-import type { ScenarioDocument, ScenarioDeliveryFault } from './scenario.schemas.js';
+import { DELIVERY_FAULTS_MAX, type ScenarioDocument, type ScenarioDeliveryFault } from './scenario.schemas.js';
 
 /**
  * A scenario's `delivery_faults`: delivery faults (src/delivery-faults/delivery-faults.ts) declared in the file,
@@ -40,10 +41,12 @@ export function faultMistakes(doc: unknown, reported: readonly { path: string }[
   const ids = { id: () => 'dft_check', token: () => '', code: () => '' };
   const declared = (doc as Partial<ScenarioDocument> | null)?.delivery_faults;
   if (!Array.isArray(declared)) return [];
-  declared.forEach((fault: ScenarioDeliveryFault, i) => {
+  const isReported = reportedAt(reported);
+  // Past the schema's limit the list is refused as it is: its entries need no more reading.
+  declared.slice(0, DELIVERY_FAULTS_MAX).forEach((fault: ScenarioDeliveryFault, i) => {
     const at = (field: string) => `delivery_faults[${i}]${field ? `.${field}` : ''}`;
     // A fault whose shape is already wrong is reported by the schema alone.
-    if (reported.some((m) => m.path === at('') || m.path.startsWith(`${at('')}.`))) return;
+    if (isReported(at(''))) return;
     if ([fault.after, fault.for, fault.delay].some((d) => d !== undefined && ms(d) === undefined)) return;
     const delay = ms(fault.delay);
     if (delay !== undefined && (delay < 1 || delay > DELIVERY_FAULT_LIMITS.delayMs)) {

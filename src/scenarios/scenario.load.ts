@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { parseJson, parseJsonOrYaml, parseYaml, type DocumentRead } from '../core/documents.js';
 import { CLOCK_LIMITS } from '../core/clock.js';
 import { parseDuration } from '../core/durations.js';
+import { largerThan, mistakesUpTo, WHOLE_CHECK_VALUES } from '../core/bounded-validation.js';
 import { compile, join, type Mistake } from '../core/validation.js';
 import { expectMistakes } from './scenario.expect.js';
 import { faultMistakes } from './scenario.faults.js';
@@ -15,10 +16,20 @@ export interface ScenarioMistake {
   hint?: string;
 }
 
-/** Every mistake of a scenario document at once, each with its path and a hint. */
+/** Mistakes a refusal lists: past these, a document is wrong throughout and more would only weigh on the answer. */
+const SCENARIO_MISTAKES_LISTED = 100;
+
+/**
+ * The mistakes of a scenario document, each with its path and a hint: every one, up to
+ * SCENARIO_MISTAKES_LISTED (`total` counts them all; `atLeast`: the check of a large document
+ * stopped there, so their total is not known).
+ */
 export class ScenarioError extends Error {
-  constructor(readonly mistakes: ScenarioMistake[], readonly source = 'scenario') {
-    super(`${source} is not a valid scenario:\n${mistakes.map((m) => `  ${m.path || '(document)'}: ${m.message}${m.hint ? ` (${m.hint})` : ''}`).join('\n')}`);
+  readonly mistakes: ScenarioMistake[];
+  constructor(mistakes: ScenarioMistake[], readonly source = 'scenario', readonly total = mistakes.length, readonly atLeast = false) {
+    const listed = mistakes.slice(0, SCENARIO_MISTAKES_LISTED);
+    super(`${source} is not a valid scenario:\n${listed.map((m) => `  ${m.path || '(document)'}: ${m.message}${m.hint ? ` (${m.hint})` : ''}`).join('\n')}`);
+    this.mistakes = listed;
   }
 }
 
@@ -40,15 +51,23 @@ const DELAY_HINT = 'write a delay such as "30m", "1h30m", "2d", "PT2H" or a numb
 const UNKNOWN = 'is not a known field';
 
 export function checkScenario(data: unknown, source = 'scenario'): ScenarioDocument {
-  const shape = validateShape(data);
+  // A scenario written by hand holds a few thousand values; a larger document is checked piece
+  // by piece up to the mistakes listed, as the whole check collects one error per wrong item.
+  const large = largerThan(data, WHOLE_CHECK_VALUES);
+  const shape = large ? boundedShape(data) : validateShape(data);
   const at = places(data);
   const mistakes = shape.ok ? [] : explain(shape.mistakes, at);
   // Delays are read even when the shape is wrong, so one pass reports every mistake.
   mistakes.push(...delays(at, mistakes));
   mistakes.push(...faultMistakes(data, mistakes));
   mistakes.push(...expectMistakes(data, mistakes));
-  if (mistakes.length || !shape.ok) throw new ScenarioError(mistakes, source);
+  if (mistakes.length || !shape.ok) throw new ScenarioError(mistakes, source, mistakes.length, large && mistakes.length >= SCENARIO_MISTAKES_LISTED);
   return shape.value;
+}
+
+function boundedShape(data: unknown): ReturnType<typeof validateShape> {
+  const found = mistakesUpTo(ScenarioSchema, data, SCENARIO_MISTAKES_LISTED);
+  return found.length ? { ok: false, mistakes: found } : { ok: true, value: data as ScenarioDocument };
 }
 
 /**
@@ -90,12 +109,19 @@ function branchFor(node: Node, value: unknown): Node {
   return node;
 }
 
-/** Every place of the document by the path mistakes carry, the fields it leaves out included. */
+/**
+ * Every place of the document by the path mistakes carry, the fields it leaves out included;
+ * not inside a field the schema does not know (a mistake there is the field's own), and at most
+ * PLACES_MAX in all (a mistake past them goes without its hint).
+ */
+const PLACES_MAX = 10_000;
 function places(data: unknown): Map<string, Place> {
   const out = new Map<string, Place>();
   const visit = (node: Node | undefined, value: unknown, path: string, label: string, within?: Place['within']): void => {
+    if (out.size >= PLACES_MAX) return;
     out.set(path, { node, value, label, ...(within ? { within } : {}) });
-    const shown = node && branchFor(node, value);
+    if (!node) return;
+    const shown = branchFor(node, value);
     if (isRecord(value)) {
       const props = shown?.properties ?? {};
       const extra = typeof shown?.additionalProperties === 'object' ? shown.additionalProperties : undefined;
@@ -116,12 +142,19 @@ const TYPE = '(?:an? (?:string|number|integer|boolean|object|array|null))';
 const TYPE_LIST = new RegExp(`^must be ${TYPE}(?:(?:, | or )${TYPE})*$`);
 
 function explain(found: Mistake[], at: Map<string, Place>): ScenarioMistake[] {
-  const under = (m: Mistake, o: Mistake) => o !== m && (o.path === m.path || o.path.startsWith(`${m.path}.`) || o.path.startsWith(`${m.path}[`));
+  // Is there another mistake at the path of this one, or under it? Counted once for all.
+  const atPath = new Map<string, number>();
+  const holding = new Set<string>();
+  for (const { path } of found) {
+    atPath.set(path, (atPath.get(path) ?? 0) + 1);
+    for (let end = Math.max(path.lastIndexOf('.'), path.lastIndexOf('[')); end > 0; end = Math.max(path.lastIndexOf('.', end - 1), path.lastIndexOf('[', end - 1))) holding.add(path.slice(0, end));
+  }
+  const others = (m: Mistake) => atPath.get(m.path)! > 1 || holding.has(m.path);
   // An object given for a union that takes objects is of the right kind: its own mistakes
   // are the ones to read, not "must be a string or a number" from the union's other branches.
   const misleading = (m: Mistake) => {
     const place = at.get(m.path);
-    return !!place?.node?.anyOf && TYPE_LIST.test(m.message) && branchFor(place.node, place.value) !== place.node && found.some((o) => under(m, o));
+    return !!place?.node?.anyOf && TYPE_LIST.test(m.message) && branchFor(place.node, place.value) !== place.node && others(m);
   };
   return found
     .filter((m) => !misleading(m))

@@ -194,14 +194,18 @@ export const ScenarioExpectation = Type.Object(
 export const EXPECTATION_KINDS = ['onboarding', 'delivered', 'after', 'never'] as const;
 export type ExpectationKind = (typeof EXPECTATION_KINDS)[number];
 
+/** Delivery faults and expectations a scenario declares at most. */
+export const DELIVERY_FAULTS_MAX = 50;
+export const EXPECT_MAX = 100;
+
 export const ScenarioSchema = Type.Object(
   {
     version: Type.Optional(Type.Literal(1)),
     name: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
     description: Type.Optional(Type.String({ maxLength: 2000 })),
     rules: Type.Array(ScenarioRule, { maxItems: 200, description: 'the first rule that matches an onboarding drives it' }),
-    delivery_faults: Type.Optional(Type.Array(ScenarioDeliveryFault, { maxItems: 50, description: 'faults on webhook messages, added when the scenario is loaded (and after a reset), replacing those of the scenario before' })),
-    expect: Type.Optional(Type.Array(ScenarioExpectation, { maxItems: 100, description: 'what should happen, checked against the workspace clock: GET /_emulator/scenario/report' })),
+    delivery_faults: Type.Optional(Type.Array(ScenarioDeliveryFault, { maxItems: DELIVERY_FAULTS_MAX, description: 'faults on webhook messages, added when the scenario is loaded (and after a reset), replacing those of the scenario before' })),
+    expect: Type.Optional(Type.Array(ScenarioExpectation, { maxItems: EXPECT_MAX, description: 'what should happen, checked against the workspace clock: GET /_emulator/scenario/report' })),
   },
   { ...Strict, title: 'Scenario', description: 'docs/scenarios.md' },
 );

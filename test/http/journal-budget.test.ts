@@ -24,6 +24,18 @@ describe('the journal and large bodies', () => {
     expect((await h.http().get('/_emulator/requests')).body.data[0]).toMatchObject({ body: null, body_bytes: null });
   });
 
+  it('keeps a body sent with a byte order mark without it: the journal lists it, and a page of it is its text as sent', async () => {
+    const h = harness();
+    const sent = '{ "reason" :  "spaced as sent" }';
+    const bom = `\uFEFF${sent}`;
+    const refused = await h.http().post('/v1/onboardings/onb_demo_jansen/cancel').set('Authorization', `Bearer ${KEYS.owner}`).set('Content-Type', 'application/json').send(bom);
+    expect(refused.status).toBe(422);
+    const listed = await h.http().get('/_emulator/requests');
+    expect(listed.status).toBe(200);
+    expect(listed.body.data[0]).toMatchObject({ body: { reason: 'spaced as sent' }, body_bytes: Buffer.byteLength(bom) });
+    expect(listed.text).toContain(`"body":${sent}`);
+  });
+
   it('stays small after 40 bodies of 900 KB: the snapshot holds their sizes, not their content', async () => {
     const h = harness();
     const body = { ...createBody(), notes: 'x'.repeat(900 * 1024) };

@@ -34,15 +34,31 @@ describe('count limits', () => {
 });
 
 describe('body size by format', () => {
-  it('takes a YAML body up to 128 KB (the parser is slow), and JSON up to 1 MB', async () => {
+  it('takes a YAML body up to 32 KB (the parser is slow), and JSON up to 1 MB', async () => {
     const h = harness();
-    const padding = `# ${'x'.repeat(200 * 1024)}\n`;
+    const padding = `# ${'x'.repeat(40 * 1024)}\n`;
     const yaml = await h.http().post('/_emulator/scenarios/validate').set('Content-Type', 'application/yaml').send(`${padding}version: 1\nname: big\nrules: []\n`);
     expectError(yaml, 413, 'invalid_request', 'body_too_large');
-    expect(yaml.body.error.message).toBe('The body is larger than 128 KB.');
+    expect(yaml.body.error.message).toBe('The body is larger than 32 KB.');
+    const near = await h.http().post('/_emulator/scenarios/validate').set('Content-Type', 'application/yaml').send(`# ${'x'.repeat(30 * 1024)}\nversion: 1\nname: near\nrules: []\n`);
+    expect(near.status).toBe(200);
     const json = await h.http().post('/_emulator/scenarios/validate').set('Content-Type', 'application/json').send(JSON.stringify({ version: 1, name: 'big', description: 'x'.repeat(200 * 1024), rules: [] }));
     expect(json.status).not.toBe(413);
     const small = await h.http().post('/_emulator/scenarios/validate').set('Content-Type', 'application/yaml').send('version: 1\nname: small\nrules: []\n');
     expect(small.status).not.toBe(413);
+  });
+
+  it('refuses a YAML body whose aliases stand for more than 100,000 values, and still names a key given twice where it is', async () => {
+    const h = harness();
+    // 2,000 items anchored once and named 99 times more: 15 KB of text for 200,000 values.
+    const items = Array.from({ length: 2000 }, () => 1).join(', ');
+    const bomb = `version: 1\nrules: []\ndescription: x\nx0: &a [${items}]\n${Array.from({ length: 99 }, (_, i) => `x${i + 1}: *a`).join('\n')}\n`;
+    const refused = await h.http().post('/_emulator/scenarios/validate').set('Content-Type', 'application/yaml').send(bomb);
+    expectError(refused, 413, 'invalid_request', 'body_too_large');
+    expect(refused.body.error.message).toBe('The body holds more than 100,000 values once its aliases are expanded.');
+    const fewer = await h.http().post('/_emulator/scenarios/validate').set('Content-Type', 'application/yaml').send(bomb.split('\n').slice(0, 14).join('\n'));
+    expect(fewer.status).toBe(200);
+    const twice = await h.http().post('/_emulator/scenarios/validate').set('Content-Type', 'application/yaml').send('version: 1\nrules:\n  - name: a\n    name: b\nrules: []\n');
+    expect(expectError(twice, 400, 'invalid_request', 'body_invalid_yaml').message).toBe('The body is not valid YAML: Map keys must be unique at line 4, column 5.');
   });
 });

@@ -42,6 +42,34 @@ const keyed = (h: H, key: string) => h.as(KEYS.owner).post('/v1/onboardings', {
 const receivers = useReceivers();
 
 describe('GET /_emulator/scenario/report', () => {
+  it('after: finds each event\'s request by the onboarding its path names, exactly or as a prefix, within the deadline', async () => {
+    const h = harness();
+    const read = (name: string, path: string) => ({ name, after: { event: 'onboarding.created', request: { method: 'GET', path }, within: '1h' } });
+    await h.http().put('/_emulator/scenario').send({
+      name: 'reads', rules: [],
+      expect: [read('prefix', '/v1/onboardings/{onboarding_id}*'), read('prefix, named again', '/v1/onboardings/{onboarding_id}*'), read('exact', '/v1/onboardings/{onboarding_id}'), read('documents', '/v1/onboardings/{onboarding_id}/documents')],
+    }).expect(200);
+    const a = ((await keyed(h, 'a')).body as { id: string }).id;
+    const b = ((await keyed(h, 'b')).body as { id: string }).id;
+    const c = ((await keyed(h, 'c')).body as { id: string }).id;
+    await advance(h, '10m');
+    expect((await h.as(KEYS.owner).get(`/v1/onboardings/${a}/documents`)).status).toBe(200);
+    await advance(h, '10m');
+    expect((await h.as(KEYS.owner).get(`/v1/onboardings/${b}`)).status).toBe(200);
+    await advance(h, '2h');
+    // Past c's deadline: a read of c now is too late.
+    expect((await h.as(KEYS.owner).get(`/v1/onboardings/${c}`)).status).toBe(200);
+    const r = await report(h);
+    const statuses = (name: string) => Object.fromEntries(byName(r, name).details.map((d) => [d.subject, d.status]));
+    const [ea, eb, ec] = byName(r, 'exact').details.map((d) => d.subject);
+    expect(statuses('prefix')).toEqual({ [ea!]: 'passed', [eb!]: 'passed', [ec!]: 'failed' });
+    expect(byName(r, 'prefix, named again')).toMatchObject({ status: 'failed', details: byName(r, 'prefix').details });
+    expect(statuses('exact')).toEqual({ [ea!]: 'failed', [eb!]: 'passed', [ec!]: 'failed' });
+    expect(statuses('documents')).toEqual({ [ea!]: 'passed', [eb!]: 'failed', [ec!]: 'failed' });
+    expect(byName(r, 'prefix').details[0]!.reason).toMatch(new RegExp(`^jrn_\\d+ GET /v1/onboardings/${a}/documents at 2026-10-05T09:10:00.000Z, 10m after the event$`));
+    expect(byName(r, 'exact').details[2]!.reason).toBe(`no GET /v1/onboardings/${c} between 2026-10-05T09:00:00.000Z and 2026-10-05T10:00:00.000Z`);
+  });
+
   it('is pending before the deadlines, then passed or failed with the reasons', async () => {
     const h = harness();
     await h.http().put('/_emulator/scenario').send(happy).expect(200);

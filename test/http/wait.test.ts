@@ -292,3 +292,51 @@ describe('GET /_emulator/wait: not met', () => {
     expect(checks).toBe(2);
   });
 });
+
+/**
+ * A wait reads, on each change, only what changed since its last look (the journal past its
+ * cursor, the records a collection's log names), yet counts what the workspace holds now.
+ */
+describe('GET /_emulator/wait follows the workspace, not only what was added', () => {
+  const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+  it('for=request counts the requests the journal holds: a clear drops them, a reset gives it a new journal', async () => {
+    const { emulator, url, api, wait } = await serve();
+    await api('GET', '/v1/onboardings');
+    const pending = wait({ for: 'request', method: 'GET', path: '/v1/onboardings', count: 2, timeout_ms: 5_000 });
+    await waitsOpen(emulator, 1);
+    expect((await fetch(`${url}/_emulator/requests`, { method: 'DELETE' })).status).toBe(200);
+    await api('GET', '/v1/onboardings');
+    await pause(50);
+    expect(emulator.waits.size).toBe(1);
+    expect((await fetch(`${url}/_emulator/reset`, { method: 'POST' })).status).toBe(200);
+    await api('GET', '/v1/onboardings');
+    await pause(50);
+    expect(emulator.waits.size).toBe(1);
+    await api('GET', '/v1/onboardings');
+    const { status, body } = await pending;
+    expect(status).toBe(200);
+    expect(body.count).toBe(2);
+    expect((body.data as { id: string }[]).map((e) => e.id)).toEqual(['jrn_000001', 'jrn_000002']);
+  });
+
+  it('for=delivery reads an address as it is now: the deliveries of a deleted address no longer count', async () => {
+    const { emulator, api, wait } = await serve();
+    const receiver = await slowReceiver(0);
+    const first = (await (await api('POST', '/v1/webhooks', { url: receiver.url })).json()) as { id: string };
+    expect((await api('POST', '/v1/onboardings', createBody({ reference: 'one' }))).status).toBe(201);
+    expect((await wait({ for: 'delivery', address: receiver.url, status: 'succeeded', timeout_ms: 5_000 })).status).toBe(200);
+    const pending = wait({ for: 'delivery', address: receiver.url, status: 'succeeded', count: 2, timeout_ms: 5_000 });
+    await waitsOpen(emulator, 1);
+    expect((await api('DELETE', `/v1/webhooks/${first.id}`)).status).toBe(200);
+    expect((await api('POST', '/v1/webhooks', { url: receiver.url })).status).toBe(201);
+    expect((await api('POST', '/v1/onboardings', createBody({ reference: 'two' }))).status).toBe(201);
+    await pause(50);
+    // The first delivery went to an address that is gone: one of two.
+    expect(emulator.waits.size).toBe(1);
+    expect((await api('POST', '/v1/onboardings', createBody({ reference: 'three' }))).status).toBe(201);
+    const { status, body } = await pending;
+    expect(status).toBe(200);
+    expect(body.count).toBe(2);
+  });
+});
