@@ -21,7 +21,7 @@ export const BODY_DEPTH_LIMIT = 64;
 export function deeperThan(value: unknown, max: number): boolean {
   if (!isContainer(value)) return false;
   if (max < 1) return true;
-  const frames: unknown[][] = [childrenOf(value)];
+  const frames: unknown[][] = [containersIn(value)];
   const next: number[] = [0];
   while (frames.length > 0) {
     const top = frames.length - 1;
@@ -34,7 +34,7 @@ export function deeperThan(value: unknown, max: number): boolean {
     const child = items[next[top]!++];
     if (!isContainer(child)) continue;
     if (frames.length + 1 > max) return true;
-    frames.push(childrenOf(child));
+    frames.push(containersIn(child));
     next.push(0);
   }
   return false;
@@ -42,6 +42,20 @@ export function deeperThan(value: unknown, max: number): boolean {
 
 const isContainer = (v: unknown): v is object => v !== null && typeof v === 'object';
 const childrenOf = (v: object): unknown[] => (Array.isArray(v) ? v : Object.values(v));
+
+/**
+ * The objects and arrays directly inside `v`, found key by key: Object.values() of an object of
+ * 60,000 keys costs twice as much, and the depth walk never needs the scalars.
+ */
+function containersIn(v: object): unknown[] {
+  if (Array.isArray(v)) return v;
+  const found: unknown[] = [];
+  for (const key in v) {
+    const child = (v as Record<string, unknown>)[key];
+    if (isContainer(child)) found.push(child);
+  }
+  return found;
+}
 
 /**
  * Objects and arrays a body may hold in all, checked on its text before it is parsed: JSON.parse

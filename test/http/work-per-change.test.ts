@@ -187,6 +187,8 @@ describe('work per change does not grow with what a workspace holds', () => {
     expect((await send('POST', '/_emulator/clock/advance', JSON.stringify({ by: '1s' }))).status).toBe(200);
     const since = new Date(Date.parse(START) + 1000).toISOString();
     // Opened one after another: each reads the whole workspace once.
+    /** Each relay's token, given by its open alone: its claim and its close send it. */
+    const tokens = new Map<string, string>();
     const opening = await watched(async () => {
       const waits: Promise<Answer>[] = [];
       const queries = waitQueries(since, someOnboarding);
@@ -202,6 +204,7 @@ describe('work per change does not grow with what a workspace holds', () => {
       const relays: Promise<Answer>[] = [];
       for (let i = 0; i < RELAY_LIMIT; i++) {
         const relay = json(await send('POST', '/_emulator/relays', JSON.stringify({ url_prefix: `http://127.0.0.1:9/relay-${i}/` })));
+        tokens.set(String(relay.id), String(relay.token));
         relays.push(held(send('POST', `/_emulator/relays/${String(relay.id)}/claim`, JSON.stringify({ wait_ms: 60000 }), { 'relay-token': String(relay.token) })));
       }
       return { waits, relays };
@@ -247,7 +250,9 @@ describe('work per change does not grow with what a workspace holds', () => {
     agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
     await Promise.all([...opening.value.waits, ...opening.value.relays]);
     await expect.poll(() => em.emulator.waits.size, { timeout: 10_000 }).toBe(0);
-    for (const relay of json(await send('GET', '/_emulator/relays')).data as { id: string }[]) expect((await send('DELETE', `/_emulator/relays/${relay.id}`)).status).toBe(200);
+    for (const relay of json(await send('GET', '/_emulator/relays')).data as { id: string }[]) {
+      expect((await send('DELETE', `/_emulator/relays/${relay.id}`, undefined, { 'relay-token': tokens.get(relay.id)! })).status).toBe(200);
+    }
   });
 
   it('holds the loop at most 250 ms for any one request up to its documented limits', { timeout: 120_000 }, async () => {
