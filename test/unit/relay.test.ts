@@ -154,6 +154,17 @@ describe('RelayHub', () => {
     expect(hub.open('ws', {}).workspace).toBe('ws');
   });
 
+  it('keeps at most 256 relays in an emulator, whatever the workspaces', () => {
+    const hub = new RelayHub();
+    const opened = [];
+    for (let w = 0; w < 256 / RELAY_LIMIT; w++) for (let i = 0; i < RELAY_LIMIT; i++) opened.push(hub.open(`ws${w}`, {}));
+    expect(() => hub.open('newcomer', {})).toThrow(expect.objectContaining({ code: 'relay_limit_reached', status: 422, message: expect.stringContaining('256 relays are open in this emulator') }));
+    expect(hub.list('ws0')).toHaveLength(RELAY_LIMIT);
+    // Room made by a close is room for anyone.
+    hub.close('ws0', opened[0]!.id, opened[0]!.token);
+    expect(hub.open('newcomer', {}).workspace).toBe('newcomer');
+  });
+
   it('refuses a relay without forward_to under the strict URL policy, and a forward_to that is no http(s) URL', () => {
     const hub = new RelayHub();
     expect(() => hub.open('ws', {}, 'strict')).toThrow(expect.objectContaining({ code: 'parameter_missing', param: 'forward_to' }));
