@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createBody, envelope, harness, KEYS } from '../support/harness.js';
+import { createBody, envelope, harness, KEYS, type Harness } from '../support/harness.js';
 import { submitted } from '../support/journey.js';
 
 /**
@@ -11,12 +11,10 @@ import { submitted } from '../support/journey.js';
 const ONB = 'onb_demo_jansen';
 const SHOP = 'https://shop.example.com';
 
-type H = ReturnType<typeof harness>;
-
-const returnUrl = (h: H, url: string) => h.as(KEYS.owner).post('/v1/onboardings', createBody({ options: { return_url: url } }));
+const returnUrl = (h: Harness, url: string) => h.as(KEYS.owner).post('/v1/onboardings', createBody({ options: { return_url: url } }));
 
 /** Opens a review page of ONB announcing `origin`: its frame-ancestors and the origin it keeps. */
-async function reviewFramedBy(h: H, origin: string) {
+async function reviewFramedBy(h: Harness, origin: string) {
   submitted(h.emulator.defaultWorkspace, ONB);
   const s = await h.as(KEYS.manager).post(`/v1/onboardings/${ONB}/review-sessions`, { reviewer: { email: 'mark.manager@acme.test', external_id: 'user-42' } });
   expect(s.status, JSON.stringify(s.body)).toBe(201);

@@ -2,13 +2,11 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { FixturesDocument } from '../../src/fixtures/fixtures.schemas.js';
 import { changeTerms, returnForCorrection } from '../../src/resources/onboardings/onboardings.lifecycle.js';
-import { createBody, harness, KEYS, expectError } from '../support/harness.js';
+import { createBody, harness, KEYS, expectError, type Harness } from '../support/harness.js';
 import { advance, createOnboarding, eventTypes, inReview, readOnboarding } from '../support/sandbox-steps.js';
 
-type H = ReturnType<typeof harness>;
-
-const identity = (h: H, key: string, id: string) => h.as(key).post(`/v1/onboardings/${id}/identity-verification`);
-const approval = (h: H, key: string, id: string, role: string, dataVersion: number) =>
+const identity = (h: Harness, key: string, id: string) => h.as(key).post(`/v1/onboardings/${id}/identity-verification`);
+const approval = (h: Harness, key: string, id: string, role: string, dataVersion: number) =>
   h.as(key).post(`/v1/onboardings/${id}/approvals`, { role, data_version: dataVersion });
 
 interface OpenApproval {
@@ -19,7 +17,7 @@ interface OpenApproval {
 }
 
 /** The OpenApproval of one onboarding in GET /v1/approvals, or undefined when it is not listed. */
-async function openApproval(h: H, key: string, id: string): Promise<OpenApproval | undefined> {
+async function openApproval(h: Harness, key: string, id: string): Promise<OpenApproval | undefined> {
   const res = await h.as(key).get('/v1/approvals?limit=100');
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return (res.body.data as OpenApproval[]).find((a) => a.onboarding_id === id);

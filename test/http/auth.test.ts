@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Organization } from '../../src/resources/organizations/organizations.model.js';
-import { createBody, envelope, harness, KEYS } from '../support/harness.js';
+import { createBody, envelope, harness, KEYS, type Harness } from '../support/harness.js';
 
-type H = ReturnType<typeof harness>;
 type Method = 'GET' | 'POST' | 'PATCH';
 
 /** The fixture onboarding of hrs_test_acme_owner, present in every fresh emulator. */
@@ -24,7 +23,7 @@ const ROUTES: { method: Method; path: string; scope: string; write: boolean; bod
   { method: 'GET', path: '/v1/employees', scope: 'employees:read', write: false },
 ];
 
-function call(h: H, key: string, method: Method, path: string, body?: object) {
+function call(h: Harness, key: string, method: Method, path: string, body?: object) {
   const a = h.as(key);
   if (method === 'GET') return a.get(path);
   if (method === 'PATCH') return a.patch(path, body ?? {});
@@ -32,7 +31,7 @@ function call(h: H, key: string, method: Method, path: string, body?: object) {
 }
 
 /** Records are replaced whole: a partner with one admission switched on or off. */
-function setAdmission(h: H, partnerId: string, employerId: string, active: boolean) {
+function setAdmission(h: Harness, partnerId: string, employerId: string, active: boolean) {
   const store = h.emulator.defaultWorkspace.store;
   const partner = store.organizations.get(partnerId) as Organization;
   store.organizations.put({

@@ -1,18 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { expectError, FROZEN_START, harness, KEYS } from '../support/harness.js';
+import { expectError, FROZEN_START, harness, KEYS, type Harness } from '../support/harness.js';
 
 /**
  * The workspace clock stays within 2000-01-01 and the end of 9899, and one advance covers at
  * most 100 years. A move outside is refused before anything changes, and the workspace keeps
  * answering: once, a huge advance left every later request failing until a reset.
  */
-type H = ReturnType<typeof harness>;
 
-const advance = (h: H, by: unknown) => h.http().post('/_emulator/clock/advance').send({ by });
-const jump = (h: H, now: string) => h.http().post('/_emulator/clock').send({ now });
+const advance = (h: Harness, by: unknown) => h.http().post('/_emulator/clock/advance').send({ by });
+const jump = (h: Harness, now: string) => h.http().post('/_emulator/clock').send({ now });
 
 /** The workspace still answers its control and /v1 requests, with the clock where it was. */
-async function stillAnswers(h: H, now: string) {
+async function stillAnswers(h: Harness, now: string) {
   const clock = await h.http().get('/_emulator/clock');
   expect(clock.status, JSON.stringify(clock.body)).toBe(200);
   expect(clock.body.now).toBe(now);

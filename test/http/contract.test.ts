@@ -1,13 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { harness, KEYS, expectError } from '../support/harness.js';
+import { harness, KEYS, expectError, type Harness } from '../support/harness.js';
 import { advanceTimes, createOnboarding, eventTypes, inReview, readOnboarding } from '../support/sandbox-steps.js';
 
-type H = ReturnType<typeof harness>;
-
-const contract = (h: H, id: string, key: string = KEYS.owner) => h.as(key).post(`/v1/onboardings/${id}/contract`);
+const contract = (h: Harness, id: string, key: string = KEYS.owner) => h.as(key).post(`/v1/onboardings/${id}/contract`);
 
 /** Created and played by the sandbox to contract_ready (identity and three approvals). */
-async function contractReady(h: H): Promise<string> {
+async function contractReady(h: Harness): Promise<string> {
   const id = await inReview(h);
   await advanceTimes(h, id, 4);
   expect((await readOnboarding(h, id)).status).toBe('contract_ready');

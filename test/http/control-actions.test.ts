@@ -1,10 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { createBody, envelope, harness, KEYS } from '../support/harness.js';
+import { createBody, envelope, harness, KEYS, type Harness } from '../support/harness.js';
 import {
   approveAll, createOnboarding, events, must, outbox, refused, toProcessing, toReview, types, typesAfter, USERS,
 } from '../support/control.js';
-
-type H = ReturnType<typeof harness>;
 
 const SUBMITTED = ['onboarding.employee_submitted', 'onboarding.submitted', 'onboarding.approval_required'];
 const COMPLETED = ['integration.sync_succeeded', 'payroll.completed', 'onboarding.completed'];
@@ -132,7 +130,7 @@ describe('onboarding actions: the full journey through the control API', () => {
 type State = 'pending' | 'review' | 'completed' | 'cancelled';
 
 /** An onboarding of tpl_acme_standard in the given state, driven through the control API. */
-async function inState(h: H, state: State): Promise<string> {
+async function inState(h: Harness, state: State): Promise<string> {
   const id = await createOnboarding(h);
   if (state === 'review') await toReview(h, id);
   if (state === 'completed') {

@@ -1,10 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { createBody, envelope, FROZEN_START, harness, KEYS } from '../support/harness.js';
+import { createBody, envelope, FROZEN_START, harness, KEYS, type Harness } from '../support/harness.js';
 import { createOnboarding, toReview, types } from '../support/control.js';
 
-type H = ReturnType<typeof harness>;
-
-const patch = (h: H, id: string, body: object) => h.http().patch(`/_emulator/organizations/${id}`).send(body);
+const patch = (h: Harness, id: string, body: object) => h.http().patch(`/_emulator/organizations/${id}`).send(body);
 
 describe('GET and PATCH /_emulator/organizations/{id}', () => {
   it('reads the settings of an employer and of a partner', async () => {

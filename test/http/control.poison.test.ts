@@ -1,21 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { expectError, harness, KEYS } from '../support/harness.js';
+import { expectError, harness, KEYS, type Harness } from '../support/harness.js';
 
 /**
  * State a control request could leave behind that broke later requests, found by
  * control.fuzz.property.test.ts: each is now refused with a 422 that names it, and the
  * workspace goes on answering as before.
  */
-type H = ReturnType<typeof harness>;
 type Idem = { response: { status: number; body: string; headers: Record<string, string> } };
 
-async function snapshotOf(h: H) {
+async function snapshotOf(h: Harness) {
   const res = await h.http().get('/_emulator/snapshot');
   expect(res.status).toBe(200);
   return res.body as { store: Record<string, Record<string, unknown>[]>; faults: Record<string, unknown>[] };
 }
 
-async function stillAnswers(h: H) {
+async function stillAnswers(h: Harness) {
   expect((await h.http().get('/_emulator/clock')).status).toBe(200);
   expect((await h.http().get('/_emulator/keys')).status).toBe(200);
   expect((await h.as(KEYS.owner).get('/v1/onboardings')).status).toBe(200);

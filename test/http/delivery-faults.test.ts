@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { verifySignature } from '../../src/delivery/signature.js';
-import { expectError, harness, KEYS } from '../support/harness.js';
+import { expectError, harness, KEYS, type Harness } from '../support/harness.js';
 import { answer, useReceivers, type ReceivedRequest } from '../support/receiver.js';
 import {
-  advanceClock, deliveries, expectSignedBy, hmacHex, iso, message, MINUTE, ping, register, settle, signatureOf, START_MS, START_S, type H,
+  advanceClock, deliveries, expectSignedBy, hmacHex, iso, message, MINUTE, ping, register, settle, signatureOf, START_MS, START_S,
 } from '../support/webhooks.js';
 
 /**
@@ -15,13 +15,13 @@ const receivers = useReceivers();
 
 const emulated = () => harness({ webhooks: { signatureClock: 'emulated' } });
 
-async function addFault(h: H, body: object) {
+async function addFault(h: Harness, body: object) {
   const res = await h.http().post('/_emulator/delivery-faults').send(body);
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body as { id: string; remaining: number | null; applied: number };
 }
 
-async function inspected(h: H, webhookId: string) {
+async function inspected(h: Harness, webhookId: string) {
   const res = await h.http().get(`/_emulator/webhooks/${webhookId}/deliveries`);
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return (res.body as { data: InspectDelivery[] }).data;

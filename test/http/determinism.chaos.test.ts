@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { verifySignature } from '../../src/delivery/signature.js';
-import { harness } from '../support/harness.js';
+import { harness, type Harness } from '../support/harness.js';
 import { answer, useReceivers } from '../support/receiver.js';
 import { createOnboarding, readOnboarding } from '../support/sandbox-steps.js';
-import { register, START_MS, type H } from '../support/webhooks.js';
+import { register, START_MS } from '../support/webhooks.js';
 
 /**
  * The ready scenario flaky-webhooks (every delivery fault kind, declared in the file) played in
@@ -26,7 +26,7 @@ interface Seen {
 }
 
 async function play(seed: string) {
-  const h: H = harness({ seed, webhooks: { signatureClock: 'emulated' } });
+  const h: Harness = harness({ seed, webhooks: { signatureClock: 'emulated' } });
   const ws = h.emulator.defaultWorkspace;
   const seen: Seen[] = [];
   let secret = '';

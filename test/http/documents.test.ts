@@ -1,13 +1,12 @@
 import { readFileSync } from 'node:fs';
 import type { Response } from 'superagent';
 import { describe, expect, it } from 'vitest';
-import { envelope, FROZEN_START, harness, KEYS } from '../support/harness.js';
+import { envelope, FROZEN_START, harness, KEYS, type Harness } from '../support/harness.js';
 import { signed, submitted } from '../support/journey.js';
 
 const EMPLOYER_FIXTURE = 'onb_demo_jansen'; // created by hrs_test_acme_owner
 const PARTNER_FIXTURE = 'onb_demo_partner'; // created by hrs_test_hrsoft for org_acme
 
-type H = ReturnType<typeof harness>;
 interface Doc { id: string; kind: string; title: string | null; uploaded_at: string; downloadable: boolean }
 
 const fixtureFile = (name: string) => readFileSync(new URL(`../../fixtures/documents/${name}`, import.meta.url));
@@ -19,13 +18,13 @@ const bytes = (res: Response, done: (err: Error | null, body: Buffer) => void) =
   res.on('end', () => done(null, Buffer.concat(chunks)));
 };
 
-async function documentsOf(h: H, id: string, key: string = KEYS.owner): Promise<Doc[]> {
+async function documentsOf(h: Harness, id: string, key: string = KEYS.owner): Promise<Doc[]> {
   const res = await h.as(key).get(`/v1/onboardings/${id}/documents`);
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body.data as Doc[];
 }
 
-const download = (h: H, id: string, docId: string, key: string = KEYS.owner) =>
+const download = (h: Harness, id: string, docId: string, key: string = KEYS.owner) =>
   h.as(key).get(`/v1/onboardings/${id}/documents/${docId}`).buffer(true).parse(bytes);
 
 /** A download answered 200 with exactly the bytes of this file of fixtures/documents. */

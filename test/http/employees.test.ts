@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createBody, envelope, expectError, harness, KEYS } from '../support/harness.js';
+import { createBody, envelope, expectError, harness, KEYS, type Harness } from '../support/harness.js';
 
-type H = ReturnType<typeof harness>;
 interface Employee {
   id: string;
   first_name: string;
@@ -33,14 +32,14 @@ const BAKKER_BODY = createBody({
 });
 
 /** The employee id behind an onboarding, read through the API as the given key. */
-async function employeeIdOf(h: H, key: string, onboardingId: string, org?: string): Promise<string> {
+async function employeeIdOf(h: Harness, key: string, onboardingId: string, org?: string): Promise<string> {
   const req = h.as(key).get(`/v1/onboardings/${onboardingId}`);
   const res = await (org ? req.set('Service-Organization', org) : req);
   expect(res.status).toBe(200);
   return res.body.employee.id as string;
 }
 
-async function create(h: H, n: number, key: string = KEYS.owner): Promise<string[]> {
+async function create(h: Harness, n: number, key: string = KEYS.owner): Promise<string[]> {
   const ids: string[] = [];
   for (let i = 0; i < n; i++) {
     const res = await h.as(key).post('/v1/onboardings', createBody({
@@ -53,7 +52,7 @@ async function create(h: H, n: number, key: string = KEYS.owner): Promise<string
   return ids;
 }
 
-async function list(h: H, key: string, query = '', org?: string) {
+async function list(h: Harness, key: string, query = '', org?: string) {
   const req = h.as(key).get(`/v1/employees${query}`);
   return org ? req.set('Service-Organization', org) : req;
 }

@@ -1,14 +1,12 @@
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import type { Response } from 'supertest';
-import { createBody, envelope, expectError, harness, KEYS } from '../support/harness.js';
-
-type H = ReturnType<typeof harness>;
+import { createBody, envelope, expectError, harness, KEYS, type Harness } from '../support/harness.js';
 
 const bearer = `Bearer ${KEYS.owner}`;
 
 /** A write with a raw body text and an explicit Content-Type. */
-function rawPost(h: H, path: string, text: string, type = 'application/json') {
+function rawPost(h: Harness, path: string, text: string, type = 'application/json') {
   return h.http().post(path).set('Authorization', bearer).set('Content-Type', type).send(text);
 }
 
@@ -231,7 +229,7 @@ describe('Service-Version', () => {
 });
 
 describe('headers on every response', () => {
-  const probes: [string, (h: H) => Promise<Response>][] = [
+  const probes: [string, (h: Harness) => Promise<Response>][] = [
     ['200 GET /v1/organization', (h) => h.as(KEYS.owner).get('/v1/organization')],
     ['200 GET /v1/onboardings', (h) => h.as(KEYS.owner).get('/v1/onboardings')],
     ['201 POST /v1/onboardings', (h) => h.as(KEYS.owner).post('/v1/onboardings', createBody())],
@@ -294,7 +292,7 @@ describe('headers on every response', () => {
 });
 
 describe('no stack traces, no 500s', () => {
-  const bad: [string, (h: H) => Promise<Response>][] = [
+  const bad: [string, (h: Harness) => Promise<Response>][] = [
     ['broken JSON', (h) => rawPost(h, '/v1/onboardings', '{"employee": {"first_name": "A",')],
     ['gzip announced, garbage sent', (h) => h.http().post('/v1/onboardings').set('Authorization', bearer)
       .set('Content-Type', 'application/json').set('Content-Encoding', 'gzip').send('not gzip at all')],

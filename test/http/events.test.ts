@@ -1,20 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { employeeOpen, employeeSubmit } from '../../src/resources/onboardings/onboardings.lifecycle.js';
-import { createBody, envelope, harness, KEYS } from '../support/harness.js';
+import { createBody, envelope, harness, KEYS, type Harness } from '../support/harness.js';
 
-type H = ReturnType<typeof harness>;
 type Ev = { id: string; object: string; type: string; api_version: string; created_at: string; organization_id: string; data: Record<string, unknown> };
 
 const DAY = 86_400_000;
 
-async function events(h: H, key: string = KEYS.owner, query = '') {
+async function events(h: Harness, key: string = KEYS.owner, query = '') {
   const res = await h.as(key).get(`/v1/events?limit=100${query}`);
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body.data as Ev[];
 }
 
 /** Drives an onboarding to in_review with the life-cycle functions, as the employee would. */
-function submitted(h: H, id: string) {
+function submitted(h: Harness, id: string) {
   const ws = h.emulator.defaultWorkspace;
   employeeSubmit(ws, employeeOpen(ws, ws.store.onboardings.get(id)!));
 }

@@ -1,12 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Emulator } from '../../src/emulator.js';
 import { listen, type RunningServer } from '../../src/http/server.js';
-import { createBody, envelope, FROZEN_START, harness, KEYS } from '../support/harness.js';
+import { createBody, envelope, FROZEN_START, harness, KEYS, type Harness } from '../support/harness.js';
 import { until } from '../support/wait.js';
 
-type H = ReturnType<typeof harness>;
-
-const addFault = (h: H, body: object) => h.http().post('/_emulator/faults').send(body);
+const addFault = (h: Harness, body: object) => h.http().post('/_emulator/faults').send(body);
 
 describe('POST /_emulator/faults', () => {
   it('answers 201 with the fault, its flt_ id, defaults and remaining; GET lists it', async () => {

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { harness, KEYS } from '../support/harness.js';
-import { type H, pathOf, ws, eventTypes, contractSent, lastCode, signedIn, details } from '../support/hosted-flow.js';
+import { harness, KEYS, type Harness } from '../support/harness.js';
+import { pathOf, ws, eventTypes, contractSent, lastCode, signedIn, details } from '../support/hosted-flow.js';
 
 /** The contract page behind hosted_url: the employee's signature through the life cycle and the return_url redirect. */
 
 describe('the contract', () => {
   /** Submitted through the form, approved and the contract sent: awaiting the employee's signature. */
-  async function awaitingSignature(h: H, overrides: Record<string, unknown> = {}) {
+  async function awaitingSignature(h: Harness, overrides: Record<string, unknown> = {}) {
     const s = await signedIn(h, overrides);
     expect((await details(h, s)).status).toBe(303);
     contractSent(h, s.id);

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { payrollFail, resolveAction } from '../../src/resources/onboardings/onboardings.lifecycle.js';
-import { createBody, envelope, FROZEN_START, harness, KEYS } from '../support/harness.js';
+import { createBody, envelope, FROZEN_START, harness, KEYS, type Harness } from '../support/harness.js';
 import { payrollDone, payrollFailed, signed } from '../support/journey.js';
 
 const EMPLOYER_FIXTURE = 'onb_demo_jansen'; // created by hrs_test_acme_owner
@@ -12,8 +12,6 @@ const MINUTE = 60_000;
  * payroll succeeding with nmbrs: Acme's last sync is the newer one, at the start of the clock.
  */
 const STAFF_SYNC = { at: FROZEN_START, outcome: 'succeeded', onboarding_id: 'onb_acme_daan', error_code: null };
-
-type H = ReturnType<typeof harness>;
 
 /** The default fixtures without the completed (staff) onboardings: nothing of org_acme ever synced. */
 function fixturesWithoutStaff() {
@@ -26,7 +24,7 @@ function fixturesWithoutStaff() {
 }
 
 /** A new workspace from those fixtures, and its key standing for `fixtureKey`. */
-async function workspaceWithoutStaff(h: H, fixtureKey: string): Promise<string> {
+async function workspaceWithoutStaff(h: Harness, fixtureKey: string): Promise<string> {
   const res = await h.http().post('/_emulator/workspaces').send({ fixtures: fixturesWithoutStaff() });
   expect(res.status).toBe(201);
   const suffix = (res.body.id as string).slice(-12);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createBody, expectError, harness, KEYS } from '../support/harness.js';
+import { createBody, expectError, harness, KEYS, type Harness } from '../support/harness.js';
 
 /**
  * POST /_emulator/mcp takes 1 MB, as every other body, except a restore, which carries a
@@ -9,7 +9,7 @@ import { createBody, expectError, harness, KEYS } from '../support/harness.js';
 const MB = 1024 * 1024;
 const call = (id: number, tool: string, args: Record<string, unknown>) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: tool, arguments: args } });
 
-function mcp(h: ReturnType<typeof harness>, text: string) {
+function mcp(h: Harness, text: string) {
   return h.http().post('/_emulator/mcp').set('Content-Type', 'application/json').set('Accept', 'application/json, text/event-stream').send(text);
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { envelope, harness, KEYS } from '../support/harness.js';
-import { HOUR, EMPLOYER_FIXTURE, PARTNER_FIXTURE, STAFF_FIXTURES, ALL_FIXTURES, type H, partner, createMany, idsOf } from '../support/onboardings-read.js';
+import { envelope, harness, KEYS, type Harness } from '../support/harness.js';
+import { HOUR, EMPLOYER_FIXTURE, PARTNER_FIXTURE, STAFF_FIXTURES, ALL_FIXTURES, partner, createMany, idsOf } from '../support/onboardings-read.js';
 
 /** Listing onboardings (GET /v1/onboardings): the list shape, filters, limit, cursor paging and unknown query parameters. */
 
@@ -195,7 +195,7 @@ describe('GET /v1/onboardings: limit', () => {
 });
 
 describe('GET /v1/onboardings: cursor paging', () => {
-  async function walk(h: H, limit: number, between?: (page: number) => Promise<void>, query = '') {
+  async function walk(h: Harness, limit: number, between?: (page: number) => Promise<void>, query = '') {
     const seen: string[] = [];
     let cursor: string | null = null;
     let pages = 0;

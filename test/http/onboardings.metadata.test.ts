@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createBody, envelope, harness, KEYS } from '../support/harness.js';
+import { createBody, envelope, harness, KEYS, type Harness } from '../support/harness.js';
 
 /** Spec "Metadata rules": the same rules on POST /v1/onboardings and PATCH /v1/onboardings/{id}. */
 
@@ -25,7 +25,7 @@ async function patch(metadata: unknown, id = FIXTURE) {
 
 /** A refused write: 422 invalid_request with this code, and the store exactly as before. */
 function expectRefusal(
-  r: { h: ReturnType<typeof harness>; res: Awaited<ReturnType<typeof create>>['res']; before: string },
+  r: { h: Harness; res: Awaited<ReturnType<typeof create>>['res']; before: string },
   code: string,
   param?: string | RegExp,
 ) {

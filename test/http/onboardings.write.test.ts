@@ -1,22 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { createBody, FROZEN_START, harness, KEYS, expectError } from '../support/harness.js';
+import { createBody, FROZEN_START, harness, KEYS, expectError, type Harness } from '../support/harness.js';
 
 const HOUR = 60 * 60 * 1000;
 const START_MS = Date.parse(FROZEN_START);
 const EMPLOYER_FIXTURE = 'onb_demo_jansen'; // created by hrs_test_acme_owner
 const PARTNER_FIXTURE = 'onb_demo_partner'; // created by hrs_test_hrsoft for org_acme
 
-type H = ReturnType<typeof harness>;
+const partner = (h: Harness) => h.asPartnerFor(KEYS.hrsoft, 'org_acme');
 
-const partner = (h: H) => h.asPartnerFor(KEYS.hrsoft, 'org_acme');
-
-async function created(h: H, overrides: Record<string, unknown> = {}) {
+async function created(h: Harness, overrides: Record<string, unknown> = {}) {
   const res = await h.as(KEYS.owner).post('/v1/onboardings', createBody(overrides));
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body as { id: string; hosted_url: string; expires_at: string; invitation_sent: boolean };
 }
 
-async function read(h: H, id: string, key: string = KEYS.owner) {
+async function read(h: Harness, id: string, key: string = KEYS.owner) {
   const res = await h.as(key).get(`/v1/onboardings/${id}`);
   expect(res.status).toBe(200);
   return res.body;
@@ -362,9 +360,9 @@ describe('POST /v1/onboardings/{id}/cancel', () => {
 
 describe("Writes on another organization's or an invisible onboarding: 404", () => {
   const writes = [
-    ['PATCH', (h: H, key: string, id: string) => h.as(key).patch(`/v1/onboardings/${id}`, { reference: 'x' })],
-    ['hosted-link', (h: H, key: string, id: string) => h.as(key).post(`/v1/onboardings/${id}/hosted-link`, {})],
-    ['cancel', (h: H, key: string, id: string) => h.as(key).post(`/v1/onboardings/${id}/cancel`)],
+    ['PATCH', (h: Harness, key: string, id: string) => h.as(key).patch(`/v1/onboardings/${id}`, { reference: 'x' })],
+    ['hosted-link', (h: Harness, key: string, id: string) => h.as(key).post(`/v1/onboardings/${id}/hosted-link`, {})],
+    ['cancel', (h: Harness, key: string, id: string) => h.as(key).post(`/v1/onboardings/${id}/cancel`)],
   ] as const;
 
   it.each(writes)("%s by another employer (org_bakker) on org_acme's onboarding", async (_name, send) => {

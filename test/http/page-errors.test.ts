@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { describe, expect, it, vi } from 'vitest';
-import { createBody, envelope, harness, KEYS } from '../support/harness.js';
+import { createBody, envelope, harness, KEYS, type Harness } from '../support/harness.js';
 import { submitted } from '../support/journey.js';
 
 /**
@@ -11,7 +11,6 @@ import { submitted } from '../support/journey.js';
  */
 const RESOURCE_POLICY = "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
-type H = ReturnType<typeof harness>;
 type Res = { status: number; text: string; headers: Record<string, string> };
 
 /** A person's error page: HTML, the shell's strict policy, a heading and an alert, nothing of the envelope or a stack. */
@@ -30,14 +29,14 @@ function expectPage(res: Res, status: number, message: string | RegExp, framing 
   expect(res.text).not.toMatch(/\bat .+\.(?:js|ts):\d+/); // no stack frame
 }
 
-async function hostedPath(h: H) {
+async function hostedPath(h: Harness) {
   const res = await h.as(KEYS.owner).post('/v1/onboardings', createBody());
   expect(res.status).toBe(201);
   return new URL(res.body.hosted_url as string).pathname;
 }
 
 /** Eva Jansen's onboarding in review, a review session opened once: its path and the form's action token. */
-async function openedReview(h: H) {
+async function openedReview(h: Harness) {
   submitted(h.emulator.defaultWorkspace, 'onb_demo_jansen');
   const res = await h.as(KEYS.manager).post('/v1/onboardings/onb_demo_jansen/review-sessions', { reviewer: { email: 'mark.manager@acme.test', external_id: 'u1' } });
   expect(res.status, JSON.stringify(res.body)).toBe(201);

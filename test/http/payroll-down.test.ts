@@ -1,18 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { expectError, FROZEN_START, harness, KEYS } from '../support/harness.js';
+import { expectError, FROZEN_START, harness, KEYS, type Harness } from '../support/harness.js';
 import { createOnboarding, events, must, toProcessing } from '../support/control.js';
 import { advance, advanceTimes } from '../support/sandbox-steps.js';
 
-type H = ReturnType<typeof harness>;
-
-const addFault = (h: H, body: object) => h.http().post('/_emulator/faults').send(body);
-const faults = async (h: H) => (await h.http().get('/_emulator/faults')).body.data as { kind: string; remaining: number }[];
+const addFault = (h: Harness, body: object) => h.http().post('/_emulator/faults').send(body);
+const faults = async (h: Harness) => (await h.http().get('/_emulator/faults')).body.data as { kind: string; remaining: number }[];
 
 /** The payroll error_code after a sandbox step. */
 const codeOf = (step: { onboarding: Record<string, unknown> }) => (step.onboarding.payroll as { error_code: string | null }).error_code;
 
 /** The sandbox's ninth step is employer_signed: the onboarding is then processing. */
-async function sandboxToProcessing(h: H): Promise<string> {
+async function sandboxToProcessing(h: Harness): Promise<string> {
   const id = await createOnboarding(h);
   expect((await advanceTimes(h, id, 9))[8]).toBe('employer_signed');
   return id;

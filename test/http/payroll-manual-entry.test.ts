@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { expectError, harness, KEYS } from '../support/harness.js';
+import { expectError, harness, KEYS, type Harness } from '../support/harness.js';
 import { act, events } from '../support/control.js';
 import { advanceTimes, createOnboarding } from '../support/sandbox-steps.js';
 
@@ -8,19 +8,18 @@ import { advanceTimes, createOnboarding } from '../support/sandbox-steps.js';
  * integration.sync_failed and onboarding.failed "not for manual entry", so nothing may fail
  * such a run: not the organization's switch, not a scenario, not a payroll_down fault.
  */
-type H = ReturnType<typeof harness>;
 
 const BAKER = {
   employment: { position: 'Baker', start_date: '2026-12-01', location_id: 'loc_bakker_haarlem', template_id: 'tpl_bakker_baker', hours_per_week: 38, hourly_wage_cents: 1600 },
 };
 
-async function bakkerToProcessing(h: H): Promise<string> {
+async function bakkerToProcessing(h: Harness): Promise<string> {
   const id = await createOnboarding(h, KEYS.bakker, BAKER);
   expect((await advanceTimes(h, id, 8, KEYS.bakker)).at(-1)).toBe('employer_signed');
   return id;
 }
 
-const switchOn = async (h: H) =>
+const switchOn = async (h: Harness) =>
   expect((await h.http().patch('/_emulator/organizations/org_bakker').send({ payroll_failure: { enabled: true, error_code: 'bsn_rejected' } })).status).toBe(200);
 
 const FAILURE_EVENTS = ['integration.sync_failed', 'onboarding.failed'];

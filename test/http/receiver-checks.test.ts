@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createEmulator } from '../../src/in-process.js';
-import { expectError, harness } from '../support/harness.js';
+import { expectError, harness, type Harness } from '../support/harness.js';
 import { gradedReceiver, gradesOf, SECRET, type GradedReceiver } from '../support/graded-receivers.js';
 
 /** POST /_emulator/receiver-checks and the in-process helper, against receivers on 127.0.0.1. */
@@ -13,7 +13,7 @@ const start = async (kind: Parameters<typeof gradedReceiver>[0]) => {
   open.push(r);
   return r;
 };
-const post = (h: ReturnType<typeof harness>, body: object) => h.http().post('/_emulator/receiver-checks').send(body);
+const post = (h: Harness, body: object) => h.http().post('/_emulator/receiver-checks').send(body);
 
 describe('POST /_emulator/receiver-checks', () => {
   it('grades a correct receiver ok', async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { JOURNAL_LIMIT, RequestJournal } from '../../src/core/journal.js';
 import { Emulator } from '../../src/emulator.js';
-import { createBody, expectError, FROZEN_START, harness, KEYS } from '../support/harness.js';
+import { createBody, expectError, FROZEN_START, harness, KEYS, type Harness } from '../support/harness.js';
 
 type Entry = {
   id: string; at: string; key: string; method: string; path: string; query: Record<string, unknown>;
@@ -11,7 +11,7 @@ type Entry = {
 type Page = { data: Entry[]; total: number; dropped: number; limit: number; has_more: boolean; next_cursor: string | null };
 
 /** A few /v1 calls of every kind: a create with an Idempotency-Key and its replay, reads, a refusal by the schema and one by a bad key. */
-async function traffic(h: ReturnType<typeof harness>) {
+async function traffic(h: Harness) {
   const created = await h.as(KEYS.owner).post('/v1/onboardings', createBody()).set('Idempotency-Key', 'k-1').set('Service-Version', '2026-10-01');
   expect(created.status).toBe(201);
   const id = created.body.id as string;
@@ -24,12 +24,12 @@ async function traffic(h: ReturnType<typeof harness>) {
   return id;
 }
 
-const list = async (h: ReturnType<typeof harness>, query = ''): Promise<Page> => {
+const list = async (h: Harness, query = ''): Promise<Page> => {
   const res = await h.http().get(`/_emulator/requests${query}`);
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body as Page;
 };
-const verify = async (h: ReturnType<typeof harness>, body: object) => {
+const verify = async (h: Harness, body: object) => {
   const res = await h.http().post('/_emulator/requests/verify').send(body);
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body as { ok: boolean; count: number; expected: object; nearest: { request: Entry; differs: string[] }[] };

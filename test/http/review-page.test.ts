@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createBody, FROZEN_START, harness, KEYS } from '../support/harness.js';
+import { createBody, FROZEN_START, harness, KEYS, type Harness } from '../support/harness.js';
 import { submitted } from '../support/journey.js';
 import { employeeOpen, employeeSubmit, verifyIdentity } from '../../src/resources/onboardings/onboardings.lifecycle.js';
 
@@ -12,15 +12,13 @@ import { employeeOpen, employeeSubmit, verifyIdentity } from '../../src/resource
 const ONB = 'onb_demo_jansen'; // Eva Jansen, created by hrs_test_acme_owner; template needs manager, payroll_reviewer, owner
 const MINUTE = 60_000;
 
-type H = ReturnType<typeof harness>;
-
 function inReview(options?: Parameters<typeof harness>[0], appOptions?: Parameters<typeof harness>[1]) {
   const h = harness(options, appOptions);
   submitted(h.emulator.defaultWorkspace, ONB);
   return h;
 }
 
-async function newSession(h: H, externalId = 'user-42', email = 'mark.manager@acme.test', id = ONB) {
+async function newSession(h: Harness, externalId = 'user-42', email = 'mark.manager@acme.test', id = ONB) {
   const res = await h.as(KEYS.manager).post(`/v1/onboardings/${id}/review-sessions`, { reviewer: { email, external_id: externalId, name: 'Mark' } });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body as { id: string; review_url: string; reviewer: { linked: boolean } };
@@ -34,7 +32,7 @@ const tokenIn = (text: string): string => {
 };
 
 /** A page opened once, with its action token, and a form poster for it. */
-async function opened(h: H, s: { review_url: string }, origin?: string) {
+async function opened(h: Harness, s: { review_url: string }, origin?: string) {
   const page = await h.http().get(pathOf(s.review_url)).query(origin ? { origin } : {});
   expect(page.status, page.text).toBe(200);
   const actionToken = tokenIn(page.text);
@@ -44,14 +42,14 @@ async function opened(h: H, s: { review_url: string }, origin?: string) {
 }
 
 /** Opened and signed in as one of Acme's users. */
-async function signedIn(h: H, userId: string, externalId = `ext-${userId}`, origin?: string) {
+async function signedIn(h: Harness, userId: string, externalId = `ext-${userId}`, origin?: string) {
   const o = await opened(h, await newSession(h, externalId), origin);
   const res = await o.post('sign-in', { user_id: userId });
   expect(res.status, res.text).toBe(200);
   return { ...o, signIn: res };
 }
 
-const record = (h: H) => h.emulator.defaultWorkspace.store.onboardings.get(ONB)!;
+const record = (h: Harness) => h.emulator.defaultWorkspace.store.onboardings.get(ONB)!;
 
 describe('the first opening: sign in, then linked', () => {
   it('asks the reviewer to sign in, shows no employee data yet and links nobody', async () => {

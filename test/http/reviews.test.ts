@@ -3,7 +3,7 @@ import { frameAncestors } from '../../src/pages/review/review.frame.js';
 import { cancelRecord } from '../../src/resources/onboardings/onboardings.service.js';
 import { returnForCorrection } from '../../src/resources/onboardings/onboardings.lifecycle.js';
 import type { Organization } from '../../src/resources/organizations/organizations.model.js';
-import { createBody, envelope, FROZEN_START, harness, KEYS } from '../support/harness.js';
+import { createBody, envelope, FROZEN_START, harness, KEYS, type Harness } from '../support/harness.js';
 import { approved, submitted } from '../support/journey.js';
 
 const EMPLOYER_FIXTURE = 'onb_demo_jansen'; // Eva Jansen, created by hrs_test_acme_owner
@@ -11,7 +11,6 @@ const PARTNER_FIXTURE = 'onb_demo_partner'; // Noah Bakker, created by hrs_test_
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
 
-type H = ReturnType<typeof harness>;
 const reviewer = (overrides: Record<string, unknown> = {}) => ({
   reviewer: { email: 'mark.manager@acme.test', external_id: 'user-42', name: 'Mark Manager', ...overrides },
 });
@@ -24,17 +23,17 @@ function inReview() {
   return h;
 }
 
-async function session(h: H, body: object = reviewer(), key: string = KEYS.manager, id = EMPLOYER_FIXTURE) {
+async function session(h: Harness, body: object = reviewer(), key: string = KEYS.manager, id = EMPLOYER_FIXTURE) {
   const res = await h.as(key).post(path(id), body);
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body as { id: string; review_url: string; expires_at: string; reviewer: { linked: boolean } };
 }
 
 /** Opens the page behind review_url. */
-const open = (h: H, reviewUrl: string) => h.http().get(new URL(reviewUrl).pathname);
+const open = (h: Harness, reviewUrl: string) => h.http().get(new URL(reviewUrl).pathname);
 
 /** Opens the page and signs in (the emulated sign-in that links the reviewer); answers the review page. */
-async function openAndSignIn(h: H, reviewUrl: string, userId = 'usr_acme_mark') {
+async function openAndSignIn(h: Harness, reviewUrl: string, userId = 'usr_acme_mark') {
   const page = await open(h, reviewUrl);
   expect(page.status, page.text).toBe(200);
   const actionToken = /name="action_token" value="([^"]+)"/.exec(page.text)?.[1];

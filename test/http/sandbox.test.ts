@@ -1,16 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { returnForCorrection } from '../../src/resources/onboardings/onboardings.lifecycle.js';
-import { expectError, harness, KEYS } from '../support/harness.js';
+import { expectError, harness, KEYS, type Harness } from '../support/harness.js';
 import {
   advance, advanceTimes, createOnboarding, eventsOf, eventTypes, inReview, readOnboarding,
 } from '../support/sandbox-steps.js';
 
-type H = ReturnType<typeof harness>;
-
 const advancePath = (id: string) => `/v1/sandbox/onboardings/${id}/advance`;
 
 /** Switch the organization's simulated payroll failure on (as the control API will). */
-function payrollFails(h: H, organizationId = 'org_acme', errorCode = 'connector_unreachable') {
+function payrollFails(h: Harness, organizationId = 'org_acme', errorCode = 'connector_unreachable') {
   const store = h.emulator.defaultWorkspace.store;
   const org = store.organizations.get(organizationId)!;
   store.organizations.put({ ...org, payroll_failure: { enabled: true, error_code: errorCode } });

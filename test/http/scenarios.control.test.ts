@@ -2,11 +2,10 @@ import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { readScenarioFile } from '../../src/scenarios/scenario.load.js';
-import { expectError, harness, KEYS } from '../support/harness.js';
+import { expectError, harness, KEYS, type Harness } from '../support/harness.js';
 import { createOnboarding, readOnboarding } from '../support/sandbox-steps.js';
 
 /** Loading, showing, removing and checking scenarios over the control API; the autopilot around API calls. */
-type H = ReturnType<typeof harness>;
 
 const quick = {
   name: 'quick',
@@ -21,7 +20,7 @@ const quick = {
   ],
 };
 
-async function advance(h: H, by: string | number, path = '/_emulator/clock/advance') {
+async function advance(h: Harness, by: string | number, path = '/_emulator/clock/advance') {
   const res = await h.http().post(path).send({ by });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body as { fired: { kind: string; step?: string; onboarding_id?: string; skipped?: string; status?: string }[] };

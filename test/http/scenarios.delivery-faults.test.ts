@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { harness } from '../support/harness.js';
-import { iso, MINUTE, START_MS, type H } from '../support/webhooks.js';
+import { harness, type Harness } from '../support/harness.js';
+import { iso, MINUTE, START_MS } from '../support/webhooks.js';
 
 /**
  * Delivery faults declared by a scenario file (`delivery_faults`): checked with the scenario's
  * mistakes and paths, added when it loads with windows counted from then, replaced by the next
  * scenario (faults added through the API stay), and added again by a reset.
  */
-const load = (h: H, doc: object) => h.http().put('/_emulator/scenario').send(doc);
-const faults = async (h: H) => (await h.http().get('/_emulator/delivery-faults')).body.data as Record<string, unknown>[];
+const load = (h: Harness, doc: object) => h.http().put('/_emulator/scenario').send(doc);
+const faults = async (h: Harness) => (await h.http().get('/_emulator/delivery-faults')).body.data as Record<string, unknown>[];
 const scenario = (delivery_faults: object[]) => ({ version: 1, name: 'chaos', rules: [], delivery_faults });
 
 describe('a scenario with delivery_faults', () => {

@@ -1,11 +1,10 @@
 import { XMLParser } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
-import { harness, KEYS } from '../support/harness.js';
+import { harness, KEYS, type Harness } from '../support/harness.js';
 import { answer, useReceivers } from '../support/receiver.js';
 import { createOnboarding } from '../support/sandbox-steps.js';
 
 /** A scenario's expect: entries, reported by GET /_emulator/scenario/report as the workspace clock moves. */
-type H = ReturnType<typeof harness>;
 
 const happy = {
   name: 'expecting',
@@ -27,14 +26,14 @@ const happy = {
 interface Result { name: string; kind: string; status: string; reason: string; details: { subject: string; status: string; due_at: string | null; seen_at: string | null; reason: string }[] }
 interface Report { scenario: string | null; now: string; passed: number; failed: number; pending: number; expectations: Result[] }
 
-async function report(h: H): Promise<Report> {
+async function report(h: Harness): Promise<Report> {
   const res = await h.http().get('/_emulator/scenario/report');
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body as Report;
 }
 const byName = (r: Report, name: string) => r.expectations.find((e) => e.name === name)!;
-const advance = (h: H, by: string) => h.http().post('/_emulator/clock/advance').send({ by }).expect(200);
-const keyed = (h: H, key: string) => h.as(KEYS.owner).post('/v1/onboardings', {
+const advance = (h: Harness, by: string) => h.http().post('/_emulator/clock/advance').send({ by }).expect(200);
+const keyed = (h: Harness, key: string) => h.as(KEYS.owner).post('/v1/onboardings', {
   reference: 'keyed', employee: { first_name: 'Sam', last_name: 'Smit', email: 'sam@example.test' },
   employment: { position: 'Clerk', start_date: '2026-12-01', location_id: 'loc_acme_amsterdam', template_id: 'tpl_acme_standard', hours_per_week: 20, hourly_wage_cents: 1500 },
 }).set('Idempotency-Key', key);

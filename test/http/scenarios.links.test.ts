@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { createBody, harness, KEYS } from '../support/harness.js';
+import { createBody, harness, KEYS, type Harness } from '../support/harness.js';
 
 /**
  * Mails a scenario step sends (the contract mail) have no request to take a base URL from:
@@ -8,9 +8,7 @@ import { createBody, harness, KEYS } from '../support/harness.js';
  */
 const HAPPY = fileURLToPath(new URL('../../scenarios/happy-path.yaml', import.meta.url));
 
-type H = ReturnType<typeof harness>;
-
-async function contractMailAfterJourney(h: H, invite: boolean, host?: string) {
+async function contractMailAfterJourney(h: Harness, invite: boolean, host?: string) {
   const req = h.as(KEYS.owner).post('/v1/onboardings', createBody({ options: { send_invitation: invite } }));
   const created = await (host ? req.set('Host', host) : req);
   expect(created.status, JSON.stringify(created.body)).toBe(201);

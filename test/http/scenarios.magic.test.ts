@@ -1,14 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { MAGIC_ADDRESSES } from '../../src/scenarios/scenario.magic.js';
-import { harness, KEYS } from '../support/harness.js';
+import { harness, KEYS, type Harness } from '../support/harness.js';
 import { createOnboarding, eventTypes, readOnboarding } from '../support/sandbox-steps.js';
 
 /** Magic e-mail addresses play their outcome with no scenario loaded. */
-type H = ReturnType<typeof harness>;
 
 const withEmail = (email: string) => ({ employee: { first_name: 'Test', last_name: 'Person', email } });
 
-async function advance(h: H, by: string) {
+async function advance(h: Harness, by: string) {
   const res = await h.http().post('/_emulator/clock/advance').send({ by });
   expect(res.status).toBe(200);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { harness, KEYS } from '../support/harness.js';
+import { harness, KEYS, type Harness } from '../support/harness.js';
 import { must, toProcessing } from '../support/control.js';
 import { advance, advanceTimes, createOnboarding, readOnboarding } from '../support/sandbox-steps.js';
 
@@ -8,23 +8,22 @@ import { advance, advanceTimes, createOnboarding, readOnboarding } from '../supp
  * run goes through (onboardings.payroll.ts): the sandbox and the autopilot honour it, a
  * payroll_down fault overrides it, and payroll/complete asks for success whatever it says.
  */
-type H = ReturnType<typeof harness>;
 
 const employee = (email: string) => ({ employee: { first_name: 'Test', last_name: 'Person', email } });
 
-async function load(h: H, payroll: Record<string, unknown>) {
+async function load(h: Harness, payroll: Record<string, unknown>) {
   const res = await h.http().put('/_emulator/scenario').send({ name: 'payroll', rules: [{ match: { email: 'scripted@*' }, payroll }] });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
 }
 
 /** Nine sandbox steps take a new onboarding to processing; the tenth is the payroll run. */
-async function sandboxPayrollRun(h: H, email: string) {
+async function sandboxPayrollRun(h: Harness, email: string) {
   const id = await createOnboarding(h, KEYS.owner, employee(email));
   expect((await advanceTimes(h, id, 9))[8]).toBe('employer_signed');
   return advance(h, id);
 }
 
-const setSwitch = async (h: H, enabled: boolean) =>
+const setSwitch = async (h: Harness, enabled: boolean) =>
   expect((await h.http().patch('/_emulator/organizations/org_acme').send({ payroll_failure: { enabled, error_code: 'from_the_switch' } })).status).toBe(200);
 
 describe('the sandbox advance and a scripted payroll outcome', () => {

@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { readScenarioFile } from '../../src/scenarios/scenario.load.js';
-import { createBody, FROZEN_START, harness, KEYS } from '../support/harness.js';
+import { createBody, FROZEN_START, harness, KEYS, type Harness } from '../support/harness.js';
 import { createOnboarding, readOnboarding } from '../support/sandbox-steps.js';
 
 /**
@@ -9,24 +9,23 @@ import { createOnboarding, readOnboarding } from '../support/sandbox-steps.js';
  * advanced, and the exact sequence of event types, their instants and the final state are
  * checked.
  */
-type H = ReturnType<typeof harness>;
 
 const file = (name: string) => fileURLToPath(new URL(`../../scenarios/${name}`, import.meta.url));
 
-async function load(h: H, name: string) {
+async function load(h: Harness, name: string) {
   const res = await h.http().put('/_emulator/scenario').send(readScenarioFile(file(name)));
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   expect(res.body.loaded).toBe(true);
 }
 
-async function advanceBy(h: H, by: string) {
+async function advanceBy(h: Harness, by: string) {
   const res = await h.http().post('/_emulator/clock/advance').send({ by });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body as { now: string; fired: { kind: string; step?: string; onboarding_id?: string; skipped?: string }[] };
 }
 
 /** Every event of one onboarding, oldest first, with the minutes since the start of the test. */
-async function timeline(h: H, id: string, key: string = KEYS.owner) {
+async function timeline(h: Harness, id: string, key: string = KEYS.owner) {
   const all: { type: string; created_at: string; data: Record<string, unknown> }[] = [];
   let cursor: string | undefined;
   for (let page = 0; page < 20; page++) {

@@ -2,22 +2,21 @@ import { describe, expect, it } from 'vitest';
 import { SNAPSHOT_BODY_LIMIT } from '../../src/control/control.routes.js';
 import { BODY_CONTAINER_LIMIT } from '../../src/core/documents.js';
 import { SNAPSHOT_MISTAKES_LISTED, type WorkspaceSnapshot } from '../../src/persistence/snapshot.js';
-import { expectError, harness } from '../support/harness.js';
+import { expectError, harness, type Harness } from '../support/harness.js';
 
 /**
  * What a large or hostile snapshot costs over HTTP: the body's size and its count of objects and
  * arrays are refused before parsing, and a document wrong throughout is answered with its first
  * mistakes instead of millions of them (which once held gigabytes and ended the process).
  */
-type H = ReturnType<typeof harness>;
 
-async function take(h: H): Promise<WorkspaceSnapshot> {
+async function take(h: Harness): Promise<WorkspaceSnapshot> {
   const res = await h.http().get('/_emulator/snapshot');
   expect(res.status).toBe(200);
   return res.body as WorkspaceSnapshot;
 }
 
-const putText = (h: H, text: string) => h.http().put('/_emulator/snapshot').set('Content-Type', 'application/json').send(text);
+const putText = (h: Harness, text: string) => h.http().put('/_emulator/snapshot').set('Content-Type', 'application/json').send(text);
 
 /** The snapshot's text with `filler` (JSON text of an array's items) as its onboardings. */
 function withOnboardings(snapshot: WorkspaceSnapshot, filler: string): string {

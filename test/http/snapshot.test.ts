@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { WorkspaceSnapshot } from '../../src/persistence/snapshot.js';
 import type { Transport, TransportRequest, TransportResult } from '../../src/delivery/transport.js';
 import { createEmulator } from '../../src/in-process.js';
-import { createBody, expectError, FROZEN_START, harness, KEYS } from '../support/harness.js';
+import { createBody, expectError, FROZEN_START, harness, KEYS, type Harness } from '../support/harness.js';
 import { until } from '../support/wait.js';
 
 /**
@@ -12,22 +12,21 @@ import { until } from '../support/wait.js';
  * seeded id sequence, keep timers (retries, purges) firing at their instants, refuse a bad
  * document without changing anything, and keep API keys unique across workspaces.
  */
-type H = ReturnType<typeof harness>;
 
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
 
-async function take(h: H, path = '/_emulator/snapshot'): Promise<{ text: string; body: WorkspaceSnapshot }> {
+async function take(h: Harness, path = '/_emulator/snapshot'): Promise<{ text: string; body: WorkspaceSnapshot }> {
   const res = await h.http().get(path);
   expect(res.status, res.text).toBe(200);
   return { text: res.text, body: res.body as WorkspaceSnapshot };
 }
 
-async function put(h: H, snapshot: unknown, path = '/_emulator/snapshot') {
+async function put(h: Harness, snapshot: unknown, path = '/_emulator/snapshot') {
   return h.http().put(path).send(snapshot as object);
 }
 
-async function create(h: H, overrides: Record<string, unknown> = {}, key: string = KEYS.owner) {
+async function create(h: Harness, overrides: Record<string, unknown> = {}, key: string = KEYS.owner) {
   const res = await h.as(key).post('/v1/onboardings', createBody(overrides));
   expect(res.status, res.text).toBe(201);
   return res.body as { id: string; hosted_url: string };
@@ -36,7 +35,7 @@ async function create(h: H, overrides: Record<string, unknown> = {}, key: string
 const portless = (text: string) => text.replace(/127\.0\.0\.1:\d+/g, '127.0.0.1:PORT');
 
 /** Every answer a client could compare, as raw text. */
-async function answers(h: H, onboardingIds: string[]): Promise<string[]> {
+async function answers(h: Harness, onboardingIds: string[]): Promise<string[]> {
   const paths = [
     '/v1/onboardings', '/v1/employees', '/v1/events', '/v1/webhooks', '/v1/organization',
     ...onboardingIds.flatMap((id) => [`/v1/onboardings/${id}`, `/v1/onboardings/${id}/documents`]),
@@ -185,7 +184,7 @@ describe('PUT /_emulator/snapshot', () => {
     expect(['completed', 'cancelled']).not.toContain(midway);
     const snapshot = (await take(h)).text;
 
-    const rest = async (x: H) => {
+    const rest = async (x: Harness) => {
       const moved = await x.http().post('/_emulator/clock/advance').send({ by: '10d' });
       expect(moved.status).toBe(200);
       return [JSON.stringify(moved.body.fired), ...(await answers(x, [id]))];
@@ -275,7 +274,7 @@ describe('PUT /_emulator/snapshot', () => {
 });
 
 describe('PUT /_emulator/snapshot refusals change nothing', () => {
-  async function refusedUnchanged(h: H, document: unknown, status: number, code: string, path = '/_emulator/snapshot') {
+  async function refusedUnchanged(h: Harness, document: unknown, status: number, code: string, path = '/_emulator/snapshot') {
     const snapshotBefore = (await take(h, path)).text;
     const storeBefore = h.storeJson();
     const err = expectError(await put(h, document, path), status, status === 409 ? 'conflict' : 'invalid_request', code);

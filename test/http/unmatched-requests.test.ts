@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { maskSecret } from '../../src/core/mask.js';
 import { nearest } from '../../src/core/near-miss.js';
-import { harness, KEYS } from '../support/harness.js';
+import { harness, KEYS, type Harness } from '../support/harness.js';
 
 /** GET /_emulator/requests?unmatched=true: the requests that reached no workspace, each with its near miss. */
 interface Listed {
@@ -13,7 +13,7 @@ interface Listed {
   error_code: string | null;
   unmatched: { reason: string; near_route: string | null; near_key: string | null; hint: string | null };
 }
-const unmatched = async (h: ReturnType<typeof harness>, query = '') => (await h.http().get(`/_emulator/requests?unmatched=true${query}`)).body as { data: Listed[]; total: number; dropped: number };
+const unmatched = async (h: Harness, query = '') => (await h.http().get(`/_emulator/requests?unmatched=true${query}`)).body as { data: Listed[]; total: number; dropped: number };
 
 describe('the requests that reached no workspace', () => {
   it('a /v1 request without a key, and one whose key was sent in another header', async () => {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { Resolver } from '../../src/delivery/address-policy.js';
 import type { Transport, TransportRequest, TransportResult } from '../../src/delivery/transport.js';
-import { createBody, harness, KEYS, expectError } from '../support/harness.js';
+import { createBody, harness, KEYS, expectError, type Harness } from '../support/harness.js';
 import { answer, useReceivers } from '../support/receiver.js';
 import { advance, createOnboarding } from '../support/sandbox-steps.js';
-import { type H, MINUTE, START_MS, START_S, iso, hmacHex, expectSignedBy, message, register, settle, advanceClock, ping, delivery, types } from '../support/webhooks.js';
+import { MINUTE, START_MS, START_S, iso, hmacHex, expectSignedBy, message, register, settle, advanceClock, ping, delivery, types } from '../support/webhooks.js';
 
 /**
  * Where webhook deliveries go: partner routing (real receivers on 127.0.0.1), and the strict URL
@@ -15,7 +15,7 @@ const receivers = useReceivers();
 // --- partners ------------------------------------------------------------------------------------------
 
 describe('partner routing', () => {
-  const partnerAdvance = (h: H, id: string) => h.asPartnerFor(KEYS.hrsoft, 'org_acme').post(`/v1/sandbox/onboardings/${id}/advance`);
+  const partnerAdvance = (h: Harness, id: string) => h.asPartnerFor(KEYS.hrsoft, 'org_acme').post(`/v1/sandbox/onboardings/${id}/advance`);
 
   it('sends events of partner-made onboardings to the partner\'s own addresses, naming the employer; the employer\'s address gets everything', async () => {
     const h = harness();

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Resolver } from '../../src/delivery/address-policy.js';
 import { httpTransport, type Transport } from '../../src/delivery/transport.js';
-import { createBody, harness as baseHarness, KEYS, expectError } from '../support/harness.js';
+import { createBody, harness as baseHarness, KEYS, expectError, type Harness } from '../support/harness.js';
 import { answer, useReceivers } from '../support/receiver.js';
 
 /**
@@ -27,7 +27,6 @@ afterEach(() => {
   expect(offLoopback.splice(0)).toEqual([]);
 });
 const harness = () => baseHarness({ webhooks: { transport: loopbackOnly } });
-type H = ReturnType<typeof harness>;
 
 const receivers = useReceivers();
 const API_VERSION = '2026-10-01';
@@ -35,15 +34,15 @@ const API_VERSION = '2026-10-01';
 /** The URLs registered here are never delivered to unless a test sends something. */
 const QUIET_URL = 'http://127.0.0.1:9/hook';
 
-const del = (h: H, key: string, path: string) => h.http().delete(path).set('Authorization', `Bearer ${key}`);
+const del = (h: Harness, key: string, path: string) => h.http().delete(path).set('Authorization', `Bearer ${key}`);
 
-async function register(h: H, body: object, key: string = KEYS.owner) {
+async function register(h: Harness, body: object, key: string = KEYS.owner) {
   const res = await h.as(key).post('/v1/webhooks', body);
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body as { id: string; secret: string; [field: string]: unknown };
 }
 
-const settle = (h: H) => h.emulator.defaultWorkspace.scheduler.advanceBy(0);
+const settle = (h: Harness) => h.emulator.defaultWorkspace.scheduler.advanceBy(0);
 
 describe('POST /v1/webhooks', () => {
   it('registers an address: 201 with a whsec_ secret, all events as ["*"], the api_version of the key', async () => {

@@ -1,11 +1,10 @@
 import { expect } from 'vitest';
-import { envelope, type harness, KEYS } from './harness.js';
+import { envelope, KEYS, type Harness } from './harness.js';
 
 /**
  * Helpers that drive onboardings through the control API's actions (employee, dashboard,
  * payroll), with no sandbox and no approval keys involved.
  */
-type H = ReturnType<typeof harness>;
 
 export interface Onboarding {
   id: string;
@@ -43,32 +42,32 @@ export const USERS = { manager: 'usr_acme_mark', payroll_reviewer: 'usr_acme_pau
 export { createOnboarding } from './sandbox-steps.js';
 
 /** POST /_emulator/onboardings/{id}/{action}, unchecked. */
-export function act(h: H, id: string, action: string, body?: object) {
+export function act(h: Harness, id: string, action: string, body?: object) {
   const req = h.http().post(`/_emulator/onboardings/${id}/${action}`);
   return body === undefined ? req : req.send(body);
 }
 
 /** An action that must succeed; returns the onboarding after it. */
-export async function must(h: H, id: string, action: string, body?: object): Promise<Onboarding> {
+export async function must(h: Harness, id: string, action: string, body?: object): Promise<Onboarding> {
   const res = await act(h, id, action, body);
   expect(res.status, `${action}: ${JSON.stringify(res.body)}`).toBe(200);
   return (res.body as { onboarding: Onboarding }).onboarding;
 }
 
-export async function refused(h: H, id: string, action: string, body: object | undefined, status: number, code: string) {
+export async function refused(h: Harness, id: string, action: string, body: object | undefined, status: number, code: string) {
   const res = await act(h, id, action, body);
   expect(res.status, `${action}: ${JSON.stringify(res.body)}`).toBe(status);
   expect(envelope(res).code).toBe(code);
   return envelope(res);
 }
 
-export async function toReview(h: H, id: string): Promise<Onboarding> {
+export async function toReview(h: Harness, id: string): Promise<Onboarding> {
   await must(h, id, 'employee/open');
   return must(h, id, 'employee/submit');
 }
 
 /** Identity confirmed and every role of tpl_acme_standard approved: contract_ready. */
-export async function approveAll(h: H, id: string): Promise<Onboarding> {
+export async function approveAll(h: Harness, id: string): Promise<Onboarding> {
   await must(h, id, 'verify-identity', { user_id: USERS.manager });
   await must(h, id, 'approve', { role: 'manager', user_id: USERS.manager });
   await must(h, id, 'approve', { role: 'payroll_reviewer', user_id: USERS.payroll_reviewer });
@@ -76,7 +75,7 @@ export async function approveAll(h: H, id: string): Promise<Onboarding> {
 }
 
 /** From creation to processing (both signatures in). */
-export async function toProcessing(h: H, id: string): Promise<Onboarding> {
+export async function toProcessing(h: Harness, id: string): Promise<Onboarding> {
   await toReview(h, id);
   await approveAll(h, id);
   await must(h, id, 'send-contract');
@@ -84,18 +83,18 @@ export async function toProcessing(h: H, id: string): Promise<Onboarding> {
   return must(h, id, 'employer-sign');
 }
 
-export async function events(h: H, id: string, key: string = KEYS.owner): Promise<Event[]> {
+export async function events(h: Harness, id: string, key: string = KEYS.owner): Promise<Event[]> {
   const res = await h.as(key).get('/v1/events?limit=100');
   expect(res.status).toBe(200);
   return (res.body.data as Event[]).filter((e) => e.data.onboarding_id === id);
 }
 
-export const types = async (h: H, id: string, key?: string) => (await events(h, id, key)).map((e) => e.type);
+export const types = async (h: Harness, id: string, key?: string) => (await events(h, id, key)).map((e) => e.type);
 
 /** Event types created after the first `skip` events of the onboarding. */
-export const typesAfter = async (h: H, id: string, skip: number) => (await types(h, id)).slice(skip);
+export const typesAfter = async (h: Harness, id: string, skip: number) => (await types(h, id)).slice(skip);
 
-export async function outbox(h: H, query = ''): Promise<Mail[]> {
+export async function outbox(h: Harness, query = ''): Promise<Mail[]> {
   const res = await h.http().get(`/_emulator/outbox${query}`);
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body.data as Mail[];

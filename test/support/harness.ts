@@ -9,6 +9,9 @@ export { WELL_KNOWN_KEYS as KEYS } from '../../src/fixtures/well-known-keys.js';
 
 export const FROZEN_START = '2026-10-05T09:00:00.000Z';
 
+/** A harness as the tests pass it around. */
+export type Harness = ReturnType<typeof harness>;
+
 /**
  * A fresh emulator and app per test, on a frozen clock unless told otherwise, and outside a
  * container whatever the machine running the tests is (a refused connection to 127.0.0.1 reads

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { createBody, harness, KEYS } from './harness.js';
+import { createBody, KEYS, type Harness } from './harness.js';
 
 /**
  * Shared by the tests that read onboardings (test/http/onboardings.read.test.ts and
@@ -13,11 +13,9 @@ export const STAFF_FIXTURES = ['onb_acme_daan', 'onb_acme_sanne'];
 /** What Acme's owner key lists on the default fixtures, newest first. */
 export const ALL_FIXTURES = [PARTNER_FIXTURE, EMPLOYER_FIXTURE, ...STAFF_FIXTURES];
 
-export type H = ReturnType<typeof harness>;
+export const partner = (h: Harness) => h.asPartnerFor(KEYS.hrsoft, 'org_acme');
 
-export const partner = (h: H) => h.asPartnerFor(KEYS.hrsoft, 'org_acme');
-
-export async function createMany(h: H, n: number, key: string = KEYS.owner, overrides: (i: number) => Record<string, unknown> = () => ({})) {
+export async function createMany(h: Harness, n: number, key: string = KEYS.owner, overrides: (i: number) => Record<string, unknown> = () => ({})) {
   const ids: string[] = [];
   for (let i = 0; i < n; i++) {
     const res = await h.as(key).post('/v1/onboardings', createBody({ reference: `bulk-${i}`, ...overrides(i) }));

@@ -1,13 +1,12 @@
 import { createHmac } from 'node:crypto';
 import { expect } from 'vitest';
-import { FROZEN_START, harness, KEYS } from './harness.js';
+import { FROZEN_START, KEYS, type Harness } from './harness.js';
 import { type Receiver, type ReceivedRequest } from './receiver.js';
 
 /**
  * Shared by the webhook delivery tests (test/http/webhooks.*.test.ts): the message and delivery
  * shapes, an independent HMAC check of the signature, and short calls on the webhooks API.
  */
-export type H = ReturnType<typeof harness>;
 
 export const MINUTE = 60_000;
 export const HOUR = 60 * MINUTE;
@@ -66,35 +65,35 @@ export function expectSignedBy(req: ReceivedRequest, secrets: string[]): number 
 
 export const message = (req: ReceivedRequest) => JSON.parse(req.body.toString('utf8')) as Message;
 
-export async function register(h: H, body: object, key: string = KEYS.owner) {
+export async function register(h: Harness, body: object, key: string = KEYS.owner) {
   const res = await h.as(key).post('/v1/webhooks', body);
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body as { id: string; secret: string; api_version: string };
 }
 
 /** Runs what is due now and waits for attempts in flight. */
-export const settle = (h: H) => h.emulator.defaultWorkspace.scheduler.advanceBy(0);
-export const advanceClock = (h: H, ms: number) => h.emulator.defaultWorkspace.scheduler.advanceBy(ms);
+export const settle = (h: Harness) => h.emulator.defaultWorkspace.scheduler.advanceBy(0);
+export const advanceClock = (h: Harness, ms: number) => h.emulator.defaultWorkspace.scheduler.advanceBy(ms);
 
-export async function ping(h: H, webhookId: string, key: string = KEYS.owner) {
+export async function ping(h: Harness, webhookId: string, key: string = KEYS.owner) {
   const res = await h.as(key).post(`/v1/webhooks/${webhookId}/test`, {});
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body as { object: string; webhook_id: string; event_id: string; delivery_id: string; status: string };
 }
 
-export async function deliveries(h: H, webhookId: string, query = '', key: string = KEYS.owner) {
+export async function deliveries(h: Harness, webhookId: string, query = '', key: string = KEYS.owner) {
   const res = await h.as(key).get(`/v1/webhooks/${webhookId}/deliveries${query}`);
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body as { object: string; data: Delivery[]; has_more: boolean; next_cursor: string | null };
 }
 
-export async function delivery(h: H, webhookId: string, deliveryId: string): Promise<Delivery> {
+export async function delivery(h: Harness, webhookId: string, deliveryId: string): Promise<Delivery> {
   const found = (await deliveries(h, webhookId, '?limit=100')).data.find((d) => d.id === deliveryId);
   expect(found, `delivery ${deliveryId}`).toBeDefined();
   return found!;
 }
 
-export async function webhook(h: H, id: string, key: string = KEYS.owner) {
+export async function webhook(h: Harness, id: string, key: string = KEYS.owner) {
   const res = await h.as(key).get(`/v1/webhooks/${id}`);
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body as { status: string; previous_secret_expires_at: string | null; recent_deliveries: Delivery[] };

@@ -1,12 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { expect } from 'vitest';
-import { createBody, harness } from './harness.js';
+import { createBody, type Harness } from './harness.js';
 
 /**
  * Shared by the control API tests of keys and workspaces (test/http/control.*.test.ts): the
  * default fixtures as shipped, the key shape, a minimal fixtures document, and a new workspace.
  */
-export type H = ReturnType<typeof harness>;
 
 export interface FixtureKey {
   key: string;
@@ -77,7 +76,7 @@ export const MINI_BODY = createBody({
   },
 });
 
-export async function newWorkspace(h: H, body?: object) {
+export async function newWorkspace(h: Harness, body?: object) {
   const req = h.http().post('/_emulator/workspaces');
   const res = await (body === undefined ? req : req.send(body));
   expect(res.status).toBe(201);
