@@ -82,14 +82,13 @@ describe('serve: OTEL_* values that cannot be used', () => {
       'OTEL_EXPORTER_OTLP_TRACES_HEADERS: the value of x-team holds a character a header cannot carry (a line break, a control character, or one beyond Latin-1); tracing is off'],
     ['an ftp:// endpoint', (e) => ({ OTEL_EXPORTER_OTLP_ENDPOINT: e.replace('http:', 'ftp:') }), 'OTEL_EXPORTER_OTLP_ENDPOINT: not an http:// or https:// URL: "ftp://'],
     ['an endpoint that is no URL', () => ({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: '127.0.0.1:4318' }), 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: not an http:// or https:// URL: "127.0.0.1:4318"; tracing is off'],
-  ])('%s: one warning, tracing off, and the emulator serves on past its first export', async (_, env, says) => {
+  ])('%s: one warning, tracing off, and the emulator serves on', async (_, env, says) => {
     const traces = await collector();
     const served = await serve(['--log-level', 'warn'], children, { ...NO_OTEL, ...FAST, ...env(traces.url) });
     expect(served.ready).not.toHaveProperty('traces');
     const res = await fetch(`${served.url}/v1/organization`, { headers: { Authorization: 'Bearer hrs_test_acme_owner' } });
     expect(res.status).toBe(200);
-    // Well past the 50 ms schedule at which the first export used to end the process.
-    await new Promise((r) => setTimeout(r, 400));
+    // Tracing is off, so no export is ever scheduled (the exporter's own failures: tracing.exporter.test.ts).
     expect(served.child.exitCode).toBeNull();
     expect((await fetch(`${served.url}/_emulator/health`)).status).toBe(200);
     const lines = warnings(served.lines());
