@@ -10,6 +10,10 @@ const LAYERS = [
     why: 'core is the kernel every layer builds on; if it imported anything above it, the layers would form a knot and core could not be reasoned about (or tested) on its own.',
   },
   {
+    name: 'operations-know-only-core', folder: 'operations', may: ['core', 'operations'],
+    why: 'The row kernel (the reply types, the one pipeline with its input checks, the control row type, its runner and the client builder) is what every kind of row and every transport shares; it names no resource, no control action and no transport.',
+  },
+  {
     name: 'delivery-is-mechanics-only', folder: 'delivery', may: ['core', 'delivery'],
     why: 'src/delivery sends, signs, vets and relays HTTP messages; it knows no record of the store, so the webhooks resource can use it without the two depending on each other.',
   },
@@ -18,19 +22,19 @@ const LAYERS = [
     why: 'The list of delivery faults and its schema are data the webhooks resource plays out; they name no record, so resources may import them one way.',
   },
   {
-    name: 'resources-know-no-drivers', folder: 'resources', may: ['core', 'delivery', 'delivery-faults', 'resources'],
+    name: 'resources-know-no-drivers', folder: 'resources', may: ['core', 'operations', 'delivery', 'delivery-faults', 'resources'],
     why: 'Resources hold the business rules; the receiver check, scenarios, fixtures, persistence, the composition root and the adapters drive them from outside. A resource reaching back up makes its rules depend on who happens to call, so they ask the workspace (hooks) instead.',
   },
   {
-    name: 'receiver-check-stands-alone', folder: 'receiver-check', may: ['core', 'delivery', 'resources', 'receiver-check'],
+    name: 'receiver-check-stands-alone', folder: 'receiver-check', may: ['core', 'operations', 'delivery', 'resources', 'receiver-check'],
     why: 'The receiver check runs from the CLI with no emulator at all: it uses delivery and the event names, nothing that needs a workspace driven from above.',
   },
   {
-    name: 'scenarios-know-no-adapters', folder: 'scenarios', may: ['core', 'delivery', 'delivery-faults', 'resources', 'scenarios'],
+    name: 'scenarios-know-no-adapters', folder: 'scenarios', may: ['core', 'operations', 'delivery', 'delivery-faults', 'resources', 'scenarios'],
     why: 'Scenarios play and judge the life cycle through the resources; persistence, the composition root and the adapters call scenarios, never the other way round.',
   },
   {
-    name: 'fixtures-know-resources-only', folder: 'fixtures', may: ['core', 'resources', 'fixtures'],
+    name: 'fixtures-know-resources-only', folder: 'fixtures', may: ['core', 'operations', 'resources', 'fixtures'],
     why: 'The fixtures document fills a store through the resources; it is read by the composition root.',
   },
   {
@@ -38,8 +42,12 @@ const LAYERS = [
     why: 'The OpenTelemetry adapter fills in the tracing port of src/core; the entry points load it. Nothing of the domain needs it.',
   },
   {
-    name: 'persistence-below-the-composition-root', folder: 'persistence', may: ['core', 'delivery', 'delivery-faults', 'resources', 'scenarios', 'persistence'],
+    name: 'persistence-below-the-composition-root', folder: 'persistence', may: ['core', 'operations', 'delivery', 'delivery-faults', 'resources', 'scenarios', 'persistence'],
     why: 'Snapshots and the state file work over the table of parts the composition root hands them (and an interface of what they ask of the emulator), so emulator.ts can use them without the two importing each other.',
+  },
+  {
+    name: 'client-knows-the-rows-only', folder: 'client', may: ['core', 'operations', 'control', 'delivery', 'client'],
+    why: 'The HTTP client and the webhook relay run beside a partner\'s test (the CLI, the Node API, the Testcontainers module): they send the control rows over HTTP and know no emulator, no Express.',
   },
 ];
 
@@ -56,15 +64,15 @@ const ENTRY_POINTS = '^src/(in-process|index|testcontainers)\\.ts$';
 const ADAPTERS = [
   {
     name: 'composition-root-has-no-adapter', from: '^src/(emulator|workspace-parts|timer-handlers)\\.ts$',
-    to: `^src/(control|pages|http|cli)/|${ENTRY_POINTS}|^src/config\\.ts$`,
+    to: `^src/(control|pages|http|cli|client)/|${ENTRY_POINTS}|^src/config\\.ts$`,
     why: 'The composition root wires the domain; the control API, pages, HTTP and the entry points sit on it.',
   },
   {
-    name: 'control-is-transport-free', from: '^src/control/', to: `^src/(pages|http|cli)/|${ENTRY_POINTS}`,
+    name: 'control-is-transport-free', from: '^src/control/', to: `^src/(pages|http|cli|client)/|${ENTRY_POINTS}`,
     why: 'The control API is written once with no transport in it; HTTP and the in-process helpers call it.',
   },
   {
-    name: 'pages-know-the-domain-only', from: '^src/pages/', to: `^src/(control|http|cli|persistence)/|${ENTRY_POINTS}`,
+    name: 'pages-know-the-domain-only', from: '^src/pages/', to: `^src/(control|http|cli|client|persistence)/|${ENTRY_POINTS}`,
     why: 'Pages are rows of views and forms over the resources; Express and the control API stay out of them.',
   },
   {
@@ -72,7 +80,7 @@ const ADAPTERS = [
     why: 'The MCP tools are the control rows offered to an agent; the HTTP adapter and the CLI serve them over their transports.',
   },
   {
-    name: 'http-is-not-an-entry-point', from: '^src/http/', to: `^src/cli/|${ENTRY_POINTS}`,
+    name: 'http-is-not-an-entry-point', from: '^src/http/', to: `^src/(cli|client)/|${ENTRY_POINTS}`,
     why: 'The Express adapter serves the emulator; the CLI and the package entries start it.',
   },
 ];

@@ -2,8 +2,8 @@ import { DEFAULT_PORT, EMULATOR_VERSION } from './core/product.js';
 import type { ControlClient, CreatedWorkspace, KeyInfo } from './control/control.client.js';
 import type { WorkspaceInput } from './emulator.js';
 import { WELL_KNOWN_KEYS, type WellKnownKey } from './fixtures/well-known-keys.js';
-import { httpControl, request } from './cli/client.js';
-import { startRelay, type RelayHandle, type RelayOptions } from './cli/listen.js';
+import { httpControl, request } from './client/http.js';
+import { startRelay, type RelayHandle, type RelayOptions } from './client/relay.js';
 
 /**
  * `onboarding-emulator/testcontainers`: the emulator's image started by Testcontainers for Node

@@ -1,4 +1,5 @@
-import { printTable, UsageError } from './client.js';
+import { printTable } from './client.js';
+import { UsageError } from '../client/http.js';
 
 /**
  * What the following commands (`events tail`, `requests --follow`) share: the poll interval,

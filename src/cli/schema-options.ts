@@ -1,6 +1,6 @@
 import { Option, type Command } from 'commander';
 import { plainSchema, type Static, type TSchema } from '../core/schema.js';
-import { UsageError } from './client.js';
+import { UsageError } from '../client/http.js';
 
 /**
  * A command's flags made from the body schema its request sends: `latency_ms` is

@@ -4,14 +4,14 @@ import type { describeScenario, scenarioReport } from './scenario.service.js';
 import type { restoreWorkspace } from './snapshot.service.js';
 import type { ErrorDetail } from '../core/errors.js';
 import type { ScenarioWarning } from '../scenarios/scenario.warnings.js';
-import type { ControlInput } from './control.call.js';
-import { clientCalls, pathParams, type ClientCall, type ClientOf, type ControlRoute } from './control.row.js';
+import type { ClientOf, ControlRoute } from '../operations/control-row.js';
+import { rowMethods, type Transport } from '../operations/client-methods.js';
 import { controlRows } from './control.table.js';
 
 /**
  * The control interface (/_emulator) as a client sees it, transport-free, made from the control
  * rows: createEmulator()'s helpers run the rows in process (src/in-process.ts), the CLI and
- * Testcontainers send them over HTTP (src/cli/client.ts). The named answer types below are the
+ * Testcontainers send them over HTTP (src/client/http.ts). The named answer types below are the
  * return types of the control services, for code that names them.
  */
 
@@ -47,48 +47,8 @@ export interface ControlClient extends Methods {
   };
 }
 
-/** What a transport does with one row: runs or sends it with these parts and answers its JSON body. */
-type Transport = (row: ControlRoute<never>, input: ControlInput) => Promise<unknown>;
-
-/** The arguments of a client method as the parts of a request, by the row's `client.args`. */
-function inputOf(row: ControlRoute<never>, call: ClientCall, args: unknown[]): ControlInput {
-  const input: ControlInput = { params: {}, query: {} };
-  if (call.args === 'body') input.body = args[0];
-  else if (call.args === 'query') {
-    // A filter's unset fields are left out, as a query string leaves them out.
-    for (const [name, value] of Object.entries((args[0] ?? {}) as Record<string, unknown>)) if (value !== undefined) input.query[name] = value;
-  } else {
-    const params = new Set(pathParams(row));
-    const query = (row.query as { properties?: Record<string, unknown> } | undefined)?.properties ?? {};
-    const body: Record<string, unknown> = {};
-    (call.args ?? []).forEach((name, i) => {
-      if (params.has(name)) input.params[name] = String(args[i]);
-      else if (name in query) {
-        if (args[i] !== undefined) input.query[name] = args[i];
-      } else body[name] = args[i];
-    });
-    if (Object.keys(body).length > 0) input.body = body;
-  }
-  Object.assign(input.query, call.query);
-  return input;
-}
-
 /**
  * The methods of the control rows over one transport: the in-process helpers run the row, the
  * HTTP client sends it. Neither lists the methods: a row with `client` is a method of both.
  */
-export function clientMethods(transport: Transport): Methods {
-  const client: Record<string, unknown> = {};
-  for (const row of controlRows as ControlRoute<never>[]) {
-    for (const call of clientCalls(row)) {
-      const names = call.name.split('.');
-      let group = client;
-      for (const name of names.slice(0, -1)) group = (group[name] ??= {}) as Record<string, unknown>;
-      group[names.at(-1)!] = async (...args: unknown[]) => {
-        const answer = await transport(row, inputOf(row, call, args));
-        return call.pick === undefined ? answer : (answer as Record<string, unknown>)[call.pick];
-      };
-    }
-  }
-  return client as Methods;
-}
+export const clientMethods = (transport: Transport): Methods => rowMethods(controlRows as ControlRoute<never>[], transport) as Methods;

@@ -1,9 +1,9 @@
 import type { Workspace } from '../core/workspace.js';
 import type { Emulator } from '../emulator.js';
-import { JsonFile, RawJson, type Reply, type RequestInfo } from '../resources/route.js';
-import { controlRunner, sentInput } from './control.call.js';
+import { JsonFile, RawJson, type Reply, type RequestInfo } from '../operations/reply.js';
+import { controlRunner, sentInput } from '../operations/control-runner.js';
 import { clientMethods, type ControlMethods } from './control.client.js';
-import type { ControlRoute } from './control.row.js';
+import type { ControlRoute } from '../operations/control-row.js';
 
 /**
  * The control methods run in this process on one workspace, each given its input as a request

@@ -3,8 +3,8 @@ import { SnapshotSchema } from '../workspace-parts.js';
 import { checkSnapshot, type Emulator } from '../emulator.js';
 import { ErrorSchema, IdParam } from '../resources/common.schemas.js';
 import { enableWebhook } from '../resources/webhooks/webhooks.service.js';
-import { ok } from '../resources/route.js';
-import { defineControlRoute, type ControlRoute } from './control.row.js';
+import { ok } from '../operations/reply.js';
+import { defineControlRoute, type ControlRoute } from '../operations/control-row.js';
 import {
   AdvanceBody, ClockInfo, CreateFaultBody, EnabledWebhook, FaultInfo, FaultList, FaultsCleared, SetClockBody,
   CreatedWorkspace, CreateWorkspaceBody, Deleted, Health, KeyList, NoBody, RestoredWorkspace, WorkspaceInfo, WorkspaceList, WorkspaceParam,

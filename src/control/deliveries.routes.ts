@@ -1,8 +1,8 @@
 import type { Emulator } from '../emulator.js';
 import { Type } from '../core/schema.js';
 import { ErrorSchema } from '../resources/common.schemas.js';
-import { ok } from '../resources/route.js';
-import { defineControlRoute, type ControlRoute } from './control.row.js';
+import { ok } from '../operations/reply.js';
+import { defineControlRoute, type ControlRoute } from '../operations/control-row.js';
 import { DeliveriesQuery, DeliveryList } from './deliveries.schemas.js';
 import { harDeliveries, listWorkspaceDeliveries } from './deliveries.service.js';
 import { HarSchema } from './har.schemas.js';

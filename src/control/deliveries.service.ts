@@ -1,5 +1,5 @@
 import type { Workspace } from '../core/workspace.js';
-import type { JsonFile } from '../resources/route.js';
+import type { JsonFile } from '../operations/reply.js';
 import type { AttemptRecord, DeliveryRecord } from '../resources/webhooks/webhooks.model.js';
 import { attemptEntry } from './deliveries.har.js';
 import { DELIVERIES_LIMIT, HAR_ATTEMPTS_LIMIT, type DeliveriesQuery } from './deliveries.schemas.js';

@@ -2,8 +2,8 @@ import type { Emulator } from '../emulator.js';
 import { CreateDeliveryFaultBody, DeliveryFaultSchema } from '../delivery-faults/delivery-faults.schemas.js';
 import { Type } from '../core/schema.js';
 import { ErrorSchema, IdParam } from '../resources/common.schemas.js';
-import { ok } from '../resources/route.js';
-import { defineControlRoute, type ControlRoute } from './control.row.js';
+import { ok } from '../operations/reply.js';
+import { defineControlRoute, type ControlRoute } from '../operations/control-row.js';
 import { Deleted, FaultsCleared } from './control.schemas.js';
 import { addDeliveryFault, clearDeliveryFaults, listDeliveryFaults, removeDeliveryFault } from './delivery-faults.service.js';
 

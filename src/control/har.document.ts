@@ -1,6 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import { EMULATOR_VERSION } from '../core/product.js';
-import { JsonFile } from '../resources/route.js';
+import { JsonFile } from '../operations/reply.js';
 import type { Har, HarEntry, HarNameValue } from './har.schemas.js';
 
 /**

@@ -1,7 +1,7 @@
 import type { Emulator } from '../emulator.js';
 import { ErrorSchema, IdParam } from '../resources/common.schemas.js';
-import { ok } from '../resources/route.js';
-import { defineControlRoute, type ControlRoute } from './control.row.js';
+import { ok } from '../operations/reply.js';
+import { defineControlRoute, type ControlRoute } from '../operations/control-row.js';
 import { NoBody } from './control.schemas.js';
 import {
   DeliveryIdParam, InspectDeliveriesQuery, InspectDelivery, InspectDeliveryList, InspectEventList, InspectEventsQuery, InspectListQuery, InspectOnboarding, InspectOnboardingList,

@@ -1,8 +1,8 @@
 import type { Static, TSchema } from '../core/schema.js';
 import type { Emulator } from '../emulator.js';
 import { ErrorSchema } from '../resources/common.schemas.js';
-import { ok } from '../resources/route.js';
-import { defineControlRoute, type ControlRoute } from './control.row.js';
+import { ok } from '../operations/reply.js';
+import { defineControlRoute, type ControlRoute } from '../operations/control-row.js';
 import {
   ActionResult, ApproveBody, AuditLog, DashboardCreateBody, DashboardCreated, NoBody, OnboardingIdParam, OpenBody,
   Outbox, OutboxQuery, PayrollFailBody, ReturnBody, TermsBody, VerifyBody,

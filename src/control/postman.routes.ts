@@ -1,7 +1,7 @@
 import type { Emulator } from '../emulator.js';
 import { fail } from '../core/errors.js';
-import { ok } from '../resources/route.js';
-import { defineControlRoute, type ControlRoute } from './control.row.js';
+import { ok } from '../operations/reply.js';
+import { defineControlRoute, type ControlRoute } from '../operations/control-row.js';
 import { listKeys } from './control.service.js';
 import { postmanCollection, type OpenApiDocument } from './postman.collection.js';
 import { PostmanCollectionSchema } from './postman.schemas.js';

@@ -1,7 +1,7 @@
 import type { Emulator } from '../emulator.js';
 import { ErrorSchema } from '../resources/common.schemas.js';
-import { ok } from '../resources/route.js';
-import { defineControlRoute, type ControlRoute } from './control.row.js';
+import { ok } from '../operations/reply.js';
+import { defineControlRoute, type ControlRoute } from '../operations/control-row.js';
 import { ReceiverCheckBody, ReceiverCheckReportSchema } from './receiver-check.schemas.js';
 import { receiverCheck } from './receiver-check.service.js';
 

@@ -1,8 +1,8 @@
 import { RELAY_LIMIT, RELAY_TOKEN_HEADER } from '../delivery/relay.js';
 import type { Emulator } from '../emulator.js';
 import { ErrorSchema, IdParam } from '../resources/common.schemas.js';
-import { ok } from '../resources/route.js';
-import { defineControlRoute, type ControlRoute } from './control.row.js';
+import { ok } from '../operations/reply.js';
+import { defineControlRoute, type ControlRoute } from '../operations/control-row.js';
 import {
   ClaimBody, DEFAULT_RELAY_CLAIM, DEFAULT_RELAY_WAIT_MS, OpenedRelaySchema, OpenRelayBody, RelayedMessages, RelayInfoSchema, RelayList, RelayReportBody, RelayReported,
 } from './relay.schemas.js';

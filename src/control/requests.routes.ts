@@ -1,8 +1,8 @@
 import type { Emulator } from '../emulator.js';
 import { ErrorSchema } from '../resources/common.schemas.js';
 import { withEntriesJson } from '../core/journal.js';
-import { JsonText, ok } from '../resources/route.js';
-import { defineControlRoute, type ControlRoute } from './control.row.js';
+import { JsonText, ok } from '../operations/reply.js';
+import { defineControlRoute, type ControlRoute } from '../operations/control-row.js';
 import { RequestList, RequestsCleared, RequestsQuery, Verification, VerifyRequestsBody } from './requests.schemas.js';
 import { clearRequests, findRequests, harRequests, verifyRequests, type RequestPage } from './requests.service.js';
 import { HarSchema } from './har.schemas.js';

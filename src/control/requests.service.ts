@@ -3,7 +3,7 @@ import { matches, verifyEntries, type ExpectedCount, type RequestFilter, type Re
 import { paginate, type Page } from '../core/pagination.js';
 import type { Unmatched } from '../core/unmatched.js';
 import type { Workspace } from '../core/workspace.js';
-import type { JsonFile } from '../resources/route.js';
+import type { JsonFile } from '../operations/reply.js';
 import { harFile } from './har.document.js';
 import type { Har } from './har.schemas.js';
 import { requestEntry } from './requests.har.js';

@@ -1,7 +1,7 @@
 import type { Emulator } from '../emulator.js';
 import { ErrorSchema } from '../resources/common.schemas.js';
-import { ok, RawFile } from '../resources/route.js';
-import { defineControlRoute, type ControlRoute } from './control.row.js';
+import { ok, RawFile } from '../operations/reply.js';
+import { defineControlRoute, type ControlRoute } from '../operations/control-row.js';
 import { ScenarioSchema } from '../scenarios/scenario.schemas.js';
 import { expectationsJunit } from '../scenarios/scenario.expect.js';
 import { AnyDocument, ScenarioReport, ScenarioReportQuery, ScenarioState, ScenarioValidation } from './scenario.schemas.js';

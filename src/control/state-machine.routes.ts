@@ -1,8 +1,8 @@
 import type { Emulator } from '../emulator.js';
 import { ErrorSchema } from '../resources/common.schemas.js';
 import { stateMachineView } from '../resources/onboardings/onboardings.machine.view.js';
-import { ok, RawFile } from '../resources/route.js';
-import { defineControlRoute, type ControlRoute } from './control.row.js';
+import { ok, RawFile } from '../operations/reply.js';
+import { defineControlRoute, type ControlRoute } from '../operations/control-row.js';
 import { StateMachineQuery, StateMachineSchema } from './state-machine.schemas.js';
 
 /** The media type of ?format=mermaid: plain text, so a browser shows it and curl prints it. */

@@ -1,8 +1,8 @@
 import type { Emulator } from '../emulator.js';
 import { ErrorSchema } from '../resources/common.schemas.js';
 import { withEntriesJson } from '../core/journal.js';
-import { JsonText, ok } from '../resources/route.js';
-import { defineControlRoute, type ControlRoute } from './control.row.js';
+import { JsonText, ok } from '../operations/reply.js';
+import { defineControlRoute, type ControlRoute } from '../operations/control-row.js';
 import { WaitQuery, WaitResult, WAIT_DEFAULT_MS, WAIT_MAX_MS } from './wait.schemas.js';
 import { waitFor } from './wait.service.js';
 

@@ -2,7 +2,7 @@ import express, { type Request, type Response } from 'express';
 import { BODY_CONTAINER_LIMIT, BODY_DEPTH_LIMIT, opensMoreThan, parseYaml } from '../core/documents.js';
 import { ApiError, fail } from '../core/errors.js';
 import { BODY_LIMIT, bodyTooDeep, bodyTooLarge, checkBodyShape, tooManyContainers } from '../core/request-body.js';
-import type { BodyType } from '../resources/route.js';
+import type { BodyType } from '../operations/reply.js';
 import { lingeringClose } from './lingering-close.js';
 
 /**

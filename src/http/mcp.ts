@@ -1,7 +1,7 @@
 import type { Request, Response, Router } from 'express';
 import { fail, type ApiError } from '../core/errors.js';
 import { Type } from '../core/schema.js';
-import { servedPaths, type ControlRoute } from '../control/control.row.js';
+import { servedPaths, type ControlRoute } from '../operations/control-row.js';
 import { ErrorSchema } from '../resources/common.schemas.js';
 import { BODY_DEPTH_LIMIT } from '../core/documents.js';
 import { localMethods } from '../control/control.local.js';

@@ -1,7 +1,8 @@
 import { plainSchema, type JsonSchema, type TSchema } from '../core/schema.js';
 import { ErrorSchema } from '../resources/common.schemas.js';
-import type { ApiRoute, BodyType } from '../resources/route.js';
-import type { ControlRoute } from '../control/control.row.js';
+import type { ApiRoute } from '../resources/route.js';
+import type { BodyType } from '../operations/reply.js';
+import type { ControlRoute } from '../operations/control-row.js';
 import type { Emulator } from '../emulator.js';
 import { API_VERSIONS } from '../core/versions.js';
 import { IDEMPOTENCY_KEY_MAX } from '../core/idempotency.js';

@@ -10,8 +10,8 @@ import type { PageContext, PageForm, PageRoute } from '../pages/route.js';
 import { readForm } from './form.js';
 import { lingeringClose } from './lingering-close.js';
 import { loggedError, loggedRequest } from './request-log.js';
-import { htmlFile } from '../resources/route.js';
-import { serve } from '../resources/route.run.js';
+import { htmlFile } from '../operations/reply.js';
+import { serve } from '../operations/serve.js';
 import { infoOf } from './mount.js';
 import { requestIdOf, writeReply } from './reply.js';
 

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Request, Response } from 'express';
 import { ApiError, errorBody, fail } from '../core/errors.js';
 import { answerIds } from '../core/journal.js';
-import { RawFile, RawJson, Redirect, type Reply } from '../resources/route.js';
+import { RawFile, RawJson, Redirect, type Reply } from '../operations/reply.js';
 import { endAtClose, endServerSpan } from './server-span.js';
 
 /**

@@ -11,7 +11,7 @@ import { organizationRoutes } from '../resources/organizations/organizations.rou
 import { reviewRoutes } from '../resources/reviews/reviews.routes.js';
 import { sandboxRoutes } from '../resources/sandbox/sandbox.routes.js';
 import type { ApiRoute } from '../resources/route.js';
-import { servedPaths as controlPaths, type ControlRoute } from '../control/control.row.js';
+import { servedPaths as controlPaths, type ControlRoute } from '../operations/control-row.js';
 import { controlRows } from '../control/control.table.js';
 
 /** Every route the app serves, in one list: the adapter mounts it, OpenAPI documents it. */

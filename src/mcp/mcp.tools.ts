@@ -1,5 +1,5 @@
 import type { JsonSchema } from '../core/schema.js';
-import { clientCalls, pathParams, type ClientCall, type ControlRoute } from '../control/control.row.js';
+import { clientCalls, pathParams, type ClientCall, type ControlRoute } from '../operations/control-row.js';
 import { controlRows } from '../control/control.table.js';
 
 /**

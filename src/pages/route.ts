@@ -1,6 +1,6 @@
 import type { ApiError } from '../core/errors.js';
 import type { Workspace } from '../core/workspace.js';
-import type { RawFile, Redirect, Reply, RequestInfo, RowBase } from '../resources/route.js';
+import type { RawFile, Redirect, Reply, RequestInfo, RowBase } from '../operations/reply.js';
 
 /**
  * The pages a person opens are rows too, beside the API's and the control API's: the same base

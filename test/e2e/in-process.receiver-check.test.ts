@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { httpControl } from '../../src/cli/client.js';
+import { httpControl } from '../../src/client/http.js';
 import { ApiError, createEmulator, runReceiverCheck, type ControlClient, type InProcessEmulator } from '../../src/index.js';
 import { gradedReceiver, gradesOf, SECRET, type GradedReceiver } from '../support/graded-receivers.js';
 

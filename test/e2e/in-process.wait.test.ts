@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { ApiError as HttpApiError, httpControl } from '../../src/cli/client.js';
+import { ApiError as HttpApiError, httpControl } from '../../src/client/http.js';
 import { ApiError, createEmulator, type InProcessEmulator } from '../../src/index.js';
 
 const started: InProcessEmulator[] = [];

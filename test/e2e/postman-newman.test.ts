@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { httpControl } from '../../src/cli/client.js';
+import { httpControl } from '../../src/client/http.js';
 import { createEmulator, type InProcessEmulator } from '../../src/index.js';
 import { buildOpenApi } from '../../src/http/openapi.js';
 import { runCollection } from '../support/newman.js';

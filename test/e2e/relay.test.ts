@@ -1,7 +1,7 @@
 import { request as httpRequest, createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ApiError } from '../../src/cli/client.js';
+import { ApiError } from '../../src/client/http.js';
 import { RelayHub } from '../../src/delivery/relay.js';
 import type { DeliverySettings } from '../../src/delivery/settings.js';
 import { createEmulator, startRelay, verifySignature, type InProcessEmulator, type RelayedDelivery, type RelayHandle } from '../../src/index.js';

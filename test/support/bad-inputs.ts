@@ -1,4 +1,4 @@
-import { clientCalls, pathParams, type ClientCall, type ControlRoute } from '../../src/control/control.row.js';
+import { clientCalls, pathParams, type ClientCall, type ControlRoute } from '../../src/operations/control-row.js';
 import { controlRows } from '../../src/control/control.table.js';
 import { BODY_DEPTH_LIMIT } from '../../src/core/documents.js';
 import { BODY_LIMIT } from '../../src/core/request-body.js';

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { Type } from '../../src/core/schema.js';
-import { clientCalls, defineControlRoute, type ControlRoute } from '../../src/control/control.row.js';
+import { clientCalls, defineControlRoute, type ControlRoute } from '../../src/operations/control-row.js';
 import { controlRows } from '../../src/control/control.table.js';
-import { ok } from '../../src/resources/route.js';
+import { ok } from '../../src/operations/reply.js';
 import { buildTools, type McpTool } from '../../src/mcp/mcp.tools.js';
 
 /**

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Type } from '../../src/core/schema.js';
-import { defineRoute, ok, type ApiContext } from '../../src/resources/route.js';
+import { defineRoute, type ApiContext } from '../../src/resources/route.js';
+import { ok } from '../../src/operations/reply.js';
 
 /**
  * Route rows are typed from their schemas (`defineRoute`): the checks that matter here are the

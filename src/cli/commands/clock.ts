@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { ClockMove, ClockState } from '../../control/control.client.js';
-import { action, clientCommand, commandGroup, httpControl, optionsOf, printFields, printJson, printTable, UsageError } from '../client.js';
+import { action, clientCommand, commandGroup, optionsOf, printFields, printJson, printTable } from '../client.js';
+import { httpControl, UsageError } from '../../client/http.js';
 
 /** A pending or fired timer as the clock's answers describe it. */
 type TimerInfo = NonNullable<ClockState['next_timer']>;

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { action, clientCommand, optionsOf, printJson, request, UsageError } from '../client.js';
+import { action, clientCommand, optionsOf, printJson } from '../client.js';
+import { request, UsageError } from '../../client/http.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 

@@ -2,7 +2,8 @@ import type { Command } from 'commander';
 import type { Page } from '../../core/pagination.js';
 import type { Static } from '../../core/schema.js';
 import type { EventSchema } from '../../resources/events/events.schemas.js';
-import { action, clientCommand, commandGroup, optionsOf, request, type ClientOptions } from '../client.js';
+import { action, clientCommand, commandGroup, optionsOf } from '../client.js';
+import { request, type ClientOptions } from '../../client/http.js';
 import { parseInterval, pollUntilInterrupted, printNdjson, tableStream } from '../follow.js';
 
 /**

@@ -3,7 +3,8 @@ import { CreateFaultBody } from '../../control/control.schemas.js';
 import { FAULT_KINDS, type Fault } from '../../core/faults.js';
 import { DELIVERY_FAULT_KINDS, type DeliveryFault } from '../../delivery-faults/delivery-faults.js';
 import { CreateDeliveryFaultBody } from '../../delivery-faults/delivery-faults.schemas.js';
-import { action, clientCommand, commandGroup, httpControl, optionsOf, WORKSPACE_OPTION, printFields, printJson, printTable } from '../client.js';
+import { action, clientCommand, commandGroup, optionsOf, WORKSPACE_OPTION, printFields, printJson, printTable } from '../client.js';
+import { httpControl } from '../../client/http.js';
 import { bodyFrom, bodyOptions } from '../schema-options.js';
 
 type Opts = Record<string, unknown> & { workspace?: string };

@@ -1,6 +1,7 @@
 import { Option, type Command } from 'commander';
-import { action, clientCommand, optionsOf, UsageError } from '../client.js';
-import { startRelay, type RelayedDelivery } from '../listen.js';
+import { action, clientCommand, optionsOf } from '../client.js';
+import { UsageError } from '../../client/http.js';
+import { startRelay, type RelayedDelivery } from '../../client/relay.js';
 
 interface ListenOptions {
   url: string;

@@ -8,7 +8,8 @@ import { buildOpenApi } from '../../http/openapi.js';
 import { createEmulator, type InProcessEmulator } from '../../in-process.js';
 import type { McpServerSession } from '../../mcp/mcp.server.js';
 import { parsePort, scenarioFiles } from '../../config.js';
-import { ApiError, httpControl, request, usageExit, UsageError } from '../client.js';
+import { ApiError, httpControl, request, UsageError } from '../../client/http.js';
+import { usageExit } from '../client.js';
 
 /**
  * `onboarding-emulator mcp`: the control interface for a coding agent, over MCP on stdio. By

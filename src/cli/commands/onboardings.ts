@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import type { Static } from '../../core/schema.js';
 import type { SandboxAdvanceSchema } from '../../resources/sandbox/sandbox.schemas.js';
-import { action, clientCommand, commandGroup, optionsOf, printFields, printJson, request } from '../client.js';
+import { action, clientCommand, commandGroup, optionsOf, printFields, printJson } from '../client.js';
+import { request } from '../../client/http.js';
 
 /** The sandbox is the public API, not the control interface: a plain request, typed by the route's schema. */
 type SandboxAdvance = Static<typeof SandboxAdvanceSchema>;

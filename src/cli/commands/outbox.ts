@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { action, clientCommand, httpControl, optionsOf, printJson, printTable } from '../client.js';
+import { action, clientCommand, optionsOf, printJson, printTable } from '../client.js';
+import { httpControl } from '../../client/http.js';
 
 export function registerOutbox(program: Command): void {
   clientCommand(program, 'outbox', 'List the intercepted e-mails (invitations, new links, reminders, contracts), oldest first (GET /_emulator/outbox)')

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { action, clientCommand, httpControl, optionsOf, printJson, WORKSPACE_OPTION } from '../client.js';
+import { action, clientCommand, optionsOf, printJson, WORKSPACE_OPTION } from '../client.js';
+import { httpControl } from '../../client/http.js';
 
 /** `postman`: the Postman collection of the /v1 API, for a workspace, on stdout. */
 export function registerPostman(program: Command): void {

@@ -3,7 +3,8 @@ import type { Command } from 'commander';
 import { ApiError as RefusedError } from '../../core/errors.js';
 import { junitXml, type JunitCase } from '../../core/junit.js';
 import { DEFAULT_BURST, MAX_BURST, MAX_TIMEOUT_MS, runReceiverCheck, type CheckResult, type ReceiverCheckReport } from '../../receiver-check/receiver-check.js';
-import { action, printJson, printTable, usageExit, UsageError } from '../client.js';
+import { action, printJson, printTable, usageExit } from '../client.js';
+import { UsageError } from '../../client/http.js';
 
 interface ReceiverCheckOptions {
   url: string;

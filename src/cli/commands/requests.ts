@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import type { ControlClient, RequestPage } from '../../control/control.client.js';
 import type { ExpectedCount } from '../../core/journal.match.js';
-import { action, ApiError, clientCommand, commandGroup, httpControl, optionsOf, printJson, printTable, UsageError } from '../client.js';
+import { action, clientCommand, commandGroup, optionsOf, printJson, printTable } from '../client.js';
+import { ApiError, httpControl, UsageError } from '../../client/http.js';
 import { parseInterval, pollUntilInterrupted, printNdjson, tableStream } from '../follow.js';
 
 type Entry = RequestPage['data'][number];

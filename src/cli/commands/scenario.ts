@@ -5,7 +5,8 @@ import type { ScenarioDocument } from '../../scenarios/scenario.schemas.js';
 import { scenarioWarnings, type ScenarioWarning } from '../../scenarios/scenario.warnings.js';
 import type { ControlClient, ScenarioReport, ScenarioState } from '../../control/control.client.js';
 import { expectationsJunit } from '../../scenarios/scenario.expect.js';
-import { action, ApiError, clientCommand, commandGroup, httpControl, optionsOf, printFields, printJson, printTable, UsageError, type ClientOptions } from '../client.js';
+import { action, clientCommand, commandGroup, optionsOf, printFields, printJson, printTable } from '../client.js';
+import { ApiError, httpControl, UsageError, type ClientOptions } from '../../client/http.js';
 
 /** One file read and checked the way the emulator reads `--scenario` files. */
 type FileCheck = { file: string; document: ScenarioDocument; mistakes?: undefined } | { file: string; document?: undefined; mistakes: ScenarioMistake[] };

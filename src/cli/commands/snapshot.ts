@@ -3,7 +3,8 @@ import { basename, dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { WorkspaceSnapshot } from '../../persistence/snapshot.js';
 import { withChangeLog } from '../../persistence/state-file.js';
-import { action, clientCommand, commandGroup, httpControl, optionsOf, printFields, printJson, UsageError } from '../client.js';
+import { action, clientCommand, commandGroup, optionsOf, printFields, printJson } from '../client.js';
+import { httpControl, UsageError } from '../../client/http.js';
 
 const count = (s: WorkspaceSnapshot, collection: 'onboardings' | 'events') => s.store[collection].length;
 

@@ -1,6 +1,7 @@
 import { Argument, type Command } from 'commander';
 import { WAIT_FIELDS, WAIT_KINDS, WaitQuery } from '../../control/wait.schemas.js';
-import { action, clientCommand, httpControl, optionsOf, WORKSPACE_OPTION, printJson, printTable } from '../client.js';
+import { action, clientCommand, optionsOf, WORKSPACE_OPTION, printJson, printTable } from '../client.js';
+import { httpControl } from '../../client/http.js';
 import { bodyFrom, bodyOptions } from '../schema-options.js';
 
 type Opts = Record<string, unknown> & { workspace?: string };

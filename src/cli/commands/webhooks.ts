@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { action, clientCommand, commandGroup, httpControl, optionsOf, WORKSPACE_OPTION, printFields, printJson, printTable, UsageError } from '../client.js';
+import { action, clientCommand, commandGroup, optionsOf, WORKSPACE_OPTION, printFields, printJson, printTable } from '../client.js';
+import { httpControl, UsageError } from '../../client/http.js';
 
 type Opts = { workspace?: string; limit?: string };
 

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { action, clientCommand, commandGroup, httpControl, optionsOf, printFields, printJson, printTable, UsageError } from '../client.js';
+import { action, clientCommand, commandGroup, optionsOf, printFields, printJson, printTable } from '../client.js';
+import { httpControl, UsageError } from '../../client/http.js';
 import { scenarioFromFiles } from './scenario.js';
 
 export function registerWorkspace(program: Command): void {

@@ -5,7 +5,7 @@ import { EXPLORER_CSS } from './explorer.style.js';
 import { libraryFile, libraryVersion, type LibraryFile } from './explorer.library.js';
 import { EXPLORER_CSS_PATH, EXPLORER_JS_PATH, EXPLORER_PATH, EXPLORER_POLICY, LIBRARY_CSS_PATH, LIBRARY_JS_PATH } from './explorer.paths.js';
 import { explorerDocument } from './explorer.shell.js';
-import { htmlFile, RawFile } from '../../resources/route.js';
+import { htmlFile, RawFile } from '../../operations/reply.js';
 
 /**
  * The API explorer at /_emulator/docs: Swagger UI (swagger-ui-dist, served from the installed

@@ -10,7 +10,7 @@ import {
   codeView, contractView, detailsView, goneView, inReviewView, notFoundView, refusedView, signedView, valuesOf,
   type LinkModel, type View,
 } from './hosted.views.js';
-import { htmlFile, Redirect } from '../../resources/route.js';
+import { htmlFile, Redirect } from '../../operations/reply.js';
 
 /**
  * The employee's pages behind hosted_url (spec: "The employee opens that link and confirms

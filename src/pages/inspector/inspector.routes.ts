@@ -3,7 +3,7 @@ import { browserScript } from '../browser-scripts.js';
 import { INSPECTOR_CSS_PATH, INSPECTOR_JS_PATH, INSPECTOR_PATH, INSPECTOR_POLICY } from './inspector.paths.js';
 import { inspectorDocument } from './inspector.shell.js';
 import { INSPECTOR_CSS } from './inspector.style.js';
-import { RawFile, Redirect } from '../../resources/route.js';
+import { RawFile, Redirect } from '../../operations/reply.js';
 
 /**
  * The inspector at /_emulator/ui: a static shell, one script and one style sheet. The script is

@@ -15,7 +15,7 @@ import { frameAncestors, reviewPolicy } from './review.frame.js';
 import {
   document, goneBodies, notFoundBody, reviewView, signInView, type Notice, type Page, type ReviewMessage, type ReviewModel,
 } from './review.views.js';
-import { htmlFile, RawFile } from '../../resources/route.js';
+import { htmlFile, RawFile } from '../../operations/reply.js';
 
 /**
  * The embedded review (spec: POST .../review-sessions, "embed.js with review_url"): the page

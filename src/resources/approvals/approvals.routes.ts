@@ -2,7 +2,8 @@ import { ErrorSchema, IdParam, ListOf } from '../common.schemas.js';
 import { EmptyBody, OnboardingSchema } from '../onboardings/onboardings.schemas.js';
 import { renderOnboardingJson } from '../onboardings/onboardings.view.js';
 import type { OnboardingRecord } from '../onboardings/onboardings.model.js';
-import { defineRoute, ok, type ApiContext, type ApiRoute } from '../route.js';
+import { defineRoute, type ApiContext, type ApiRoute } from '../route.js';
+import { ok } from '../../operations/reply.js';
 import { ApprovalRequest, ListApprovalsQuery, OpenApprovalSchema } from './approvals.schemas.js';
 import { confirmIdentity, giveApproval, listOpenApprovals } from './approvals.service.js';
 

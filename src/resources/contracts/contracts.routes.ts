@@ -3,7 +3,8 @@ import { sendContract } from '../onboardings/onboardings.lifecycle.js';
 import { EmptyBody, OnboardingSchema } from '../onboardings/onboardings.schemas.js';
 import { getOnboarding } from '../onboardings/onboardings.service.js';
 import { renderOnboardingJson } from '../onboardings/onboardings.view.js';
-import { defineRoute, ok, type ApiRoute } from '../route.js';
+import { defineRoute, type ApiRoute } from '../route.js';
+import { ok } from '../../operations/reply.js';
 
 const errors = { description: 'Error', schema: ErrorSchema };
 

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { RawFile } from '../route.js';
+import { RawFile } from '../../operations/reply.js';
 
 /**
  * The small real files behind documents, shipped in fixtures/documents. The folder is found

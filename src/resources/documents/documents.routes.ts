@@ -1,7 +1,8 @@
 import { mapPage } from '../../core/pagination.js';
 import { ErrorSchema, IdParam, ListOf } from '../common.schemas.js';
 import { DocumentSchema } from '../onboardings/onboardings.schemas.js';
-import { defineRoute, ok, type ApiRoute } from '../route.js';
+import { defineRoute, type ApiRoute } from '../route.js';
+import { ok } from '../../operations/reply.js';
 import { DocumentParams, ListDocumentsQuery } from './documents.schemas.js';
 import { downloadDocument, listDocuments } from './documents.service.js';
 import { renderDocument } from './documents.view.js';

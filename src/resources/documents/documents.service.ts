@@ -5,7 +5,7 @@ import { paginate, type Page, type PageRequest } from '../../core/pagination.js'
 import type { PartShape, Workspace } from '../../core/workspace.js';
 import type { DocumentRecord } from '../onboardings/onboardings.model.js';
 import { getOnboarding } from '../onboardings/onboardings.service.js';
-import type { RawFile } from '../route.js';
+import type { RawFile } from '../../operations/reply.js';
 import { documentFile } from './documents.files.js';
 
 /** One document download, kept in the workspace's audit log (GET /_emulator/audit-log). */

@@ -1,5 +1,6 @@
 import { ErrorSchema, ListOf } from '../common.schemas.js';
-import { defineRoute, ok, type ApiRoute } from '../route.js';
+import { defineRoute, type ApiRoute } from '../route.js';
+import { ok } from '../../operations/reply.js';
 import { EmployeeSchema, ListEmployeesQuery } from './employees.schemas.js';
 import { listEmployees } from './employees.service.js';
 

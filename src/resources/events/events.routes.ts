@@ -1,5 +1,6 @@
 import { ErrorSchema, ListOf } from '../common.schemas.js';
-import { defineRoute, ok, type ApiRoute } from '../route.js';
+import { defineRoute, type ApiRoute } from '../route.js';
+import { ok } from '../../operations/reply.js';
 import { EventSchema, ListEventsQuery } from './events.schemas.js';
 import { listEvents } from './events.service.js';
 

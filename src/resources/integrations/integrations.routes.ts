@@ -1,6 +1,7 @@
 import { paginate } from '../../core/pagination.js';
 import { DEFAULT_PAGE_LIMIT, ErrorSchema, ListOf } from '../common.schemas.js';
-import { defineRoute, ok, type ApiRoute } from '../route.js';
+import { defineRoute, type ApiRoute } from '../route.js';
+import { ok } from '../../operations/reply.js';
 import { IntegrationSchema, ListIntegrationsQuery } from './integrations.schemas.js';
 import { integrations } from './integrations.service.js';
 

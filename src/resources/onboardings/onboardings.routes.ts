@@ -1,7 +1,8 @@
 import { fail } from '../../core/errors.js';
 import { mapPage } from '../../core/pagination.js';
 import { ErrorSchema, IdParam } from '../common.schemas.js';
-import { defineRoute, ok, type ApiContext, type ApiRoute } from '../route.js';
+import { defineRoute, type ApiContext, type ApiRoute } from '../route.js';
+import { ok } from '../../operations/reply.js';
 import {
   CreatedOnboardingSchema, CreateOnboardingBody, EmptyBody, HostedLinkBody, HostedLinkSchema,
   ListOnboardingsQuery, OnboardingList, OnboardingSchema, PatchOnboardingBody,

@@ -1,5 +1,5 @@
 import { ROLES, type Role } from '../organizations/organizations.model.js';
-import { RawJson } from '../route.js';
+import { RawJson } from '../../operations/reply.js';
 import type { OnboardingRecord, StepKind, StepPhase } from './onboardings.model.js';
 
 /**

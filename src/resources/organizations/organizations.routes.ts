@@ -1,5 +1,6 @@
 import { ErrorSchema } from '../common.schemas.js';
-import { defineRoute, ok, type ApiRoute } from '../route.js';
+import { defineRoute, type ApiRoute } from '../route.js';
+import { ok } from '../../operations/reply.js';
 import { listOrganizations } from './organizations.service.js';
 import { NoQuery, OrganizationList, OrganizationSchema } from './organizations.schemas.js';
 import { renderOrganization } from './organizations.view.js';

@@ -1,5 +1,6 @@
 import { ErrorSchema, IdParam } from '../common.schemas.js';
-import { defineRoute, ok, type ApiRoute } from '../route.js';
+import { defineRoute, type ApiRoute } from '../route.js';
+import { ok } from '../../operations/reply.js';
 import { ReviewSessionBody, ReviewSessionSchema } from './reviews.schemas.js';
 import { createReviewSession } from './reviews.service.js';
 import { renderReviewSession } from './reviews.view.js';

@@ -1,7 +1,8 @@
 import { ErrorSchema, IdParam } from '../common.schemas.js';
 import { EmptyBody } from '../onboardings/onboardings.schemas.js';
 import { renderOnboarding } from '../onboardings/onboardings.view.js';
-import { defineRoute, ok, type ApiRoute } from '../route.js';
+import { defineRoute, type ApiRoute } from '../route.js';
+import { ok } from '../../operations/reply.js';
 import { SandboxAdvanceSchema } from './sandbox.schemas.js';
 import { advanceSandbox } from './sandbox.service.js';
 

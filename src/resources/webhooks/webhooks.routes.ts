@@ -1,6 +1,7 @@
 import { mapPage } from '../../core/pagination.js';
 import { ErrorSchema, IdParam } from '../common.schemas.js';
-import { defineRoute, ok, type ApiRoute } from '../route.js';
+import { defineRoute, type ApiRoute } from '../route.js';
+import { ok } from '../../operations/reply.js';
 import {
   CreateWebhookBody, DeletedWebhook, DeliveryList, DeliveryParams, DeliverySchema, ListDeliveriesQuery, ListWebhooksQuery,
   NoActionBody, RotateSecretBody, WebhookList, WebhookSchema, WebhookTestResult, WebhookWithSecretSchema,

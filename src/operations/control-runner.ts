@@ -1,9 +1,9 @@
 import { maskJson, maskSecrets } from '../core/mask.js';
 import { bodyAsSent } from '../core/request-body.js';
 import type { Workspace } from '../core/workspace.js';
-import { JsonFile, RawFile, RawJson, Redirect, type Reply, type RequestInfo, type RouteBase } from '../resources/route.js';
-import { checkedBody, checkedQuery, compileInput, isWrite, serve } from '../resources/route.run.js';
-import type { ControlRoute } from './control.row.js';
+import { JsonFile, RawFile, RawJson, Redirect, type Reply, type RequestInfo, type RouteBase } from './reply.js';
+import { checkedBody, checkedQuery, compileInput, isWrite, serve } from './serve.js';
+import type { ControlRoute } from './control-row.js';
 
 /** A control request as a transport has it: the body as parsed or given (left out on a read). */
 export interface ControlInput {

@@ -1,6 +1,6 @@
 import { httpTransport, type Transport } from '../delivery/transport.js';
 import { RELAY_TOKEN_HEADER, type OpenedRelay, type RelayedMessage, type RelayInfo, type RelayReport } from '../delivery/relay.js';
-import { ApiError, request, UsageError, type ClientOptions } from './client.js';
+import { ApiError, request, UsageError, type ClientOptions } from './http.js';
 
 /**
  * The relay beside the receiver (`onboarding-emulator listen`, and startRelay() in a test

@@ -1,6 +1,6 @@
 import type { Static, TSchema } from '../core/schema.js';
 import type { Workspace } from '../core/workspace.js';
-import type { JsonFile, JsonText, RawFile, Reply, RequestInfo, RouteBase } from '../resources/route.js';
+import type { JsonFile, JsonText, RawFile, Reply, RequestInfo, RouteBase } from './reply.js';
 
 /**
  * The control API's rows. A row is the whole of a control action: method, path, schemas and
@@ -55,7 +55,7 @@ export interface ControlRoute<E = unknown> extends RouteBase {
    * Set on the few rows whose answer hands secrets out by design: the key table, a new
    * workspace's keys, the snapshot (the state itself), the outbox's mails, the dashboard's new
    * onboarding (its hosted_url), the Postman collection (keys as variables), a relay's claim
-   * (the message as it is to be sent). Every other answer is masked (control.call.ts).
+   * (the message as it is to be sent). Every other answer is masked (control-runner.ts).
    */
   showsSecrets?: true;
   handle(ctx: ControlContext<E>): Reply | Promise<Reply>;

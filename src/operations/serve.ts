@@ -2,7 +2,7 @@ import { fail } from '../core/errors.js';
 import { compileBounded } from '../core/bounded-validation.js';
 import { check, compile, type Validator } from '../core/validation.js';
 import type { Workspace } from '../core/workspace.js';
-import type { Reply, RouteBase } from './route.js';
+import type { Reply, RouteBase } from './reply.js';
 
 /**
  * What every transport does with a row, with no transport in it: the query and body checked
