@@ -1,4 +1,5 @@
-import { queryText, type ControlInput } from '../operations/control-runner.js';
+import { ApiError as Refusal } from '../core/errors.js';
+import { queryText, sentHeaders, type ControlInput } from '../operations/control-runner.js';
 import { clientMethods, type ControlClient } from '../control/control.client.js';
 import { workspacePath } from '../operations/control-row.js';
 import { DEFAULT_BASE_URL } from '../core/product.js';
@@ -14,8 +15,8 @@ export interface ClientOptions {
   url: string;
   key?: string | undefined;
   json?: boolean | undefined;
-  /** Sent with every request besides the client's own (a relay's token). */
-  headers?: Readonly<Record<string, string>> | undefined;
+  /** Aborts every request of the client when it fires (a relay's long poll, ended by its close). */
+  signal?: AbortSignal | undefined;
 }
 
 /** The API answered with an error status: the status and its error envelope (code, message, details, param), for every HTTP client call. */
@@ -57,7 +58,9 @@ function notAnEmulator(url: URL, res: Response, text: string): string {
   return `${url.origin} is not an onboarding emulator (got ${res.status} ${type}${start ? `: ${JSON.stringify(start)}${text.length > 60 ? '...' : ''}` : ''}); check --url or EMULATOR_URL`;
 }
 
-export async function request<T = unknown>(options: ClientOptions, method: string, path: string, body?: unknown, signal?: AbortSignal): Promise<T> {
+/** One request to the emulator; `headers` are sent besides the client's own (a row's declared headers). */
+export async function request<T = unknown>(options: ClientOptions, method: string, path: string, body?: unknown, headers: Readonly<Record<string, string>> = {}): Promise<T> {
+  const { signal } = options;
   const base = baseUrl(options.url);
   if (!path.startsWith('/')) throw new UsageError(`not a valid path: ${path} (it must start with /)`);
   let url: URL;
@@ -66,12 +69,12 @@ export async function request<T = unknown>(options: ClientOptions, method: strin
   } catch (err) {
     throw new UsageError(`not a valid URL or path: ${options.url} ${path} (${(err as Error).message})`);
   }
-  const headers: Record<string, string> = { ...options.headers, Accept: 'application/json' };
-  if (options.key) headers.Authorization = `Bearer ${options.key}`;
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  const sent: Record<string, string> = { ...headers, Accept: 'application/json' };
+  if (options.key) sent.Authorization = `Bearer ${options.key}`;
+  if (body !== undefined) sent['Content-Type'] = 'application/json';
   let res: Response;
   try {
-    res = await fetch(url, { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}), ...(signal ? { signal } : {}) });
+    res = await fetch(url, { method, headers: sent, ...(body !== undefined ? { body: JSON.stringify(body) } : {}), ...(signal ? { signal } : {}) });
   } catch (err) {
     if (signal?.aborted) throw err;
     const cause = (err as { cause?: { code?: string; message?: string } }).cause;
@@ -103,6 +106,19 @@ function pathOf(path: string, input: ControlInput): string {
 }
 
 /**
+ * A row's declared headers as sent, checked as in process (sentHeaders): a value no request can
+ * carry is refused with the same status, code and param as there, not sent.
+ */
+function headersOf(input: ControlInput): Record<string, string> {
+  try {
+    return sentHeaders(input.headers);
+  } catch (err) {
+    if (err instanceof Refusal) throw new ApiError(err.status, err.code, err.message, [], err.param);
+    throw err;
+  }
+}
+
+/**
  * The control interface over HTTP, the twin of createEmulator()'s helpers: each method sends the
  * control row it is made from, and a refusal throws ApiError with the envelope's code, message and
  * details. Without a workspace id the key picks the workspace (the server's rule); with one, the
@@ -113,7 +129,7 @@ export function httpControl(options: ClientOptions, workspace?: string): Control
     const path = workspace !== undefined && row.perWorkspace ? workspacePath(row.path, encodeURIComponent(workspace)) : row.path;
     // Only a body left out is `{}`: null is sent as null, for the server to refuse as it refuses it from anyone.
     const body = input.body === undefined && (row.method === 'POST' || row.method === 'PUT' || row.method === 'PATCH') ? {} : input.body;
-    return request(options, row.method, pathOf(path, input), body);
+    return request(options, row.method, pathOf(path, input), body, headersOf(input));
   });
   return { ...methods, workspace: { ...methods.workspace, get: (id) => httpControl(options, id) } };
 }

@@ -1,6 +1,6 @@
 import { httpTransport, type Transport } from '../delivery/transport.js';
-import { RELAY_TOKEN_HEADER, type OpenedRelay, type RelayedMessage, type RelayInfo, type RelayReport } from '../delivery/relay.js';
-import { ApiError, request, UsageError, type ClientOptions } from './http.js';
+import type { RelayedMessage, RelayInfo, RelayReport } from '../delivery/relay.js';
+import { ApiError, httpControl, UsageError, type ClientOptions } from './http.js';
 
 /**
  * The relay beside the receiver (`onboarding-emulator listen`, and startRelay() in a test
@@ -61,17 +61,17 @@ const RETRY_PAUSE_MS = 300;
 /** Opens the relay (an unreachable emulator: UsageError; a refusal: ApiError) and starts relaying. */
 export async function startRelay(options: RelayOptions): Promise<RelayHandle> {
   const client: ClientOptions = { url: options.url, key: options.key };
-  const base = options.workspace === undefined ? '/_emulator/relays' : `/_emulator/workspaces/${encodeURIComponent(options.workspace)}/relays`;
+  const { relays } = httpControl(client, options.workspace);
   const forwardTo = options.forwardTo === undefined ? undefined : checkedUrl(options.forwardTo);
-  const { token, ...relay } = await request<OpenedRelay>(client, 'POST', base, {
+  const { token, ...relay } = await relays.open({
     ...(options.urlPrefix !== undefined ? { url_prefix: options.urlPrefix } : {}),
     ...(forwardTo !== undefined ? { forward_to: forwardTo } : {}),
   });
-  // The token goes with the relay's own requests only, never into the handle or a printed line.
-  const own: ClientOptions = { ...client, headers: { [RELAY_TOKEN_HEADER]: token } };
-  const at = `${base}/${encodeURIComponent(relay.id)}`;
+  // `token` goes with the relay's own calls only (claim, report, close), never into the handle or a printed line.
   const transport = options.transport ?? httpTransport();
   const stopping = new AbortController();
+  // The long polls on a client of their own, which close() aborts: reports and the close itself must still go out.
+  const polls = httpControl({ ...client, signal: stopping.signal }, options.workspace).relays;
   const posting = new Set<Promise<void>>();
 
   const forward = async (message: RelayedMessage): Promise<void> => {
@@ -87,7 +87,7 @@ export async function startRelay(options: RelayOptions): Promise<RelayHandle> {
     }
     let recorded = true;
     try {
-      await request(own, 'POST', `${at}/results`, { message_id: message.id, ...report });
+      await relays.report(relay.id, token, message.id, report.status_code, report.error, report.duration_ms);
     } catch (err) {
       // The emulator gave up on this attempt (timed out there) or forgot the relay: the poll loop finds out which.
       if (!(err instanceof ApiError && err.status === 404)) throw err;
@@ -103,7 +103,7 @@ export async function startRelay(options: RelayOptions): Promise<RelayHandle> {
     while (!stopping.signal.aborted) {
       let messages: RelayedMessage[];
       try {
-        const claimed = await request<{ data: RelayedMessage[]; stopping: boolean }>(own, 'POST', `${at}/claim`, { wait_ms: options.waitMs ?? DEFAULT_WAIT_MS }, stopping.signal);
+        const claimed = await polls.claim(relay.id, token, options.waitMs ?? DEFAULT_WAIT_MS);
         if (claimed.stopping) return { reason: 'lost', message: 'the emulator is stopping' };
         messages = claimed.data;
         failures = 0;
@@ -133,7 +133,7 @@ export async function startRelay(options: RelayOptions): Promise<RelayHandle> {
     async close() {
       stopping.abort();
       await done;
-      await request(own, 'DELETE', at).catch(() => undefined);
+      await relays.close(relay.id, token).catch(() => undefined);
     },
   };
 }

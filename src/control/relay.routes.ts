@@ -15,7 +15,8 @@ const tokenOf = (headers: Record<string, string | undefined>) => headers[RELAY_T
 
 /**
  * The relay protocol (docs/relay.md): open, then claim messages by long poll and report each
- * receiver's answer, then close. `onboarding-emulator listen` speaks it; any language can.
+ * receiver's answer, then close. `onboarding-emulator listen` speaks it through the client
+ * methods (`relays.*`, the token an argument sent as its header); any language can.
  */
 export const relayRoutes = [
   defineControlRoute({
@@ -25,12 +26,14 @@ export const relayRoutes = [
     description: `The answer holds the relay's \`token\`, shown this once: send it as the ${RELAY_TOKEN_HEADER} header of the relay's claims, reports and close. At most ${RELAY_LIMIT} relays per workspace (422 relay_limit_reached); under the strict URL policy \`forward_to\` is required.`,
     body: OpenRelayBody,
     responses: { 201: { description: 'The relay, with its token', schema: OpenedRelaySchema }, 422: errors },
+    client: { name: 'relays.open', args: 'body' },
     handle: (ctx) => ok(ctx.emulator.relays.open(ctx.workspace.id, ctx.body, ctx.workspace.delivery?.urlPolicy), 201),
   }),
   defineControlRoute({
     kind: 'control', perWorkspace: true, tag, method: 'GET', path: '/_emulator/relays',
     operationId: 'listRelays', summary: "The workspace's open relays, with what each holds",
     responses: { 200: { description: 'Relays', schema: RelayList } },
+    client: { name: 'relays.list', pick: 'data' },
     handle: (ctx) => ok({ data: ctx.emulator.relays.list(ctx.workspace.id) }),
   }),
   defineControlRoute({
@@ -39,6 +42,7 @@ export const relayRoutes = [
     params: IdParam,
     headers: token,
     responses: { 200: { description: 'The relay as it was closed', schema: RelayInfoSchema }, 403: errors, 404: errors },
+    client: { name: 'relays.close', args: ['id', RELAY_TOKEN_HEADER] },
     handle: (ctx) => ok(ctx.emulator.relays.close(ctx.workspace.id, ctx.params.id!, tokenOf(ctx.headers))),
   }),
   defineControlRoute({
@@ -49,6 +53,7 @@ export const relayRoutes = [
     headers: token,
     body: ClaimBody,
     responses: { 200: { description: 'Messages to post to the receiver', schema: RelayedMessages }, 403: errors, 404: errors, 422: errors },
+    client: { name: 'relays.claim', args: ['id', RELAY_TOKEN_HEADER, 'wait_ms', 'max'] },
     handle: async (ctx) => {
       const data = await ctx.emulator.relays.claim(ctx.workspace.id, ctx.params.id!, tokenOf(ctx.headers), {
         waitMs: ctx.body.wait_ms ?? DEFAULT_RELAY_WAIT_MS, max: ctx.body.max ?? DEFAULT_RELAY_CLAIM, hangup: ctx.info.signal,
@@ -63,6 +68,7 @@ export const relayRoutes = [
     headers: token,
     body: RelayReportBody,
     responses: { 200: { description: 'Recorded', schema: RelayReported }, 403: errors, 404: errors, 422: errors },
+    client: { name: 'relays.report', args: ['id', RELAY_TOKEN_HEADER, 'message_id', 'status_code', 'error', 'duration_ms'] },
     handle: (ctx) => {
       ctx.emulator.relays.report(ctx.workspace.id, ctx.params.id!, tokenOf(ctx.headers), ctx.body.message_id, ctx.body);
       return ok({ message_id: ctx.body.message_id, recorded: true as const });

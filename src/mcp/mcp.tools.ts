@@ -35,6 +35,13 @@ const TOOL_OF_GROUP: Record<string, ToolGroup> = {
   waitFor: { tool: 'wait', about: 'Wait, bounded in time, until the workspace reaches a condition.' },
 };
 
+/**
+ * Groups of client methods that are no tool. Relays: a relay is a process beside the receiver
+ * (docs/decisions.md); an agent's open would hold the workspace's deliveries for claims that
+ * long-poll and hand out signed messages, which no tool call can carry on to a receiver.
+ */
+export const NOT_TOOLS: ReadonlySet<string> = new Set(['relays']);
+
 /** A schema longer than this is shown by its name only: an agent reads the tool list whole. Calls are still checked against the full schema. */
 const SCHEMA_TEXT_LIMIT = 4_000;
 
@@ -123,6 +130,7 @@ export function buildTools(rows: readonly ControlRoute<never>[] = controlRows as
   for (const row of rows) {
     for (const call of clientCalls(row)) {
       const first = call.name.split('.')[0]!;
+      if (NOT_TOOLS.has(first)) continue;
       const group = TOOL_OF_GROUP[first] ?? { tool: toolOfMethod(call.name), about: row.summary };
       const tool = tools.get(group.tool) ?? tools.set(group.tool, { group, lines: [], actions: new Map(), props: new Map() }).get(group.tool)!;
       if (group.about && !tool.group.about) tool.group = group;

@@ -19,11 +19,15 @@ function inputOf(row: ControlRoute<never>, call: ClientCall, args: unknown[]): C
     for (const [name, value] of Object.entries((args[0] ?? {}) as Record<string, unknown>)) if (value !== undefined) input.query[name] = value;
   } else {
     const params = new Set(pathParams(row));
+    const headers = row.headers ?? {};
     const query = (row.query as { properties?: Record<string, unknown> } | undefined)?.properties ?? {};
     const body: Record<string, unknown> = {};
     (call.args ?? []).forEach((name, i) => {
       if (params.has(name)) input.params[name] = String(args[i]);
-      else if (name in query) {
+      else if (Object.hasOwn(headers, name)) {
+        // Left out when unset, as a request that does not send the header: the row answers that itself.
+        if (args[i] !== undefined) (input.headers ??= {})[name] = args[i] as string;
+      } else if (name in query) {
         if (args[i] !== undefined) input.query[name] = args[i];
       } else body[name] = args[i];
     });

@@ -27,8 +27,9 @@ export interface ClientCall {
   /**
    * What the method takes: nothing (left out); `body`, the whole body (`{}` when left out and
    * every field is optional); `query`, the whole query, optional; or names in order, each a
-   * parameter of the row's path, else of its query, else a property of its body (one that may
-   * be left out is an optional argument).
+   * parameter of the row's path, else a header the row declares (`headers`: a string, sent as
+   * that header), else a value of its query, else a property of its body (one that may be left
+   * out is an optional argument).
    */
   readonly args?: 'body' | 'query' | readonly string[];
   /** The property of the answer the method returns instead of the whole answer (`data` of a list). */
@@ -80,6 +81,7 @@ type ArgsOf<C, B, Q> = C extends { args: 'body' }
     : C extends { args: infer N extends readonly string[] }
       ? Positional<N, B, Q>
       : [];
+/** A path parameter or a declared header is a string: neither is in the body's or the query's schema. */
 type ValueOf<Name, B, Q> = Name extends keyof Q ? Q[Name] : Name extends keyof B ? B[Name] : string;
 /** Named arguments in order; one that may be left out is optional (it must come last, as in TypeScript). */
 type Positional<N, B, Q> = N extends readonly [infer Name, ...infer Rest]

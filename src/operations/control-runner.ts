@@ -1,3 +1,4 @@
+import { fail } from '../core/errors.js';
 import { maskJson, maskSecrets } from '../core/mask.js';
 import { bodyAsSent } from '../core/request-body.js';
 import type { Workspace } from '../core/workspace.js';
@@ -10,7 +11,7 @@ export interface ControlInput {
   params: Record<string, string>;
   query: Record<string, unknown>;
   body?: unknown;
-  /** The values of the headers the row declares; left out where the transport has none (in process). */
+  /** The values of the headers the row declares, by their declared names; one not sent is left out or undefined. */
   headers?: Record<string, string | undefined>;
 }
 
@@ -27,8 +28,30 @@ export const queryText = (value: unknown): string => (value !== null && typeof v
 export function sentInput(row: RouteBase, input: ControlInput): ControlInput {
   const query: Record<string, string> = {};
   for (const [name, value] of Object.entries(input.query)) if (value !== undefined) query[name] = queryText(value);
-  if (!isWrite(row)) return { params: input.params, query };
-  return { params: input.params, query, body: bodyAsSent(input.body, row.bodyLimit, row.bodyDepth) };
+  const headers = sentHeaders(input.headers);
+  if (!isWrite(row)) return { params: input.params, query, headers };
+  return { params: input.params, query, headers, body: bodyAsSent(input.body, row.bodyLimit, row.bodyDepth) };
+}
+
+/** What a header value can hold: tabs, printable ASCII and the bytes past it, which a request reads as Latin-1. */
+const HEADER_TEXT = /^[\t\x20-\x7e\x80-\xff]*$/;
+
+/**
+ * A row's declared headers as a request carries them, for the in-process helpers and the HTTP
+ * client alike: each value as its text without the spaces and tabs at its ends (the wire drops
+ * them), an unset one left out. A value no request can carry (a line break, a character past
+ * Latin-1) is refused, 422 parameter_invalid naming the header, on both ways, rather than
+ * reaching the row in process and failing to be sent over HTTP.
+ */
+export function sentHeaders(headers: Record<string, unknown> | undefined): Record<string, string> {
+  const sent: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers ?? {})) {
+    if (value === undefined) continue;
+    const text = String(value).replace(/^[\t ]+|[\t ]+$/g, '');
+    if (!HEADER_TEXT.test(text)) throw fail('parameter_invalid', `The ${name} header cannot hold this value: a header carries no line breaks, control characters or characters past Latin-1.`, name);
+    sent[name] = text;
+  }
+  return sent;
 }
 
 type Run<E> = <T>(emulator: E, workspace: Workspace, input: ControlInput, info: RequestInfo, deliver: (reply: Reply) => T) => Promise<T>;

@@ -13,6 +13,8 @@ import { snapshotStore } from '../../src/core/store.js';
 import type { Workspace } from '../../src/core/workspace.js';
 import { createEmulator, type InProcessEmulator } from '../../src/index.js';
 import { mcpTools } from '../../src/mcp/mcp.call.js';
+import { NOT_TOOLS } from '../../src/mcp/mcp.tools.js';
+import { RELAY_TOKEN_HEADER } from '../../src/delivery/relay.js';
 import { badCases, UNKNOWN_ID, type BadCase, type CaseKind } from '../support/bad-inputs.js';
 import { FROZEN_START } from '../support/harness.js';
 import { approved, submitted } from '../support/journey.js';
@@ -203,6 +205,8 @@ const EXPECTED: Record<Exclude<CaseKind, 'own-rule' | 'unknown-id'>, string> = {
 describe('every way into the control API runs the same checks', () => {
   it('has cases for every client method that takes any input; the others take none', () => {
     const covered = new Set(cases.map((c) => c.call.name));
+    // The relay's methods among them, made from its rows like every other.
+    expect([...covered].filter((m) => m.startsWith('relays.')).sort()).toEqual(['relays.claim', 'relays.close', 'relays.open', 'relays.report']);
     const inputless = (controlRows as ControlRoute<never>[]).flatMap((row) => clientCalls(row).filter((call) => !covered.has(call.name)).map((call) => ({ row, call })));
     for (const { row, call } of inputless) {
       expect({ method: call.name, args: call.args ?? [], query: row.query, params: pathParams(row), body: row.method === 'GET' || row.method === 'DELETE' ? undefined : row.body }).toEqual({ method: call.name, args: [], query: undefined, params: [], body: undefined });
@@ -223,7 +227,8 @@ describe('every way into the control API runs the same checks', () => {
       const ways: [string, (() => Promise<Outcome>) | undefined][] = [
         ['http client', c.args && (() => outcomeOf(() => methodOf(client, c.call.name)(...c.args!)))],
         ['in process', c.args && !helpersOwn(c) ? () => outcomeOf(() => methodOf(local, c.call.name)(...c.args!)) : undefined],
-        ['mcp', () => overMcp(c)],
+        // A group that is no MCP tool (the relays) has no MCP way in: mcp-tools.test.ts holds the list.
+        ['mcp', NOT_TOOLS.has(c.call.name.split('.')[0]!) ? undefined : () => overMcp(c)],
       ];
       for (const [way, answer] of ways) {
         if (answer === undefined) continue;
@@ -295,5 +300,57 @@ describe('change-terms with no terms, the refusal MCP once skipped', () => {
     await expect(em.onboardings.changeTerms(IN_REVIEW)).rejects.toMatchObject({ status: 422, code: 'parameter_missing' });
     await expect(httpControl({ url }).onboardings.changeTerms(IN_REVIEW)).rejects.toMatchObject({ status: 422, code: 'parameter_missing' });
     expect(state(ws)).toEqual(before);
+  });
+});
+
+describe("a relay's token, an argument of its methods sent as its header", () => {
+  type Way = (token: string | undefined) => Promise<Outcome>;
+
+  it('is refused alike over HTTP, the HTTP client and in process (left out, another, one no header holds) and taken alike with spaces around it', async () => {
+    const em = createEmulator({ seed: 'ways-in-relay' });
+    emulators.push(em);
+    const { url } = await em.start(0, '127.0.0.1');
+    const client = httpControl({ url });
+    const opened = await client.relays.open();
+    const { id, token } = opened;
+    const send = async (method: string, path: string, value: string | undefined, body?: object): Promise<Outcome> => {
+      const headers: Record<string, string> = { 'Content-Type': 'application/json', ...(value === undefined ? {} : { [RELAY_TOKEN_HEADER]: value }) };
+      const res = await fetch(`${url}/_emulator/relays/${id}${path}`, { method, headers, ...(body ? { body: JSON.stringify(body) } : {}) });
+      const answer = (await res.json()) as { error?: { code: string; param?: string } };
+      return { status: res.status, code: answer.error?.code, param: answer.error?.param };
+    };
+    const report = { message_id: 'rmsg_none', status_code: 200, error: null, duration_ms: 3 };
+    const actions: [string, Way, (on: typeof client) => Way][] = [
+      ['claim', (t) => send('POST', '/claim', t, { wait_ms: 0 }), (on) => (t) => outcomeOf(() => on.relays.claim(id, t as string, 0))],
+      ['report', (t) => send('POST', '/results', t, report), (on) => (t) => outcomeOf(() => on.relays.report(id, t as string, report.message_id, 200, null, 3))],
+    ];
+    const tokens: [string, string | undefined][] = [['left out', undefined], ['another', `${token}x`], ['with spaces around it', ` ${token}\t`]];
+    const mismatches: string[] = [];
+    for (const [action, overHttp, method] of actions) {
+      for (const [what, value] of tokens) {
+        const reference = await overHttp(value);
+        for (const [way, on] of [['http client', client], ['in process', em]] as const) {
+          const got = await method(on)(value);
+          if (JSON.stringify(got) !== JSON.stringify(reference)) mismatches.push(`${action}, token ${what}: ${way} ${JSON.stringify(got)}, HTTP ${JSON.stringify(reference)}`);
+        }
+      }
+      // A line break no request can carry (fetch refuses to send it): both clients refuse it alike, before the row.
+      await expect(overHttp(`${token}\nX-Other: 1`)).rejects.toThrow();
+      for (const on of [client, em]) {
+        expect(await method(on)(`${token}\nX-Other: 1`)).toEqual({ status: 422, code: 'parameter_invalid', param: RELAY_TOKEN_HEADER });
+      }
+    }
+    expect(mismatches).toEqual([]);
+    // What the references were: 403 without the token or with another; with it, the empty claim and the unknown message.
+    expect(await send('POST', '/claim', undefined, { wait_ms: 0 })).toEqual({ status: 403, code: 'relay_token_invalid', param: undefined });
+    expect(await send('POST', '/results', ` ${token}`, report)).toEqual({ status: 404, code: 'resource_not_found', param: undefined });
+    expect(await em.relays.claim(id, token, 0)).toEqual({ data: [], stopping: false });
+
+    // Closed by the in-process method with the token, after HTTP and the HTTP client refused another.
+    for (const refused of [() => client.relays.close(id, 'rtok_other'), () => em.relays.close(id, 'rtok_other')]) {
+      expect(await outcomeOf(refused)).toEqual({ status: 403, code: 'relay_token_invalid', param: undefined });
+    }
+    expect(await em.relays.close(id, token)).toMatchObject({ id });
+    expect(await client.relays.list()).toEqual([]);
   });
 });
