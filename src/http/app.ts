@@ -13,7 +13,6 @@ import { parseRateLimit, RateLimiter, type RateLimitOptions } from './rate-limit
 import { envelopeText, jsonAnswer, send, writeError } from './reply.js';
 import { answerDropped, dropAnswer } from './faults.js';
 import { originGuard } from './origin-guard.js';
-import { MCP_PATHS, mountMcp } from './mcp.js';
 import { loggedError, loggedRequest, requestLog } from './request-log.js';
 import { recordNoRoute } from './unmatched.js';
 import { allControlRoutes, apiRoutes, pathMatcher } from './routes.js';
@@ -72,7 +71,7 @@ export function createApp(emulator: Emulator, options: AppOptions = {}): App {
 
   // Built on first request (off the start-up path), once per base URL its `servers` names.
   const openapi = new Map<string, string>();
-  const extra = [{ method: 'GET', path: '/openapi.json' }, ...MCP_PATHS.map((path) => ({ method: 'POST', path })), ...pageRoutes];
+  const extra = [{ method: 'GET', path: '/openapi.json' }, ...pageRoutes];
   const openapiText = (baseUrl: string): string => {
     let text = openapi.get(baseUrl);
     if (text === undefined) {
@@ -91,7 +90,6 @@ export function createApp(emulator: Emulator, options: AppOptions = {}): App {
   for (const route of apiRoutes) mountApiRoute(router, emulator, route, apiOptions);
   const withDocument = { ...options, openapi: (baseUrl: string) => JSON.parse(openapiText(baseUrl)) as unknown };
   for (const route of allControlRoutes) mountControlRoute(router, emulator, route, withDocument);
-  mountMcp(router, emulator, withDocument);
   app.use((req: Request, res: Response, next: NextFunction) => (req.method === 'OPTIONS' ? next() : router(req, res, next)));
 
   // Pages answer in HTML; before the fallback, so their paths are known (405 for other methods).

@@ -41,7 +41,7 @@ export function infoOf(req: Request, options: { publicUrl?: string | undefined }
   return { requestId: requestIdOf(req), baseUrl: baseUrlOf(req, options.publicUrl), head: req.method === 'HEAD' };
 }
 
-export function bearer(req: Request): string | undefined {
+function bearer(req: Request): string | undefined {
   const header = req.get('Authorization');
   if (header === undefined) return undefined;
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
@@ -61,7 +61,7 @@ function requestedVersion(req: Request, res: Response): string | undefined {
 
 async function validatedBody(route: RouteBase, compiled: CheckedInput, req: Request, res: Response): Promise<unknown> {
   if (!isWrite(route)) return undefined;
-  return checkedBody(route, compiled, await readJsonBody(req, res, route.bodyTypes, route.bodyLimit, route.bodyDepth));
+  return checkedBody(route, compiled, await readJsonBody(req, res, route.bodyTypes, route.bodyLimit, route.bodyDepth, route.admitBody));
 }
 
 /**
@@ -146,7 +146,7 @@ function keyedWorkspace(emulator: Emulator, req: Request): { token: string; work
 }
 
 /** The control API picks its workspace by path, else by bearer key, else the default one. */
-export function selectWorkspace(emulator: Emulator, req: Request): Workspace {
+function selectWorkspace(emulator: Emulator, req: Request): Workspace {
   const id = (req.params as Record<string, string | undefined>).workspaceId;
   if (id !== undefined) return emulator.workspace(id);
   const token = bearer(req);
@@ -157,7 +157,7 @@ export function selectWorkspace(emulator: Emulator, req: Request): Workspace {
 }
 
 /** Aborted when the client hangs up before its answer: long work (a wait, a receiver check) stops there. */
-export function hangupSignal(res: Response): AbortSignal {
+function hangupSignal(res: Response): AbortSignal {
   const hangup = new AbortController();
   res.once('close', () => {
     if (!res.writableFinished) hangup.abort();
@@ -165,13 +165,20 @@ export function hangupSignal(res: Response): AbortSignal {
   return hangup.signal;
 }
 
-/** `openapi`: the document for a base URL, for the rows that build on it (the Postman collection). */
+/**
+ * A control row: a key the row refuses (`admitKey`), the workspace by path, key or default, the
+ * body read (refused by its bytes first where the row says so, `admitBody`), then the runner.
+ * `openapi`: the document for a base URL, for the rows that build on it (the Postman collection,
+ * MCP's resource).
+ */
 export function mountControlRoute(router: Router, emulator: Emulator, route: ControlRoute<Emulator>, options: MountOptions & { openapi(baseUrl: string): unknown }): void {
   const run = controlRunner(route);
   for (const path of servedPaths(route)) {
     router[route.method.toLowerCase() as Lower](path, async (req: Request, res: Response) => {
+      const key = route.admitKey ? bearer(req) : undefined;
+      if (key !== undefined) route.admitKey!(key);
       const workspace = selectWorkspace(emulator, req);
-      const body = isWrite(route) ? await readJsonBody(req, res, route.bodyTypes, route.bodyLimit, route.bodyDepth) : undefined;
+      const body = isWrite(route) ? await readJsonBody(req, res, route.bodyTypes, route.bodyLimit, route.bodyDepth, route.admitBody) : undefined;
       const info = { ...infoOf(req, options), signal: hangupSignal(res), apiDocument: options.openapi };
       const headers = Object.fromEntries(Object.keys(route.headers ?? {}).map((name) => [name, req.get(name)]));
       const input = { params: req.params as Record<string, string>, query: req.query as Record<string, unknown>, body, headers };

@@ -9,7 +9,6 @@ import { IDEMPOTENCY_KEY_MAX } from '../core/idempotency.js';
 import { DEFAULT_BASE_URL, EMULATOR_VERSION } from '../core/product.js';
 import { pageRoutes } from '../pages/pages.routes.js';
 import type { PageResponse, PageRoute } from '../pages/route.js';
-import { mcpRoute } from './mcp.js';
 import { allControlRoutes, apiRoutes, servedPaths } from './routes.js';
 
 const toOpenApiPath = (path: string) => path.replace(/:([A-Za-z]+)/g, '{$1}');
@@ -193,7 +192,9 @@ function parameters(route: AnyRoute, path: string, schemas: SchemaPublisher) {
     params.push({ name, in: 'query', required: required.has(name), ...description, schema });
   }
   if (route.kind === 'control') {
-    for (const [name, description] of Object.entries(route.headers ?? {})) params.push({ name, in: 'header', required: true, description, schema: { type: 'string' } });
+    for (const [name, d] of Object.entries(route.headers ?? {})) {
+      params.push({ name, in: 'header', required: typeof d === 'string', description: typeof d === 'string' ? d : d.description, schema: { type: 'string' } });
+    }
   }
   if (route.kind === 'api') {
     params.push({ $ref: '#/components/parameters/ServiceVersion' });
@@ -359,7 +360,6 @@ export function buildOpenApi(serverUrl: string = DEFAULT_SERVER_URL) {
       paths[key] = { ...paths[key], [route.method.toLowerCase()]: operation(route, path, schemas) };
     }
   }
-  for (const path of servedPaths(mcpRoute)) paths[toOpenApiPath(path)] = { post: operation(mcpRoute, path, schemas) };
   for (const route of pageRoutes) {
     const key = toOpenApiPath(route.path);
     paths[key] = { ...paths[key], [route.method.toLowerCase()]: pageOperation(route, route.path) };

@@ -144,10 +144,14 @@ export const jsonAnswer = (status: number, text: string, headers?: Readonly<Reco
 
 /**
  * Writes any row's reply (API, control or page); returns its JSON text for the idempotency
- * record ('' for a file or a redirect, which no write answers).
+ * record ('' for a file, a redirect or no body, which no API write answers).
  */
 export function writeReply(req: Request, res: Response, reply: Reply): string {
   const { status, headers, cookies, body } = reply;
+  if (body === undefined) {
+    send(req, res, { status, headers, cookies });
+    return '';
+  }
   if (body instanceof RawFile) {
     send(req, res, { status, headers, cookies, body: body.bytes, contentType: body.contentType });
     return '';
@@ -164,9 +168,9 @@ export function writeReply(req: Request, res: Response, reply: Reply): string {
   return text;
 }
 
-/** The JSON text writeReply would send ('' for a file or a redirect), for an answer that is kept but not sent. */
+/** The JSON text writeReply would send ('' for a file, a redirect or no body), for an answer that is kept but not sent. */
 export function replyText(reply: Reply): string {
-  if (reply.body instanceof RawFile || reply.body instanceof Redirect) return '';
+  if (reply.body === undefined || reply.body instanceof RawFile || reply.body instanceof Redirect) return '';
   return reply.body instanceof RawJson ? reply.body.text : JSON.stringify(reply.body);
 }
 

@@ -13,13 +13,15 @@ import { sandboxRoutes } from '../resources/sandbox/sandbox.routes.js';
 import type { ApiRoute } from '../resources/route.js';
 import { servedPaths as controlPaths, type ControlRoute } from '../operations/control-row.js';
 import { controlRows } from '../control/control.table.js';
+import { mcpRoute } from '../mcp/mcp.routes.js';
 
 /** Every route the app serves, in one list: the adapter mounts it, OpenAPI documents it. */
 export const apiRoutes: ApiRoute[] = [
   ...organizationRoutes, ...onboardingRoutes, ...approvalRoutes, ...contractRoutes, ...employeeRoutes, ...eventRoutes, ...sandboxRoutes,
   ...documentRoutes, ...integrationRoutes, ...reviewRoutes, ...webhookRoutes,
 ];
-export const allControlRoutes: ControlRoute<Emulator>[] = controlRows;
+/** The control table's rows and MCP's, which makes no client method (its tools are the others'). */
+export const allControlRoutes: ControlRoute<Emulator>[] = [...controlRows, mcpRoute];
 
 /** Concrete paths served for a route (per-workspace control routes are served twice). */
 export function servedPaths(route: ApiRoute | ControlRoute<Emulator>): string[] {

@@ -14,8 +14,6 @@ export interface McpSession {
   workspaceId: string;
   /** The control methods bound to that workspace. */
   methods: ControlMethods;
-  /** With a state file: resolves once what the call changed is on the disk (a tool answers only then, as the HTTP answers do). */
-  commit?: (() => Promise<void>) | undefined;
 }
 
 export type ToolAnswer = { ok: true; value: unknown } | { ok: false; error: ErrorBody };
@@ -68,14 +66,8 @@ export async function callTool(session: McpSession, toolName: string, input: Rec
     }
     // A snapshot the session took showed its live keys masked: a restore puts them back in its key table, and nowhere else.
     const given = action.name === 'restore' ? { ...input, body: unmaskKeyTable(input.body, (await session.methods.keys()).map((k) => k.key)) } : input;
+    // With a state file, the answer waits for the write where every answer does: in the HTTP writer.
     const value = await methodOf(session.methods, action.name)(...action.args.map((prop) => given[prop]));
-    if (session.commit) {
-      try {
-        await session.commit();
-      } catch (err) {
-        throw fail('state_not_written', `The change could not be written to the state file, so it is not acknowledged: ${(err as Error).message}`);
-      }
-    }
     const own = OWN_ONLY[action.name];
     return { ok: true, value: withLiveKeysMasked(own ? own(value, session.workspaceId) : value) };
   } catch (err) {

@@ -15,7 +15,7 @@ const loadSdk = async () => {
   return { Server, types };
 };
 let sdk: ReturnType<typeof loadSdk> | undefined;
-const mcpSdk = (): ReturnType<typeof loadSdk> => (sdk ??= loadSdk());
+export const mcpSdk = (): ReturnType<typeof loadSdk> => (sdk ??= loadSdk());
 
 const INSTRUCTIONS = 'A local emulator of the employee-onboarding API. This session acts on one workspace with test keys only. '
   + 'Each tool takes `action` (a control method) and that method\'s arguments; refusals come back as the emulator\'s error envelope. '

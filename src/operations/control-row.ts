@@ -20,6 +20,9 @@ interface ControlContext<E = unknown, B = unknown, Q = unknown> {
   info: RequestInfo;
 }
 
+/** What a request header a row reads holds; a header the row does without says `optional`. */
+type HeaderDeclaration = string | { readonly description: string; readonly optional: true };
+
 /** How a row appears in the clients. */
 export interface ClientCall {
   /** Its place in the client, dotted for a group: `faults.add`. */
@@ -48,15 +51,21 @@ export interface ControlRoute<E = unknown> extends RouteBase {
   /** Its method in the clients; a list where one answer makes two (`clock.state`, and `clock.now` picking from it). */
   client?: ClientCall | readonly ClientCall[];
   /**
-   * Request headers the row reads, by name, with what each holds (a required header parameter
-   * each in the OpenAPI document); no other header reaches `handle`.
+   * Request headers the row reads, by name, with what each holds (a header parameter each in
+   * the OpenAPI document, required unless declared `optional`); no other header reaches `handle`.
    */
-  headers?: Readonly<Record<string, string>>;
+  headers?: Readonly<Record<string, HeaderDeclaration>>;
+  /**
+   * Refuses the request's bearer key before its workspace is chosen and its body read: the MCP
+   * row takes test keys only. Throws the refusal.
+   */
+  admitKey?(key: string): void;
   /**
    * Set on the few rows whose answer hands secrets out by design: the key table, a new
    * workspace's keys, the snapshot (the state itself), the outbox's mails, the dashboard's new
    * onboarding (its hosted_url), the Postman collection (keys as variables), a relay's claim
-   * (the message as it is to be sent). Every other answer is masked (control-runner.ts).
+   * (the message as it is to be sent); and MCP's, whose tools answer what those rows answer,
+   * each masked by its own row already. Every other answer is masked (control-runner.ts).
    */
   showsSecrets?: true;
   handle(ctx: ControlContext<E>): Reply | Promise<Reply>;

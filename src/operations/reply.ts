@@ -1,3 +1,4 @@
+import type { ApiError } from '../core/errors.js';
 import type { TSchema } from '../core/schema.js';
 
 /**
@@ -48,6 +49,7 @@ export class Redirect {
  */
 export interface Reply<T = unknown> {
   status: number;
+  /** undefined: no body at all (MCP's 202 to a notification). */
   body: T;
   headers?: Record<string, string> | undefined;
   /** Set-Cookie values, written as given. */
@@ -101,6 +103,11 @@ export interface RouteBase extends RowBase {
   bodyDepth?: number;
   /** Checks the raw body before the schema, for refusals with their own code. */
   guard?: (body: unknown) => void;
+  /**
+   * Refuses a body read off the wire by its bytes, before they are parsed (MCP: over 1 MB, only
+   * a restore), where parsing and checking it only to refuse it would cost seconds.
+   */
+  admitBody?: (bytes: Uint8Array) => ApiError | undefined;
   /** `media`: the body is a file of one of these types (RawFile) instead of JSON. */
   responses: Record<number, { description: string; schema?: TSchema; media?: readonly string[] }>;
 }

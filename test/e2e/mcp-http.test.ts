@@ -109,7 +109,7 @@ describe('MCP over streamable HTTP', () => {
     expect(preflight.headers.get('access-control-allow-origin')).toBeNull();
   });
 
-  it('with a state file, a tool answers only once the write holding its change is done, and a failed write is state_not_written', async () => {
+  it('with a state file, every answer waits for the write holding its change, and a failed write is the 500 state_not_written every control row gives', async () => {
     let commits = 0;
     let failing = false;
     // The state file's commit as the app is handed it: here a slow one, then a failing one.
@@ -126,10 +126,24 @@ describe('MCP over streamable HTTP', () => {
       expect(created.id).toMatch(/^onb_/);
       expect(commits).toBeGreaterThan(before);
       expect(performance.now() - t0).toBeGreaterThanOrEqual(140);
+      // Not only a tool call: any MCP answer leaves through the writer, so it waits as every answer does.
+      const t1 = performance.now();
+      expect((await post(`${running.url}/_emulator/mcp`)).status).toBe(200);
+      expect(performance.now() - t1).toBeGreaterThanOrEqual(140);
+
       failing = true;
-      const refused = await client.callTool({ name: 'clock', arguments: { action: 'clock.advance', by: '1h' } });
-      expect(refused.isError).toBe(true);
-      expect(JSON.stringify(refused.content)).toContain('state_not_written');
+      // The refusal an HTTP control request gets when its change is not written, on MCP too: the SDK's client rejects the call with it.
+      await expect(client.callTool({ name: 'clock', arguments: { action: 'clock.advance', by: '1h' } })).rejects.toThrow(/"code":"state_not_written"/);
+      const overMcp = await fetch(`${running.url}/_emulator/mcp`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'clock', arguments: { action: 'clock.advance', by: '1h' } } }),
+      });
+      const overHttp = await fetch(`${running.url}/_emulator/clock/advance`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"by":"1h"}' });
+      for (const res of [overMcp, overHttp]) {
+        expect(res.status).toBe(500);
+        expect(await res.json()).toMatchObject({ error: { type: 'api_error', code: 'state_not_written' } });
+      }
     } finally {
       await running.close();
     }

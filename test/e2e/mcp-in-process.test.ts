@@ -75,7 +75,9 @@ describe('the SDK is loaded on first use only', () => {
     const res = await initialize(served.url);
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ result: { serverInfo: { name: 'onboarding-emulator' } } });
-    expect(log.loaded().some((url) => url.includes('/server/streamableHttp.js'))).toBe(true);
+    // The server and the in-memory transport that hands it the message; the HTTP transport is no longer used.
+    expect(log.loaded().some((url) => url.includes('/server/index.js'))).toBe(true);
+    expect(log.loaded().some((url) => url.includes('/inMemory.js'))).toBe(true);
   });
 
   it('the package: createEmulator() and start() load none of it', async () => {
