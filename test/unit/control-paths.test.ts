@@ -12,12 +12,11 @@ import { describe, expect, it } from 'vitest';
  */
 const SRC = fileURLToPath(new URL('../../src/', import.meta.url));
 
-/** Where a control path is at home: the rows, and the kernel that serves them and fills in their paths. */
-const ROW_FILES = [/^control\/[\w.-]+\.routes\.ts$/, /^operations\//];
+/** Where a control path is at home: the rows (the control API's and the MCP endpoint's), and the kernel that serves them and fills in their paths. */
+const ROW_FILES = [/^(control|mcp)\/[\w.-]+\.routes\.ts$/, /^operations\//];
 
 /** Literals naming a control path that call nothing, by file and the literal as written. */
 const NOT_CALLS: Record<string, string> = {
-  "http/mcp.ts '/_emulator/mcp'": 'the path of the MCP endpoint row this file serves',
   "http/request-log.ts '/_emulator/health'": 'compared with the path of a request served, to log health checks quietly',
   "http/origin-guard.ts '/_emulator/'": 'the prefix of the served requests the guard checks',
   "control/inspect.service.ts `/_emulator/onboardings/${r.id}/${action}`": 'a path in an answer (an onboarding\'s allowed actions), for the reader to call',
