@@ -1,19 +1,19 @@
 import { createHash } from 'node:crypto';
 import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { fail, type ErrorDetail } from './core/errors.js';
+import { fail } from './core/errors.js';
 import { Waits } from './core/waits.js';
 import { createIds, type IdFactory } from './core/ids.js';
 import { createRandom, restartRandom } from './core/random.js';
 import { Clock, type ClockOptions } from './core/clock.js';
 import type { TimerHandlers } from './core/workspace.js';
-import { applyState, buildState, readSnapshot, takeSnapshot, type WorkspaceSnapshot } from './persistence/snapshot.js';
+import { applyState, buildState, takeSnapshot, type WorkspaceSnapshot } from './persistence/snapshot.js';
 import { Workspace } from './core/workspace.js';
 import { checkFixtures, readFixturesFile } from './fixtures/fixtures.load.js';
 import type { FixturesDocument } from './fixtures/fixtures.schemas.js';
 import { populate } from './fixtures/fixtures.apply.js';
 import { TIMER_HANDLERS, WORKSPACE_HOOKS } from './timer-handlers.js';
-import { WORKSPACE_PARTS } from './workspace-parts.js';
+import { checkSnapshot, WORKSPACE_PARTS } from './workspace-parts.js';
 import { STORE_LAYOUT } from './resources/collections.js';
 import { setScenario } from './scenarios/scenario.autopilot.js';
 import { installScenarioFaults } from './scenarios/scenario.faults.js';
@@ -51,21 +51,6 @@ export interface WorkspaceInput {
   clock?: ClockOptions | undefined;
 }
 
-/**
- * Reads a snapshot document with every check there is: each part's, and the one needing what
- * only this layer knows, the timer kinds there are. A refusal lists every mistake (422
- * snapshot_invalid) or names the version (snapshot_version_unsupported).
- */
-export function checkSnapshot(document: unknown): WorkspaceSnapshot {
-  return readSnapshot(document, WORKSPACE_PARTS, (s) => {
-    const mistakes: ErrorDetail[] = [];
-    s.timers.timers.forEach((t, i) => {
-      if (!(t.kind in TIMER_HANDLERS)) mistakes.push({ path: `timers.timers[${i}].kind`, message: `"${t.kind}" is not a timer kind of this emulator (${Object.keys(TIMER_HANDLERS).join(', ')})` });
-    });
-    return mistakes;
-  });
-}
-
 interface Entry {
   workspace: Workspace;
   fixtures: FixturesDocument;
@@ -81,7 +66,9 @@ function scenarioOption(option: EmulatorOptions['scenario']): { document: Scenar
 
 /**
  * The composition root: all workspaces and the index from API key to workspace. No HTTP here;
- * the Express adapter and createEmulator() both drive this object.
+ * the Express adapter and createEmulator() both drive this object. The control API asks it only
+ * for what `ControlHost` (src/control/control.host.ts) lists, the state file for what
+ * `StateFileHost` does.
  */
 export class Emulator {
   readonly startedAt: string;

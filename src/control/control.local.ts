@@ -1,5 +1,5 @@
 import type { Workspace } from '../core/workspace.js';
-import type { Emulator } from '../emulator.js';
+import type { ControlHost } from './control.host.js';
 import { JsonFile, RawJson, type Reply, type RequestInfo } from '../operations/reply.js';
 import { controlRunner, sentInput } from '../operations/control-runner.js';
 import { clientMethods, type ControlMethods } from './control.client.js';
@@ -10,8 +10,8 @@ import type { ControlRoute } from '../operations/control-row.js';
  * would carry it (sentInput) and checked as over HTTP: what createEmulator()'s helpers are made
  * of, and what the MCP endpoint calls.
  */
-const runners = new Map<ControlRoute<Emulator>, ReturnType<typeof controlRunner<Emulator>>>();
-const runnerOf = (row: ControlRoute<Emulator>) => runners.get(row) ?? runners.set(row, controlRunner(row)).get(row)!;
+const runners = new Map<ControlRoute<ControlHost>, ReturnType<typeof controlRunner<ControlHost>>>();
+const runnerOf = (row: ControlRoute<ControlHost>) => runners.get(row) ?? runners.set(row, controlRunner(row)).get(row)!;
 
 /** What the route would send, read back: the same values as over HTTP, and no live object of the store. */
 const answerOf = (reply: Reply): unknown =>
@@ -21,7 +21,7 @@ const answerOf = (reply: Reply): unknown =>
  * Runs fn on the workspace as it is now, so a deleted workspace answers workspace_not_found;
  * then says the workspace may have changed (what the HTTP transport does after a request).
  */
-export function onWorkspace(emulator: Emulator, workspaceId: string): <T>(fn: (ws: Workspace) => T | Promise<T>) => Promise<T> {
+export function onWorkspace(emulator: ControlHost, workspaceId: string): <T>(fn: (ws: Workspace) => T | Promise<T>) => Promise<T> {
   return (fn) =>
     Promise.resolve().then(async () => {
       const ws = emulator.workspace(workspaceId);
@@ -34,7 +34,7 @@ export function onWorkspace(emulator: Emulator, workspaceId: string): <T>(fn: (w
 }
 
 /** The client methods of the control rows, run in process on the workspace `workspaceId`. */
-export function localMethods(emulator: Emulator, workspaceId: string, info: () => RequestInfo): ControlMethods {
+export function localMethods(emulator: ControlHost, workspaceId: string, info: () => RequestInfo): ControlMethods {
   const on = onWorkspace(emulator, workspaceId);
-  return clientMethods((row, input) => on((ws) => runnerOf(row as ControlRoute<Emulator>)(emulator, ws, sentInput(row, input), info(), answerOf)));
+  return clientMethods((row, input) => on((ws) => runnerOf(row as ControlRoute<ControlHost>)(emulator, ws, sentInput(row, input), info(), answerOf)));
 }
