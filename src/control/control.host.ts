@@ -33,6 +33,4 @@ export interface ControlHost {
   readonly relays: RelayHub;
   /** The requests that reached no workspace. */
   readonly unmatched: UnmatchedRequests;
-  /** Says that a workspace may have changed (after an in-process call). */
-  changed(ws: Workspace): void;
 }
