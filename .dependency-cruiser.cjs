@@ -72,6 +72,10 @@ const ADAPTERS = [
     why: 'The control API is written once with no transport in it; HTTP and the in-process helpers call it.',
   },
   {
+    name: 'control-asks-the-emulator-through-its-host', from: '^src/control/', to: '^src/(emulator|timer-handlers)\\.ts$',
+    why: 'The control API reaches the emulator through ControlHost (src/control/control.host.ts), the members it uses, as persistence does through StateFileHost: the composition root can change behind it, and what control depends on is listed in one place. Of the root it may read only the table of parts, for the snapshot document it serves.',
+  },
+  {
     name: 'pages-know-the-domain-only', from: '^src/pages/', to: `^src/(control|http|cli|client|persistence)/|${ENTRY_POINTS}`,
     why: 'Pages are rows of views and forms over the resources; Express and the control API stay out of them.',
   },

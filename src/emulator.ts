@@ -1,19 +1,18 @@
 import { createHash } from 'node:crypto';
 import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { fail, type ErrorDetail } from './core/errors.js';
+import { fail } from './core/errors.js';
 import { Waits } from './core/waits.js';
 import { createIds, type IdFactory } from './core/ids.js';
 import { createRandom, restartRandom } from './core/random.js';
 import { Clock, type ClockOptions } from './core/clock.js';
-import type { TimerHandlers } from './core/workspace.js';
-import { applyState, buildState, readSnapshot, takeSnapshot, type WorkspaceSnapshot } from './persistence/snapshot.js';
+import { applyState, buildState, takeSnapshot, type WorkspaceSnapshot } from './persistence/snapshot.js';
 import { Workspace } from './core/workspace.js';
 import { checkFixtures, readFixturesFile } from './fixtures/fixtures.load.js';
 import type { FixturesDocument } from './fixtures/fixtures.schemas.js';
 import { populate } from './fixtures/fixtures.apply.js';
 import { TIMER_HANDLERS, WORKSPACE_HOOKS } from './timer-handlers.js';
-import { WORKSPACE_PARTS } from './workspace-parts.js';
+import { checkSnapshot, WORKSPACE_PARTS } from './workspace-parts.js';
 import { STORE_LAYOUT } from './resources/collections.js';
 import { setScenario } from './scenarios/scenario.autopilot.js';
 import { installScenarioFaults } from './scenarios/scenario.faults.js';
@@ -51,21 +50,6 @@ export interface WorkspaceInput {
   clock?: ClockOptions | undefined;
 }
 
-/**
- * Reads a snapshot document with every check there is: each part's, and the one needing what
- * only this layer knows, the timer kinds there are. A refusal lists every mistake (422
- * snapshot_invalid) or names the version (snapshot_version_unsupported).
- */
-export function checkSnapshot(document: unknown): WorkspaceSnapshot {
-  return readSnapshot(document, WORKSPACE_PARTS, (s) => {
-    const mistakes: ErrorDetail[] = [];
-    s.timers.timers.forEach((t, i) => {
-      if (!(t.kind in TIMER_HANDLERS)) mistakes.push({ path: `timers.timers[${i}].kind`, message: `"${t.kind}" is not a timer kind of this emulator (${Object.keys(TIMER_HANDLERS).join(', ')})` });
-    });
-    return mistakes;
-  });
-}
-
 interface Entry {
   workspace: Workspace;
   fixtures: FixturesDocument;
@@ -81,7 +65,9 @@ function scenarioOption(option: EmulatorOptions['scenario']): { document: Scenar
 
 /**
  * The composition root: all workspaces and the index from API key to workspace. No HTTP here;
- * the Express adapter and createEmulator() both drive this object.
+ * the Express adapter and createEmulator() both drive this object. The control API asks it only
+ * for what `ControlHost` (src/control/control.host.ts) lists, the state file for what
+ * `StateFileHost` does; each workspace announces its own changes (`workspace.activity`).
  */
 export class Emulator {
   readonly startedAt: string;
@@ -101,10 +87,6 @@ export class Emulator {
   readonly unmatched: UnmatchedRequests;
   /** The scenario given at start; new workspaces play it unless they bring their own. */
   private readonly scenario: { document: ScenarioDocument; source: string } | null;
-  /** Told of changes outside the HTTP requests (timers, reset, restore, in-process helpers): the state file. */
-  private readonly listeners = new Set<(ws: Workspace) => void>();
-  /** Every timer handler, followed by a change notice once its work (a delivery, say) is done. */
-  private readonly handlers: TimerHandlers;
 
   constructor(options: EmulatorOptions = {}) {
     this.seed = options.seed === undefined ? undefined : String(options.seed);
@@ -121,17 +103,6 @@ export class Emulator {
     if (journalProblem) throw new Error(`journalLimit: ${journalProblem}`);
     this.unmatched = new UnmatchedRequests(this.journalLimit);
     this.scenario = scenarioOption(options.scenario);
-    this.handlers = Object.fromEntries(
-      Object.entries(TIMER_HANDLERS).map(([kind, handle]) => [
-        kind,
-        (w: Workspace, timer: Parameters<typeof handle>[1]) => {
-          const result = handle(w, timer);
-          if (result instanceof Promise) return result.finally(() => this.changed(w));
-          this.changed(w);
-          return result;
-        },
-      ]),
-    );
     const ws = this.add(DEFAULT_WORKSPACE, this.defaultFixtures, this.seed, options.clock, '');
     if (this.scenario) setScenario(ws, this.scenario.document, this.scenario.source);
   }
@@ -198,7 +169,7 @@ export class Emulator {
     // The scenario kept counts as loaded again now: its expectations look at what happens from here.
     if (ws.scenario) ws.scenario = { ...ws.scenario, loaded_at: ws.now(), from_seq: ws.store.sequence.next };
     this.index(ws);
-    this.changed(ws);
+    ws.activity.notify();
   }
 
   /** Names the start scenario (--scenario) by its content; null when there is none. */
@@ -220,7 +191,7 @@ export class Emulator {
       : JSON.stringify(ws.scenario?.document ?? null) === JSON.stringify(this.scenario.document);
     if (unchanged) return false;
     setScenario(ws, this.scenario.document, this.scenario.source);
-    this.changed(ws);
+    ws.activity.notify();
     return true;
   }
 
@@ -267,23 +238,11 @@ export class Emulator {
     this.index(ws);
     if (restart !== undefined) this.restartStreams(ws, restart); // before timers that fell due draw ids
     ws.scheduler.runDue(); // what fell due while stored runs now; a realtime clock re-arms its alarm
-    this.changed(ws);
-  }
-
-  /** Subscribes to change notices; returns the unsubscribe function. */
-  onChange(listener: (ws: Workspace) => void): () => void {
-    this.listeners.add(listener);
-    return () => void this.listeners.delete(listener);
-  }
-
-  /** Says that a workspace may have changed (the in-process helpers call it after each call). */
-  changed(ws: Workspace): void {
     ws.activity.notify();
-    for (const listener of this.listeners) listener(ws);
   }
 
   private add(id: string, fixtures: FixturesDocument, seed: string | undefined, clock: ClockOptions | undefined, keySuffix: string): Workspace {
-    const ws = new Workspace({ id, seed, clock, keySuffix, publicUrl: this.publicUrl, journalLimit: this.journalLimit, collections: STORE_LAYOUT, parts: WORKSPACE_PARTS }, this.handlers, this.delivery, WORKSPACE_HOOKS);
+    const ws = new Workspace({ id, seed, clock, keySuffix, publicUrl: this.publicUrl, journalLimit: this.journalLimit, collections: STORE_LAYOUT, parts: WORKSPACE_PARTS }, TIMER_HANDLERS, this.delivery, WORKSPACE_HOOKS);
     populate(ws, fixtures, keySuffix);
     for (const k of ws.store.keys.values()) {
       if (this.keyIndex.has(k.key)) throw fail('fixtures_invalid', `The key ${k.key} is already used by another workspace.`, 'keys');

@@ -1,6 +1,6 @@
 import { BODY_DEPTH_LIMIT } from '../core/documents.js';
-import { SnapshotSchema } from '../workspace-parts.js';
-import { checkSnapshot, type Emulator } from '../emulator.js';
+import { checkSnapshot, SnapshotSchema } from '../workspace-parts.js';
+import type { ControlHost } from './control.host.js';
 import { ErrorSchema, IdParam } from '../resources/common.schemas.js';
 import { enableWebhook } from '../resources/webhooks/webhooks.service.js';
 import { ok } from '../operations/reply.js';
@@ -174,4 +174,4 @@ export const controlRoutes = [
       return ok({ id, deleted: true });
     },
   }),
-] satisfies ControlRoute<Emulator>[];
+] satisfies ControlRoute<ControlHost>[];

@@ -6,7 +6,9 @@ import type { Fault, FaultInput } from '../core/faults.js';
 import { describeTimer, type Fired } from '../core/scheduler.js';
 import type { Workspace } from '../core/workspace.js';
 import type { OutboxMail } from '../resources/onboardings/onboardings.outbox.js';
-import type { Emulator, WorkspaceInput } from '../emulator.js';
+import type { Static } from '../core/schema.js';
+import type { ControlHost } from './control.host.js';
+import type { CreateWorkspaceBody } from './control.schemas.js';
 import { FixturesError } from '../fixtures/fixtures.load.js';
 import { ScenarioError } from '../scenarios/scenario.load.js';
 import { scenarioRefusal } from './scenario.service.js';
@@ -16,7 +18,7 @@ import { scenarioRefusal } from './scenario.service.js';
  * once with no transport in it. Served over HTTP under /_emulator and in-process through
  * createEmulator(), so both always behave alike (docs/architecture.md, "Add a control action").
  */
-export function health(emulator: Emulator) {
+export function health(emulator: ControlHost) {
   return { status: 'ok' as const, version: EMULATOR_VERSION, started_at: emulator.startedAt, workspaces: emulator.workspaces().length };
 }
 
@@ -55,7 +57,7 @@ export const MAX_WORKSPACES = 100;
 /** Faults (and, apart, delivery faults) a workspace keeps waiting to be played. */
 export const MAX_FAULTS = 100;
 
-export function createWorkspace(emulator: Emulator, input: WorkspaceInput) {
+export function createWorkspace(emulator: ControlHost, input: Static<typeof CreateWorkspaceBody>) {
   if (emulator.workspaces().length >= MAX_WORKSPACES) {
     throw fail('workspace_limit_reached', `An emulator keeps at most ${MAX_WORKSPACES} workspaces: delete one (DELETE /_emulator/workspaces/{id}) before creating another.`);
   }
@@ -66,7 +68,7 @@ export function createWorkspace(emulator: Emulator, input: WorkspaceInput) {
   return { id: ws.id, keys: listKeys(ws).data, clock: { now: ws.now(), mode: ws.clock.mode } };
 }
 
-export function resetWorkspace(emulator: Emulator, ws: Workspace) {
+export function resetWorkspace(emulator: ControlHost, ws: Workspace) {
   emulator.reset(ws);
   return { ...describeWorkspace(ws), reset: true };
 }

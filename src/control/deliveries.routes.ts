@@ -1,4 +1,4 @@
-import type { Emulator } from '../emulator.js';
+import type { ControlHost } from './control.host.js';
 import { Type } from '../core/schema.js';
 import { ErrorSchema } from '../resources/common.schemas.js';
 import { ok } from '../operations/reply.js';
@@ -20,4 +20,4 @@ export const deliveryRoutes = [
     client: [{ name: 'deliveries.list', args: 'query' }, { name: 'deliveries.har', args: 'query', query: { format: 'har' } }],
     handle: (ctx) => ok(ctx.query.format === 'har' ? harDeliveries(ctx.workspace, ctx.query) : listWorkspaceDeliveries(ctx.workspace, ctx.query)),
   }),
-] satisfies ControlRoute<Emulator>[];
+] satisfies ControlRoute<ControlHost>[];

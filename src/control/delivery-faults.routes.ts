@@ -1,4 +1,4 @@
-import type { Emulator } from '../emulator.js';
+import type { ControlHost } from './control.host.js';
 import { CreateDeliveryFaultBody, DeliveryFaultSchema } from '../delivery-faults/delivery-faults.schemas.js';
 import { Type } from '../core/schema.js';
 import { ErrorSchema, IdParam } from '../resources/common.schemas.js';
@@ -43,4 +43,4 @@ export const deliveryFaultRoutes = [
     client: { name: 'deliveryFaults.remove', args: ['id'] },
     handle: (ctx) => ok(removeDeliveryFault(ctx.workspace, ctx.params.id!)),
   }),
-] satisfies ControlRoute<Emulator>[];
+] satisfies ControlRoute<ControlHost>[];

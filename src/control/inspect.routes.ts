@@ -1,4 +1,4 @@
-import type { Emulator } from '../emulator.js';
+import type { ControlHost } from './control.host.js';
 import { ErrorSchema, IdParam } from '../resources/common.schemas.js';
 import { ok } from '../operations/reply.js';
 import { defineControlRoute, type ControlRoute } from '../operations/control-row.js';
@@ -72,4 +72,4 @@ export const inspectRoutes = [
     client: { name: 'deliveries.retry', args: ['id'] },
     handle: async (ctx) => ok(await retryDelivery(ctx.workspace, ctx.params.id!)),
   }),
-] satisfies ControlRoute<Emulator>[];
+] satisfies ControlRoute<ControlHost>[];

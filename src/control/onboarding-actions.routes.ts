@@ -1,5 +1,5 @@
 import type { Static, TSchema } from '../core/schema.js';
-import type { Emulator } from '../emulator.js';
+import type { ControlHost } from './control.host.js';
 import { ErrorSchema } from '../resources/common.schemas.js';
 import { ok } from '../operations/reply.js';
 import { defineControlRoute, type ControlRoute } from '../operations/control-row.js';
@@ -31,7 +31,7 @@ function action<S extends TSchema, const N extends string, const A extends reado
 ) {
   // Its client method: `onboardings.<name>(id, ...the body's fields in order)`.
   const call = { name: `onboardings.${client.name}` as `onboardings.${N}`, args: ['id', ...(client.fields ?? [])] as unknown as readonly ['id', ...A] };
-  return defineControlRoute<Emulator, S, TSchema, { onboarding: Record<string, unknown> }, typeof call>({
+  return defineControlRoute<ControlHost, S, TSchema, { onboarding: Record<string, unknown> }, typeof call>({
     kind: 'control', perWorkspace: true, tag, method: 'POST', path: `/_emulator/onboardings/:id/${suffix}`,
     operationId, summary, params: OnboardingIdParam, body, client: call, ...(guard ? { guard } : {}),
     responses: { 200: { description: 'The onboarding after the action', schema: ActionResult }, 404: errors, 409: errors, 422: errors },
@@ -97,4 +97,4 @@ export const onboardingActionRoutes = [
     responses: { 200: { description: 'The entries', schema: AuditLog } },
     handle: (ctx) => ok({ data: [...ctx.workspace.auditLog] }),
   }),
-] satisfies ControlRoute<Emulator>[];
+] satisfies ControlRoute<ControlHost>[];

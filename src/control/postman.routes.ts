@@ -1,4 +1,4 @@
-import type { Emulator } from '../emulator.js';
+import type { ControlHost } from './control.host.js';
 import { fail } from '../core/errors.js';
 import { ok } from '../operations/reply.js';
 import { defineControlRoute, type ControlRoute } from '../operations/control-row.js';
@@ -19,4 +19,4 @@ export const postmanRoutes = [
       return ok(postmanCollection(ctx.info.apiDocument(ctx.info.baseUrl) as OpenApiDocument, listKeys(ctx.workspace).data, ctx.info.baseUrl));
     },
   }),
-] satisfies ControlRoute<Emulator>[];
+] satisfies ControlRoute<ControlHost>[];

@@ -1,4 +1,4 @@
-import type { Emulator } from '../emulator.js';
+import type { ControlHost } from './control.host.js';
 import { ErrorSchema } from '../resources/common.schemas.js';
 import { ok } from '../operations/reply.js';
 import { defineControlRoute, type ControlRoute } from '../operations/control-row.js';
@@ -18,4 +18,4 @@ export const receiverCheckRoutes = [
     client: { name: 'receiverCheck', args: 'body' },
     handle: async (ctx) => ok(await receiverCheck(ctx.workspace, ctx.body, ctx.info.signal)),
   }),
-] satisfies ControlRoute<Emulator>[];
+] satisfies ControlRoute<ControlHost>[];

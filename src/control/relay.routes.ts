@@ -1,5 +1,5 @@
 import { RELAY_LIMIT, RELAY_TOKEN_HEADER } from '../delivery/relay.js';
-import type { Emulator } from '../emulator.js';
+import type { ControlHost } from './control.host.js';
 import { ErrorSchema, IdParam } from '../resources/common.schemas.js';
 import { ok } from '../operations/reply.js';
 import { defineControlRoute, type ControlRoute } from '../operations/control-row.js';
@@ -74,4 +74,4 @@ export const relayRoutes = [
       return ok({ message_id: ctx.body.message_id, recorded: true as const });
     },
   }),
-] satisfies ControlRoute<Emulator>[];
+] satisfies ControlRoute<ControlHost>[];

@@ -1,4 +1,4 @@
-import type { Emulator } from '../emulator.js';
+import type { ControlHost } from './control.host.js';
 import { ErrorSchema } from '../resources/common.schemas.js';
 import { withEntriesJson } from '../core/journal.js';
 import { JsonText, ok } from '../operations/reply.js';
@@ -40,4 +40,4 @@ export const requestRoutes = [
     client: { name: 'requests.clear' },
     handle: (ctx) => ok(clearRequests(ctx.workspace)),
   }),
-] satisfies ControlRoute<Emulator>[];
+] satisfies ControlRoute<ControlHost>[];

@@ -1,4 +1,4 @@
-import type { Emulator } from '../emulator.js';
+import type { ControlHost } from './control.host.js';
 import { ErrorSchema } from '../resources/common.schemas.js';
 import { ok, RawFile } from '../operations/reply.js';
 import { defineControlRoute, type ControlRoute } from '../operations/control-row.js';
@@ -64,4 +64,4 @@ export const scenarioRoutes = [
     client: { name: 'scenario.validate', args: 'body' },
     handle: (ctx) => ok(validateScenario(ctx.body)),
   }),
-] satisfies ControlRoute<Emulator>[];
+] satisfies ControlRoute<ControlHost>[];

@@ -1,6 +1,6 @@
 import type { WorkspaceSnapshot } from '../persistence/snapshot.js';
 import type { Workspace } from '../core/workspace.js';
-import type { Emulator } from '../emulator.js';
+import type { ControlHost } from './control.host.js';
 import { describeWorkspace } from './control.service.js';
 
 /**
@@ -9,12 +9,12 @@ import { describeWorkspace } from './control.service.js';
  * for webhook attempts in flight first: an attempt half done would be in neither state, and one
  * finishing after a restore would write into the restored one.
  */
-export async function snapshotWorkspace(emulator: Emulator, ws: Workspace): Promise<WorkspaceSnapshot> {
+export async function snapshotWorkspace(emulator: ControlHost, ws: Workspace): Promise<WorkspaceSnapshot> {
   await ws.scheduler.settle();
   return emulator.snapshot(ws);
 }
 
-export async function restoreWorkspace(emulator: Emulator, ws: Workspace, document: unknown) {
+export async function restoreWorkspace(emulator: ControlHost, ws: Workspace, document: unknown) {
   await ws.scheduler.settle();
   emulator.restore(ws, document);
   return { ...describeWorkspace(ws), restored: true as const };

@@ -1,4 +1,4 @@
-import type { Emulator } from '../emulator.js';
+import type { ControlHost } from './control.host.js';
 import { ErrorSchema } from '../resources/common.schemas.js';
 import { stateMachineView } from '../resources/onboardings/onboardings.machine.view.js';
 import { ok, RawFile } from '../operations/reply.js';
@@ -21,4 +21,4 @@ export const stateMachineRoutes = [
       return ok(ctx.query.format === 'mermaid' ? new RawFile(Buffer.from(view.mermaid, 'utf8'), MERMAID_CONTENT_TYPE) : view);
     },
   }),
-] satisfies ControlRoute<Emulator>[];
+] satisfies ControlRoute<ControlHost>[];

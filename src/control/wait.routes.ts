@@ -1,4 +1,4 @@
-import type { Emulator } from '../emulator.js';
+import type { ControlHost } from './control.host.js';
 import { ErrorSchema } from '../resources/common.schemas.js';
 import { withEntriesJson } from '../core/journal.js';
 import { JsonText, ok } from '../operations/reply.js';
@@ -25,4 +25,4 @@ export const waitRoutes = [
       return ok(new JsonText<typeof met>(withEntriesJson(met)));
     },
   }),
-] satisfies ControlRoute<Emulator>[];
+] satisfies ControlRoute<ControlHost>[];

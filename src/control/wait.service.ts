@@ -5,7 +5,7 @@ import type { JournalEntry } from '../core/journal.js';
 import { describeTimer } from '../core/scheduler.js';
 import { wildcardMatch } from '../core/wildcard.js';
 import type { Workspace } from '../core/workspace.js';
-import type { Emulator } from '../emulator.js';
+import type { ControlHost } from './control.host.js';
 import { EVENT_TYPES, type EventRecord } from '../resources/events/events.model.js';
 import { ONBOARDING_STATUSES, TERMINAL_STATUSES } from '../resources/onboardings/onboardings.model.js';
 import { DELIVERY_STATUSES, type DeliveryRecord } from '../resources/webhooks/webhooks.model.js';
@@ -235,7 +235,7 @@ function conditionOf(ws: Workspace, q: WaitQuery): Condition {
   return make[q.for]();
 }
 
-export async function waitFor(emulator: Emulator, ws: Workspace, q: WaitQuery, signal?: AbortSignal) {
+export async function waitFor(emulator: ControlHost, ws: Workspace, q: WaitQuery, signal?: AbortSignal) {
   const condition = conditionOf(ws, q);
   const timeoutMs = q.timeout_ms ?? WAIT_DEFAULT_MS;
   const started = monotonicMs();

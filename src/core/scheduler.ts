@@ -15,11 +15,13 @@ export type TimerHandlers<W> = Readonly<Record<string, TimerHandler<W>>>;
 
 /**
  * What a scheduler moves: a workspace, read through its current clock and timer queue at each
- * call (a restore replaces both). Generic, so the scheduler needs no import of the workspace.
+ * call (a restore replaces both), and told after each timer that it may have changed.
+ * Generic, so the scheduler needs no import of the workspace.
  */
 export interface SchedulerHost {
   readonly clock: Clock;
   readonly timers: TimerQueue;
+  readonly activity: { notify(): void };
 }
 
 export interface Fired {
@@ -135,6 +137,7 @@ export class Scheduler<W extends SchedulerHost> {
       } catch (err) {
         // One timer that cannot run is reported where it fired; it must not fail the request
         // (or the alarm) that ran it, nor leave the rest of its batch unrun.
+        this.ws.activity.notify();
         return Object.assign(entry, { error: err instanceof Error ? err.message : String(err) });
       }
       if (result instanceof Promise) {
@@ -143,10 +146,15 @@ export class Scheduler<W extends SchedulerHost> {
           (err: unknown) => void Object.assign(entry, { error: err instanceof Error ? err.message : String(err) }),
         );
         this.inFlight.add(work);
-        void work.finally(() => this.inFlight.delete(work));
+        // Its outcome (a delivery's) is a change of its own, made long after the timer fired.
+        void work.finally(() => {
+          this.inFlight.delete(work);
+          this.ws.activity.notify();
+        });
       } else if (result) {
         Object.assign(entry, result);
       }
+      this.ws.activity.notify();
       return entry;
     });
   }

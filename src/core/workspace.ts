@@ -133,7 +133,7 @@ export class Workspace {
   /** Drawn from `random`: made anew whenever the random source is replaced (install). */
   ids!: IdFactory;
   scheduler!: Scheduler<Workspace>;
-  /** Told of every change, for the waits on this workspace; kept across a reset, as they are. */
+  /** Its one change notice (core/activity.ts), which the waits on it and the state file hear; kept across a reset, as they are. */
   readonly activity = new Activity();
 
   constructor(

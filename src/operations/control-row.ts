@@ -115,8 +115,9 @@ type MethodOf<C, B, Q, R> = C extends readonly (infer One)[]
 
 /**
  * The one place a row's types are widened to the list's (sound because the adapter checks the
- * body and query against these same schemas before `handle` runs). `E` (the emulator) comes from
- * the list's `satisfies ControlRoute<Emulator>[]`: this module may not import the emulator.
+ * body and query against these same schemas before `handle` runs). `E` (the emulator as the rows
+ * see it) comes from the list's `satisfies ControlRoute<ControlHost>[]`: this module may not import
+ * the control API.
  */
 export function defineControlRoute<E, B extends TSchema = TSchema, Q extends TSchema = TSchema, R = unknown, const C extends ClientCall | readonly ClientCall[] | undefined = undefined>(
   row: TypedControlRoute<E, B, Q, R, C>,

@@ -76,7 +76,9 @@ export interface Admitted<T> {
 /**
  * The one pipeline of every row: due work before (what a realtime clock passed since the last
  * request), the handler, the reply given, then what the request made due (the deliveries of its
- * events) started at once. No service or page asks for due work itself.
+ * events) started at once, and the workspace's change notice raised (core/activity.ts: the waits
+ * and the state file hear it), whoever called: the HTTP adapter or a caller in process. No
+ * service or page asks for due work itself, and no caller raises the notice itself.
  */
 export async function serve<T>(request: Admitted<T>): Promise<T> {
   const { workspace } = request;

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { monotonicMs } from '../core/clock.js';
 import { ApiError } from '../core/errors.js';
 import { wallTimeout } from '../core/timers.js';
 import type { WorkspaceSnapshot } from './snapshot.js';
@@ -43,13 +44,14 @@ function accessHint(code: string): string {
     + '(-v emu-state:/data -e EMULATOR_STATE_FILE=/data/state.json); a folder of the host mounted there must belong to uid 1000 (chown 1000 DIR).';
 }
 
-/** What the state file asks of the emulator (the composition root, which opens it). */
+/**
+ * What the state file asks of the emulator (the composition root, which opens it). It hears the
+ * changes of the default workspace from the workspace itself (`activity`, its change notice).
+ */
 export interface StateFileHost {
   readonly defaultWorkspace: Workspace;
   snapshot(ws: Workspace): WorkspaceSnapshot;
   restore(ws: Workspace, document: unknown, restart?: number): void;
-  /** Calls `listener` after each change to a workspace; returns how to stop. */
-  onChange(listener: (ws: Workspace) => void): () => void;
   /** Names the scenario given at start, so a stored state can say which one it played. */
   startScenarioDigest(): string | null;
   /** After a restore at start: a start scenario other than the stored state's replaces it; says whether it did. */
@@ -72,6 +74,14 @@ export interface StateFileOptions {
   /** The document is rewritten once the log holds more bytes than it and than this. Default 8 MiB. */
   compactLogBytes?: number | undefined;
 }
+
+/**
+ * A change no answer waits for (a timer, a delivery's outcome, an in-process call, a request's
+ * journal entry, written once its answer is out) rides with the next write; when none starts
+ * this long after the writes under way ended, it gets a write of its own. A client sending
+ * requests one after another so pays one write per request, not a second for what trails each.
+ */
+const CHANGE_WRITE_AFTER_MS = 25;
 
 /** The change log beside the state file. */
 export const logPathOf = (path: string): string => `${path}.log`;
@@ -134,6 +144,14 @@ export class StateFile {
   private running: Promise<void> | null = null;
   /** The next write's waiters; it starts when the running one ends. */
   private next: Batch | null = null;
+  /** Writes started so far: one that started after a change notice holds that change. */
+  private started = 0;
+  /** When the last write ended (monotonic ms). */
+  private endedAt = -Infinity;
+  /** `started` at the last change notice no write was asked for yet. */
+  private changedAt = 0;
+  /** Stops the wait for a write to take the last change (CHANGE_WRITE_AFTER_MS). */
+  private cancelChangeWrite: (() => void) | undefined;
   private readonly unsubscribe: () => void;
 
   /**
@@ -173,9 +191,8 @@ export class StateFile {
       throw new StateFileError(`state file ${this.path} cannot be written: ${(err as Error).message}`, err);
     }
     this.tracker = tracker;
-    this.unsubscribe = emulator.onChange((ws) => {
-      if (ws === emulator.defaultWorkspace) this.touch();
-    });
+    // The workspace object stays the same across a reset and a restore, and so does its notice.
+    this.unsubscribe = emulator.defaultWorkspace.activity.on(() => this.changed());
   }
 
   /**
@@ -190,8 +207,31 @@ export class StateFile {
     return waiting.promise;
   }
 
-  /** A change nobody waits for (a timer, a delivery that finished): written with the next write. */
-  touch(): void {
+  /**
+   * The default workspace's change notice, heard once the turn that changed it is over. A
+   * request whose answer waits for the file asked for its write already (commit()), before its
+   * notice came; what changed after that write took the state (the request's journal entry, say)
+   * goes with the next one. So a write is only asked for when none started since the notice
+   * within CHANGE_WRITE_AFTER_MS of the writes under way ending.
+   */
+  private changed(): void {
+    if (this.closed || this.next) return; // a write still to start takes the change
+    this.changedAt = this.started;
+    if (this.cancelChangeWrite) return;
+    const check = () => {
+      const left = this.running ? CHANGE_WRITE_AFTER_MS : this.endedAt + CHANGE_WRITE_AFTER_MS - monotonicMs();
+      if (left > 0) {
+        this.cancelChangeWrite = wallTimeout(left, check);
+        return;
+      }
+      this.cancelChangeWrite = undefined;
+      if (this.started === this.changedAt) this.touch();
+    };
+    this.cancelChangeWrite = wallTimeout(CHANGE_WRITE_AFTER_MS, check);
+  }
+
+  /** A write nobody waits for; a failure goes to `onError`, and the next write tries again. */
+  private touch(): void {
     this.commit().catch((err: unknown) => this.options.onError?.(err as Error));
   }
 
@@ -203,6 +243,7 @@ export class StateFile {
     if (this.closed) return;
     this.closed = true;
     this.cancelIdle?.();
+    this.cancelChangeWrite?.();
     this.unsubscribe();
     while (this.running) await this.running;
     await this.write(false, true);
@@ -215,10 +256,12 @@ export class StateFile {
     // write() takes what changed before its first await, so the batch holds every change made before now.
     const whole = this.wholeNext;
     this.wholeNext = false;
+    this.started++;
     this.running = this.write(true, whole)
       .then(waiting.resolve, waiting.reject)
       .finally(() => {
         this.running = null;
+        this.endedAt = monotonicMs();
         this.runNext();
       });
   }
