@@ -4,7 +4,7 @@ import { BODY_LIMIT } from '../core/request-body.js';
 import { Type } from '../core/schema.js';
 import { localMethods } from '../control/control.local.js';
 import { SNAPSHOT_BODY_LIMIT } from '../control/control.routes.js';
-import type { Emulator } from '../emulator.js';
+import type { ControlHost } from '../control/control.host.js';
 import type { ControlRoute } from '../operations/control-row.js';
 import { ok } from '../operations/reply.js';
 import { ErrorSchema } from '../resources/common.schemas.js';
@@ -40,7 +40,7 @@ function admitMcpBody(bytes: Uint8Array): ApiError | undefined {
   return fail('body_too_large', `The body is larger than 1 MB; only a restore (tools/call of ${RESTORE.tool}, action ${RESTORE.action}) takes more, up to ${SNAPSHOT_BODY_LIMIT / (1024 * 1024)} MB.`);
 }
 
-export const mcpRoute: ControlRoute<Emulator> = {
+export const mcpRoute: ControlRoute<ControlHost> = {
   kind: 'control', perWorkspace: true, tag: 'MCP', method: 'POST', path: '/_emulator/mcp', operationId: 'mcp',
   summary: 'The Model Context Protocol for coding agents over streamable HTTP: tools made from the control actions, on this workspace, with test keys only',
   description: 'Stateless: every request stands alone and is answered in JSON (no event stream, no session id). A live key is refused (403 sandbox_test_keys_only). See docs/mcp.md.',
