@@ -26,6 +26,11 @@ ENV NODE_ENV=production \
 WORKDIR /app
 COPY package.json package-lock.json .npmrc ./
 RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
+# Tracing's OpenTelemetry packages are optional peer dependencies (and devDependencies for the
+# tests), so `npm ci --omit=dev` leaves them out; the image ships them, loaded only when an OTLP
+# endpoint is set. The build stage's `npm ci` installed exactly the lock's versions, and their
+# dependencies are all in the same scope: the folder is the whole set, with no registry trip.
+COPY --from=build /app/node_modules/@opentelemetry ./node_modules/@opentelemetry
 COPY --from=build /app/dist ./dist
 COPY fixtures ./fixtures
 COPY scenarios ./scenarios
