@@ -56,12 +56,16 @@ function missingPackage(err: unknown): string | null {
   return /'(@opentelemetry\/[^/']+)/.exec(String(e.message))?.[1] ?? null;
 }
 
-/** `npm i` of the OpenTelemetry packages this package names as optional peers, at the versions it is tested with. */
+/**
+ * `npm i` of the OpenTelemetry packages this package names as optional peers, at the versions its
+ * tests run with (its devDependencies; the peers' ranges are wider, so as not to refuse a project
+ * that has other versions of them already).
+ */
 export function installCommand(): string {
-  const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { peerDependencies: Record<string, string> };
-  const packages = Object.entries(manifest.peerDependencies)
-    .filter(([name]) => name.startsWith('@opentelemetry/'))
-    .map(([name, range]) => `${name}@${range.replace(/^[~^]/, '')}`);
+  const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as Record<'peerDependencies' | 'devDependencies', Record<string, string>>;
+  const packages = Object.keys(manifest.peerDependencies)
+    .filter((name) => name.startsWith('@opentelemetry/'))
+    .map((name) => `${name}@${(manifest.devDependencies[name] ?? 'latest').replace(/^[~^]/, '')}`);
   return `npm i ${packages.join(' ')}`;
 }
 
