@@ -106,12 +106,21 @@ interface ExportCounts {
 class CountingExporter implements SpanExporter {
   readonly counts: ExportCounts = { exported: 0, dropped: 0, failedExports: 0 };
   private told = false;
+  /** The exports under way: the batch processor's flush does not wait for one its timer started. */
+  private readonly running = new Set<Promise<void>>();
   constructor(
     private readonly inner: SpanExporter,
     private readonly warn: (line: string) => void,
   ) {}
+  /** Resolves once no export is under way (bounded: each round waits for those running then). */
+  async idle(): Promise<void> {
+    for (let rounds = 0; this.running.size > 0 && rounds < 100; rounds++) await Promise.all(this.running);
+  }
   export(spans: ReadableSpan[], done: (result: ExportResult) => void): void {
-    this.inner.export(spans, (result) => {
+    let finished!: () => void;
+    const running = new Promise<void>((resolve) => (finished = resolve));
+    this.running.add(running);
+    const settle = (result: ExportResult): void => {
       if (result.code === ExportResultCode.SUCCESS) this.counts.exported += spans.length;
       else {
         this.counts.dropped += spans.length;
@@ -121,8 +130,15 @@ class CountingExporter implements SpanExporter {
           this.warn(`onboarding-emulator: a trace export failed (${result.error?.message ?? 'no reason given'}); its spans are dropped and counted, and the emulator goes on`);
         }
       }
+      this.running.delete(running);
+      finished();
       done(result);
-    });
+    };
+    try {
+      this.inner.export(spans, settle);
+    } catch (err) {
+      settle({ code: ExportResultCode.FAILED, error: err instanceof Error ? err : new Error(String(err)) });
+    }
   }
   shutdown(): Promise<void> {
     return this.inner.shutdown();
@@ -195,10 +211,17 @@ export async function openTelemetryTracing(settings: TracingSettings, serviceVer
   };
   // The SDK rejects a flush whose export failed: that failure is counted (and told once) already.
   const settled = (p: Promise<void>): Promise<void> => p.catch(() => undefined);
+  const flush = async (): Promise<void> => {
+    await settled(provider.forceFlush());
+    await exporter.idle();
+  };
   return {
     tracer,
-    flush: () => settled(provider.forceFlush()),
-    shutdown: () => settled(provider.shutdown()),
+    flush,
+    shutdown: async () => {
+      await flush();
+      await settled(provider.shutdown());
+    },
     counts: () => ({ ...exporter.counts }),
   };
 }

@@ -64,6 +64,25 @@ describe('the exporter', () => {
     expect(lines).toEqual([expect.stringMatching(/^onboarding-emulator: a trace export failed \(connect ECONNREFUSED .*\); its spans are dropped and counted, and the emulator goes on\n$/)]);
   });
 
+  it('flush() resolves once an export the schedule started has answered, and counts it', async () => {
+    // A collector that holds its answer until the test lets it go.
+    const arrived: (() => void)[] = [];
+    const slow = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => arrived.push(() => res.writeHead(200, { 'Content-Type': 'application/json' }).end('{}')));
+    });
+    await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
+    cleanup.push(() => new Promise<void>((resolve) => { slow.closeAllConnections(); slow.close(() => resolve()); }));
+    const tracing = await tracingTo({ OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${(slow.address() as AddressInfo).port}`, OTEL_BSP_SCHEDULE_DELAY: '20' });
+    const url = await emulator();
+    expect((await fetch(`${url}/v1/onboardings/onb_demo_jansen`, { headers: AUTH })).status).toBe(200);
+    await until(() => arrived.length === 1, 'the scheduled export at the collector');
+    const flushed = tracing.flush();
+    arrived[0]!();
+    await flushed;
+    expect(tracing.counts()).toMatchObject({ exported: 1, failedExports: 0 });
+  });
+
   it('an unsampled caller: no span is recorded, the trace id still shows and goes on with flag 00', async () => {
     const collector = await otlpReceiver();
     cleanup.push(collector.close);
