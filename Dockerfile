@@ -12,6 +12,12 @@ WORKDIR /app
 # --ignore-scripts: no package runs install scripts here; the build is its own step below.
 COPY package.json package-lock.json .npmrc ./
 RUN npm ci --ignore-scripts --no-audit --no-fund
+# Tracing's OpenTelemetry packages for the runtime stage (see there), at the lock's versions as
+# this `npm ci` installed them, less what Node never loads: the bundlers' builds (build/esm,
+# build/esnext), source maps and type declarations (28 MB down to 6 MB).
+RUN mkdir /otel && cp -r node_modules/@opentelemetry /otel/ \
+ && rm -rf /otel/@opentelemetry/*/build/esm /otel/@opentelemetry/*/build/esnext \
+ && find /otel -name '*.map' -delete -o -name '*.d.ts' -delete -o -name '*.d.cts' -delete -o -name '*.d.mts' -delete
 # The rest of the build context (.dockerignore keeps out tests, docs, node_modules, dist).
 COPY . .
 # tsc for the server and for the inspector's browser script (dist/browser), then
@@ -26,6 +32,11 @@ ENV NODE_ENV=production \
 WORKDIR /app
 COPY package.json package-lock.json .npmrc ./
 RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
+# Tracing's OpenTelemetry packages are optional peer dependencies (and devDependencies for the
+# tests), so `npm ci --omit=dev` leaves them out; the image ships them, loaded only when an OTLP
+# endpoint is set. Their dependencies are all in the same scope, so the build stage's copy of
+# that folder is the whole set, at the lock's versions, with no second registry trip.
+COPY --from=build /otel/@opentelemetry ./node_modules/@opentelemetry
 COPY --from=build /app/dist ./dist
 COPY fixtures ./fixtures
 COPY scenarios ./scenarios

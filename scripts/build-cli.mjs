@@ -6,8 +6,9 @@
 // and the bundle's modules still find their files there (see lib/module-urls.mjs).
 //
 // Every package is bundled in, except what is loaded on first use through createRequire (ajv,
-// yaml) or import() (the MCP SDK, for `mcp` and /_emulator/mcp): that stays an ordinary load
-// from node_modules, out of the start's way (bundled, its text would be read at every start).
+// yaml) or import() (the MCP SDK, for `mcp` and /_emulator/mcp; the tracing modules and the
+// OpenTelemetry SDK, lib/tracing-apart.mjs): that stays an ordinary load from node_modules, out
+// of the start's way (bundled, its text would be read at every start).
 import { readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';

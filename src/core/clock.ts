@@ -114,8 +114,3 @@ export function wallClockMs(): number {
 export function monotonicMs(): number {
   return performance.now();
 }
-
-/** The wall-clock instant, in milliseconds, of monotonicMs() = 0: how a span's monotonic times become unix times. */
-export function monotonicOriginMs(): number {
-  return performance.timeOrigin;
-}

@@ -232,13 +232,6 @@ export function wallDeadline(ms: number, fire: () => void): () => void {
   return () => clearTimeout(handle);
 }
 
-/** Real time again and again, every `ms` (the trace exporter's schedule), unref'd as wallTimeout is; returns its stop. */
-export function wallInterval(ms: number, fire: () => void): () => void {
-  const handle = setInterval(fire, Math.max(1, Math.min(ms, 2_147_483_647)));
-  handle.unref?.();
-  return () => clearInterval(handle);
-}
-
 /** Calls `fire` once the current turn of the event loop is over (after its I/O callbacks), with no delay. */
 export function afterThisTurn(fire: () => void): void {
   setImmediate(fire);

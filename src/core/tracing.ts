@@ -1,9 +1,9 @@
 /**
  * The tracing port: what the domain and the HTTP adapter call to record spans, with no
  * OpenTelemetry in it. Off until an adapter is installed (every call then does nothing and
- * allocates nothing); `serve` and enableTracing() install the adapter (src/tracing/, which
- * writes OTLP) when the environment names an OTLP endpoint. Spans take their times from the
- * adapter: the core still reads no wall clock.
+ * allocates nothing); `serve` and enableTracing() install the adapter (src/tracing/, over the
+ * OpenTelemetry SDK) when the environment names an OTLP endpoint. Spans take their times from
+ * the adapter: the core still reads no wall clock.
  *
  * The current span is a synchronous scope (`within`), not an asynchronous context: what reads
  * it (the one place events are emitted, the journal) runs synchronously inside the handler, a
@@ -37,12 +37,7 @@ export interface Span {
   readonly recording: boolean;
   /** This span as headers for the next hop (traceparent, tracestate); empty when off. */
   headers(): Record<string, string>;
-  /**
-   * Adds attributes (an undefined value is left out; a later value of a name wins). A frozen
-   * object is taken to be constant (a route's attributes, made once): the adapter may write it
-   * once and reuse the text, so its names are not to be set again on the same span. The object
-   * is read when the span is encoded, just after it ends: it is not to be changed once given.
-   */
+  /** Adds attributes (an undefined value is left out; a later value of a name wins). */
   set(attributes: SpanAttributes): void;
   /** Marks the span failed, with the reason. */
   fail(reason: string): void;

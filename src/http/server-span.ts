@@ -1,5 +1,5 @@
 import type { Response } from 'express';
-import type { Span, SpanAttributes } from '../core/tracing.js';
+import type { Span } from '../core/tracing.js';
 
 /**
  * The end of a /v1 request's SERVER span. The writer (reply.ts) ends it as it sends the answer,
@@ -22,30 +22,14 @@ export function endServerSpan(res: Response, status: number, completed: boolean)
   const span = marked[SPAN];
   if (!span) return;
   marked[SPAN] = undefined;
-  span.set(outcome(status, completed));
+  span.set({
+    'http.response.status_code': status,
+    'error.type': status >= 500 ? String(status) : undefined,
+    'emulator.answer.completed': completed ? undefined : false,
+  });
   // For a server, only a 5xx is its own failure; a 4xx is the caller's.
   if (status >= 500) span.fail(`answered ${status}`);
   span.end();
-}
-
-/**
- * The attributes of an answer's outcome, made once per status and frozen: the adapter then
- * writes each once and reuses the text, and ending a span allocates nothing for them.
- */
-const OUTCOMES = new Map<number, SpanAttributes>();
-function outcome(status: number, completed: boolean): SpanAttributes {
-  const key = completed ? status : -status;
-  let attributes = OUTCOMES.get(key);
-  if (attributes === undefined) {
-    attributes = Object.freeze({
-      'http.response.status_code': status,
-      'error.type': status >= 500 ? String(status) : undefined,
-      'emulator.answer.completed': completed ? undefined : false,
-    });
-    // Bounded: statuses are three digits.
-    if (OUTCOMES.size < 2000) OUTCOMES.set(key, attributes);
-  }
-  return attributes;
 }
 
 /** For an answer that will not go out through the writer whole: the span ends when the connection closes. */

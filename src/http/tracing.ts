@@ -29,8 +29,8 @@ export type ServerSpans = <T>(req: Request, res: Response, fn: (span: Span) => T
 export function serverSpans(method: string, path: string): ServerSpans {
   const route = routeTemplate(path);
   const name = `${method} ${route}`;
-  // The route's own attributes, the same for each of its requests: frozen, so the adapter may write them once.
-  const fixed: SpanAttributes = Object.freeze({ 'http.request.method': method, 'http.route': route, 'url.scheme': 'http' });
+  // The route's own attributes, the same for each of its requests.
+  const fixed: SpanAttributes = { 'http.request.method': method, 'http.route': route, 'url.scheme': 'http' };
   return (req, res, fn) => {
     const t = tracer();
     return t.enabled ? traced(t, name, fixed, req, res, fn) : fn(NO_TRACER.start(''));
@@ -40,24 +40,6 @@ export function serverSpans(method: string, path: string): ServerSpans {
 /** A span that starts a trace (no traceparent came): the same options for every such request. */
 const NEW_TRACE: SpanStart = Object.freeze({ kind: 'server', parent: null });
 
-/**
- * The address the request came in on, as frozen attributes made once per address and port (a
- * server listens on a few): the adapter then writes them once and reuses the text.
- */
-const LISTENERS = new Map<number, Map<string | undefined, SpanAttributes>>();
-function listener(address: string | undefined, port: number | undefined): SpanAttributes {
-  const key = port ?? -1;
-  let byAddress = LISTENERS.get(key);
-  if (byAddress === undefined) LISTENERS.set(key, (byAddress = new Map()));
-  let attributes = byAddress.get(address);
-  if (attributes === undefined) {
-    attributes = Object.freeze({ 'server.address': address, 'server.port': port });
-    // Bounded, in case a host process opens listeners without end.
-    if (LISTENERS.size < 100 && byAddress.size < 100) byAddress.set(address, attributes);
-  }
-  return attributes;
-}
-
 function traced<T>(t: Tracer, name: string, fixed: SpanAttributes, req: Request, res: Response, fn: (span: Span) => T): T {
   // A caller's broken traceparent is ignored: the span starts a trace of its own.
   const parent = inbound(req);
@@ -65,9 +47,10 @@ function traced<T>(t: Tracer, name: string, fixed: SpanAttributes, req: Request,
   // An unsampled span records nothing: no attributes to build, no end to wait for.
   if (span.recording) {
     span.set(fixed);
-    span.set(listener(req.socket.localAddress, req.socket.localPort));
     span.set({
       'url.path': req.path,
+      'server.address': req.socket.localAddress,
+      'server.port': req.socket.localPort,
       'user_agent.original': headerText(req.headers['user-agent']) ?? undefined,
       'emulator.request.id': requestIdOf(req),
     });

@@ -1,8 +1,11 @@
 /**
  * Whether the environment asks for traces, and if so the adapter loaded and installed. The
- * adapter (adapter.ts and the modules it imports) is imported only here, on demand, so a start
- * without tracing loads none of it and takes no longer.
+ * variables (settings.ts) and the adapter (adapter.ts, over the OpenTelemetry SDK) are imported
+ * only here, on demand, so a start without tracing loads none of them and takes no longer. The
+ * OpenTelemetry packages are optional peer dependencies: when they are missing, one line says
+ * what to install and the emulator runs untraced.
  */
+import { readFileSync } from 'node:fs';
 import { EMULATOR_VERSION } from '../core/product.js';
 import { installTracer } from '../core/tracing.js';
 
@@ -42,37 +45,69 @@ export interface TracingHandle {
   flush(): Promise<void>;
   /** Sends what waits and turns tracing off. */
   shutdown(): Promise<void>;
-  /** Spans sent so far, spans dropped (queue full, or an export that failed) and failed exports. */
+  /** Spans sent so far, spans dropped in exports that failed, and failed exports. */
   counts(): { exported: number; dropped: number; failedExports: number };
+}
+
+/** The OpenTelemetry package a failed import could not find; null for any other failure. */
+function missingPackage(err: unknown): string | null {
+  const e = err as { code?: unknown; message?: unknown } | null;
+  if (e?.code !== 'ERR_MODULE_NOT_FOUND' && e?.code !== 'MODULE_NOT_FOUND') return null;
+  return /'(@opentelemetry\/[^/']+)/.exec(String(e.message))?.[1] ?? null;
+}
+
+/**
+ * `npm i` of the OpenTelemetry packages this package names as optional peers, at the versions its
+ * tests run with (its devDependencies; the peers' ranges are wider, so as not to refuse a project
+ * that has other versions of them already).
+ */
+export function installCommand(): string {
+  const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as Record<'peerDependencies' | 'devDependencies', Record<string, string>>;
+  const packages = Object.keys(manifest.peerDependencies)
+    .filter((name) => name.startsWith('@opentelemetry/'))
+    .map((name) => `${name}@${(manifest.devDependencies[name] ?? 'latest').replace(/^[~^]/, '')}`);
+  return `npm i ${packages.join(' ')}`;
 }
 
 /**
  * Turns tracing on for this process when the environment asks for it (tracingWanted), with the
- * same variables as `serve`; null when it does not, or when the endpoint or the headers cannot
- * be used (one warning on stderr says which). Everything is read from `env`, at once: endpoint,
- * headers, timeout, protocol, resource, sampler and batching (docs/tracing.md).
+ * same variables as `serve`; null when it does not, when the endpoint or the headers cannot be
+ * used, or when the OpenTelemetry packages are not installed (one warning on stderr says which).
+ * Everything is read from `env`, at once: endpoint, headers, timeout, protocol, resource,
+ * sampler and batching (docs/tracing.md).
  */
 export async function enableTracing(env: Env = process.env): Promise<TracingHandle | null> {
   if (!tracingWanted(env, warnLine)) return null;
   const serviceName = setting(env, 'OTEL_SERVICE_NAME') || DEFAULT_SERVICE_NAME;
-  const { leanTracer } = await import('./adapter.js');
-  let lean;
-  try {
-    lean = leanTracer(env, serviceName, EMULATOR_VERSION, warnLine);
-  } catch (err) {
-    // Tracing never stops a start: whatever went wrong setting it up leaves it off.
-    warnLine(`onboarding-emulator: tracing could not start (${(err as Error).message}); tracing is off`);
+  const { tracingSettings } = await import('./settings.js');
+  const { settings, warnings, off } = tracingSettings(env, serviceName, EMULATOR_VERSION);
+  if (off !== null) {
+    warnLine(off);
     return null;
   }
-  if (!lean) return null;
-  installTracer(lean.tracer);
+  for (const line of warnings) warnLine(line);
+  let otel;
+  try {
+    const { openTelemetryTracing } = await import('./adapter.js');
+    otel = await openTelemetryTracing(settings, EMULATOR_VERSION, warnLine);
+  } catch (err) {
+    // Tracing never stops a start: whatever went wrong setting it up leaves it off.
+    const missing = missingPackage(err);
+    warnLine(
+      missing
+        ? `onboarding-emulator: tracing needs the OpenTelemetry packages (${missing} is not installed): ${installCommand()}; tracing is off`
+        : `onboarding-emulator: tracing could not start (${err instanceof Error ? err.message : String(err)}); tracing is off`,
+    );
+    return null;
+  }
+  installTracer(otel.tracer);
   return {
-    serviceName: lean.serviceName,
-    flush: () => lean.flush(),
+    serviceName: settings.resource['service.name']!,
+    flush: () => otel.flush(),
     shutdown: async () => {
       installTracer(null);
-      await lean.shutdown();
+      await otel.shutdown();
     },
-    counts: () => lean.counts(),
+    counts: () => otel.counts(),
   };
 }

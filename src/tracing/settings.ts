@@ -1,22 +1,30 @@
 /**
- * The standard OpenTelemetry variables the exporter and the tracer read, parsed once at start,
- * before the port opens. Tracing is a diagnostic and never stops the emulator from starting:
- * as the OpenTelemetry specification asks, a number or a name that cannot be read is ignored
- * with a warning (its default holds); an endpoint or a header list that cannot be sent turns
- * tracing off with a warning, since every export would fail. docs/decisions.md, Tracing.
+ * The standard OpenTelemetry variables, read once at start, before the port opens and before any
+ * OpenTelemetry package is loaded; the SDK is then handed the values read here, so it acts on what
+ * the warnings say (its own reading of a bad value is silent). Tracing is a diagnostic and never
+ * stops the emulator from starting: as the OpenTelemetry specification asks, a number or a name
+ * that cannot be read is ignored with a warning (its default holds); an endpoint or a header list
+ * that cannot be sent turns tracing off with a warning, since every export would fail.
+ * docs/decisions.md, Tracing.
  */
-import type { SamplerChoice, SamplerName } from './sampler.js';
-import type { OtlpEncoding } from './span-batch.js';
-
 type Env = Readonly<Record<string, string | undefined>>;
 
-interface TracingSettings {
+/** OTEL_TRACES_SAMPLER's standard names. */
+type SamplerName = 'always_on' | 'always_off' | 'traceidratio' | 'parentbased_always_on' | 'parentbased_always_off' | 'parentbased_traceidratio';
+
+export interface SamplerChoice {
+  name: SamplerName;
+  /** For the ratio samplers: the share of new traces recorded, 0 to 1. */
+  ratio: number;
+}
+
+export interface TracingSettings {
   /** Where each batch is POSTed. */
   endpoint: string;
   headers: Record<string, string>;
   timeoutMs: number;
   /** How the spans are sent: http/protobuf (the SDKs' default) unless http/json is asked for. */
-  encoding: OtlpEncoding;
+  protocol: 'http/protobuf' | 'http/json';
   /** The resource's attributes: service.name and service.version first. */
   resource: Record<string, string>;
   sampler: SamplerChoice;
@@ -26,7 +34,7 @@ interface TracingSettings {
 }
 
 /** What the variables give: the settings, one line per value ignored, and why tracing is off when it is. */
-export interface SettingsRead {
+interface SettingsRead {
   settings: TracingSettings;
   warnings: string[];
   /** Set when the endpoint or a header list cannot be used: tracing stays off. */
@@ -165,7 +173,7 @@ export function tracingSettings(env: Env, serviceName: string, serviceVersion: s
       endpoint: endpoint.url,
       headers,
       timeoutMs: whole(env, 'OTEL_EXPORTER_OTLP_TRACES_TIMEOUT', whole(env, 'OTEL_EXPORTER_OTLP_TIMEOUT', 10_000, 1, warnings), 1, warnings),
-      encoding: protocol === 'http/json' ? 'json' : 'protobuf',
+      protocol: protocol === 'http/json' ? 'http/json' : 'http/protobuf',
       // OTEL_SERVICE_NAME (the caller's serviceName) wins over a service.name among the resource attributes.
       resource: { 'service.name': serviceName, 'service.version': serviceVersion, ...resourceAttributes(env, warnings), ...(setting(env, 'OTEL_SERVICE_NAME') ? { 'service.name': serviceName } : {}) },
       sampler: samplerChoice(env, warnings),

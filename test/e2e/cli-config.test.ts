@@ -88,7 +88,7 @@ describe('serve: OTEL_* values that cannot be used', () => {
     expect(served.ready).not.toHaveProperty('traces');
     const res = await fetch(`${served.url}/v1/organization`, { headers: { Authorization: 'Bearer hrs_test_acme_owner' } });
     expect(res.status).toBe(200);
-    // Tracing is off, so no export is ever scheduled (the exporter's own failures: tracing.exporter.test.ts).
+    // Tracing is off, so no export is ever scheduled (the exporter's own failures: in-process.tracing-export.test.ts).
     expect(served.child.exitCode).toBeNull();
     expect((await fetch(`${served.url}/_emulator/health`)).status).toBe(200);
     const lines = warnings(served.lines());
@@ -100,7 +100,7 @@ describe('serve: OTEL_* values that cannot be used', () => {
 
   it('a number it cannot read: one warning, its default holds, and tracing stays on', async () => {
     const traces = await collector();
-    const served = await serve(['--log-level', 'warn'], children, { ...NO_OTEL, ...FAST, OTEL_EXPORTER_OTLP_ENDPOINT: traces.url, OTEL_BSP_MAX_EXPORT_BATCH_SIZE: 'lots' });
+    const served = await serve(['--log-level', 'warn'], children, { ...NO_OTEL, ...FAST, OTEL_EXPORTER_OTLP_ENDPOINT: traces.url, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_BSP_MAX_EXPORT_BATCH_SIZE: 'lots' });
     expect(served.ready).toMatchObject({ traces: 'onboarding-emulator' });
     await fetch(`${served.url}/v1/organization`, { headers: { Authorization: 'Bearer hrs_test_acme_owner' } });
     await traces.waitFor((s) => s.some((x) => x.name === 'GET /v1/organization'), 'the span of the request');

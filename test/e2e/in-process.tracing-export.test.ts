@@ -1,13 +1,13 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createEmulator, enableTracing, type TracingHandle } from '../../src/index.js';
 import { otlpReceiver } from '../support/otlp.js';
 import { receiver } from '../support/serve.js';
 import { until } from '../support/wait.js';
 
 /**
- * The lean exporter against a collector that is not there, and the sampled flag: an unsampled
+ * The SDK's exporter against a collector that is not there, and the sampled flag: an unsampled
  * request records nothing but still carries its trace onward.
  */
 const AUTH = { Authorization: 'Bearer hrs_test_acme_owner', 'Content-Type': 'application/json' };
@@ -45,9 +45,12 @@ async function emulator(): Promise<string> {
   return (await em.start()).url;
 }
 
-describe('the lean exporter', () => {
-  it('with no collector listening, requests answer as ever and the lost spans are counted', async () => {
-    const tracing = await tracingTo({ OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${await closedPort()}`, OTEL_BSP_SCHEDULE_DELAY: '20', OTEL_BSP_MAX_EXPORT_BATCH_SIZE: '4' });
+describe('the exporter', () => {
+  it('with no collector listening, requests answer as ever, the lost spans are counted, and one line says so', async () => {
+    const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    cleanup.push(async () => void stderr.mockRestore());
+    // An export timeout shorter than the SDK's first back-off: a refused connection is not retried.
+    const tracing = await tracingTo({ OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${await closedPort()}`, OTEL_EXPORTER_OTLP_TIMEOUT: '500', OTEL_BSP_SCHEDULE_DELAY: '20', OTEL_BSP_MAX_EXPORT_BATCH_SIZE: '4' });
     const url = await emulator();
     const statuses: number[] = [];
     for (let i = 0; i < 20; i++) statuses.push((await fetch(`${url}/v1/onboardings/onb_demo_jansen`, { headers: AUTH })).status);
@@ -57,6 +60,27 @@ describe('the lean exporter', () => {
     expect(counts.exported).toBe(0);
     expect(counts.dropped).toBe(20);
     expect(counts.failedExports).toBeGreaterThanOrEqual(5); // batches of at most 4
+    const lines = stderr.mock.calls.map(([text]) => String(text));
+    expect(lines).toEqual([expect.stringMatching(/^onboarding-emulator: a trace export failed \(connect ECONNREFUSED .*\); its spans are dropped and counted, and the emulator goes on\n$/)]);
+  });
+
+  it('flush() resolves once an export the schedule started has answered, and counts it', async () => {
+    // A collector that holds its answer until the test lets it go.
+    const arrived: (() => void)[] = [];
+    const slow = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => arrived.push(() => res.writeHead(200, { 'Content-Type': 'application/json' }).end('{}')));
+    });
+    await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
+    cleanup.push(() => new Promise<void>((resolve) => { slow.closeAllConnections(); slow.close(() => resolve()); }));
+    const tracing = await tracingTo({ OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${(slow.address() as AddressInfo).port}`, OTEL_BSP_SCHEDULE_DELAY: '20' });
+    const url = await emulator();
+    expect((await fetch(`${url}/v1/onboardings/onb_demo_jansen`, { headers: AUTH })).status).toBe(200);
+    await until(() => arrived.length === 1, 'the scheduled export at the collector');
+    const flushed = tracing.flush();
+    arrived[0]!();
+    await flushed;
+    expect(tracing.counts()).toMatchObject({ exported: 1, failedExports: 0 });
   });
 
   it('an unsampled caller: no span is recorded, the trace id still shows and goes on with flag 00', async () => {
@@ -68,7 +92,7 @@ describe('the lean exporter', () => {
       res.writeHead(204).end();
     });
     cleanup.push(hooks.close);
-    const tracing = await tracingTo({ OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, OTEL_BSP_SCHEDULE_DELAY: '20' });
+    const tracing = await tracingTo({ OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_BSP_SCHEDULE_DELAY: '20' });
     const url = await emulator();
     expect((await fetch(`${url}/v1/webhooks`, { method: 'POST', headers: AUTH, body: JSON.stringify({ url: `${hooks.url}/in`, events: ['onboarding.created'] }) })).status).toBe(201);
     const res = await fetch(`${url}/v1/onboardings`, {
@@ -95,7 +119,7 @@ describe('the lean exporter', () => {
   it('ends the span of an answer the writer never sends: a dropped answer, a reset, a 500', async () => {
     const collector = await otlpReceiver();
     cleanup.push(collector.close);
-    const tracing = await tracingTo({ OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, OTEL_BSP_SCHEDULE_DELAY: '20' });
+    const tracing = await tracingTo({ OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_BSP_SCHEDULE_DELAY: '20' });
     const url = await emulator();
     const path = '/v1/onboardings/onb_demo_jansen';
     for (const kind of ['drop_response_after_commit', 'reset_before_commit', 'error']) {

@@ -9,7 +9,7 @@ import { receiver } from '../support/serve.js';
  * as `serve` and installs the adapter for the process; createEmulator() then traces as the CLI does.
  */
 const AUTH = { Authorization: 'Bearer hrs_test_acme_owner', 'Content-Type': 'application/json' };
-const VARIABLES = ['OTEL_EXPORTER_OTLP_ENDPOINT', 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', 'OTEL_SDK_DISABLED', 'OTEL_TRACES_EXPORTER', 'OTEL_BSP_SCHEDULE_DELAY', 'OTEL_SERVICE_NAME'];
+const VARIABLES = ['OTEL_EXPORTER_OTLP_ENDPOINT', 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', 'OTEL_EXPORTER_OTLP_PROTOCOL', 'OTEL_SDK_DISABLED', 'OTEL_TRACES_EXPORTER', 'OTEL_BSP_SCHEDULE_DELAY', 'OTEL_SERVICE_NAME'];
 const saved = Object.fromEntries(VARIABLES.map((v) => [v, process.env[v]]));
 const cleanup: (() => Promise<void>)[] = [];
 
@@ -52,7 +52,7 @@ describe('enableTracing() with createEmulator()', () => {
     });
     cleanup.push(hooks.close);
 
-    setEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, OTEL_BSP_SCHEDULE_DELAY: '50', OTEL_SERVICE_NAME: 'in-process-emulator' });
+    setEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_BSP_SCHEDULE_DELAY: '50', OTEL_SERVICE_NAME: 'in-process-emulator' });
     const tracing: TracingHandle | null = await enableTracing();
     expect(tracing?.serviceName).toBe('in-process-emulator');
     cleanup.push(() => tracing!.shutdown());

@@ -1,5 +1,9 @@
 import type { ChildProcess } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
 import type { IncomingHttpHeaders } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { otlpReceiver, OTLP_KIND, partnerTracer, type OtlpReceiver, type ReceivedSpan } from '../support/otlp.js';
 import { receiver, serve, type Receiver, type Served } from '../support/serve.js';
@@ -9,7 +13,8 @@ import { until } from '../support/wait.js';
  * Traces from the built CLI (`serve`, a child process) to an OTLP/HTTP receiver written here:
  * one trace from a partner's API call through the emulator to the partner's webhook receiver,
  * spans for clock advances and scenario steps, the trace ids the journal and the inspector
- * show, and no OpenTelemetry loaded at all without an endpoint.
+ * show, OTLP/protobuf by default, no OpenTelemetry loaded at all without an endpoint, and a
+ * start that names the packages to install when they are missing.
  */
 const OWNER = 'hrs_test_acme_owner';
 const AUTH = { Authorization: `Bearer ${OWNER}`, 'Content-Type': 'application/json' };
@@ -20,8 +25,8 @@ const NO_OTEL = { OTEL_EXPORTER_OTLP_ENDPOINT: '', OTEL_EXPORTER_OTLP_TRACES_END
 
 /**
  * Preloaded into the child: a module hook that reports each ES module file loaded, and at exit
- * one JSON line on stderr counting the OpenTelemetry files in the CommonJS cache (the SDK's
- * packages load as CommonJS, from ES imports too) and the files of the tracing adapter
+ * one JSON line on stderr naming the OpenTelemetry packages in the CommonJS cache (the SDK's
+ * packages load as CommonJS, from ES imports too) and counting the files of the tracing adapter
  * (dist/tracing/, but load.js which every start bundles). Inline, so no file outside the test
  * names it.
  */
@@ -39,7 +44,8 @@ const COUNT_AT_EXIT = [
   "port1.on('message', (url) => { if (/\\/dist\\/tracing\\/(?!load\\.js)/.test(url)) adapter++; });",
   'port1.unref();',
   `register('data:text/javascript,' + encodeURIComponent(${JSON.stringify(HOOKS)}), { data: { port: port2 }, transferList: [port2] });`,
-  "process.on('exit', () => process.stderr.write(JSON.stringify({ opentelemetry_modules: Object.keys(cache).filter((f) => f.includes('@opentelemetry')).length, tracing_modules: adapter }) + '\\n'));",
+  "const packages = () => [...new Set(Object.keys(cache).map((f) => /@opentelemetry[\\/\\\\]([^\\/\\\\]+)/.exec(f)?.[1]).filter(Boolean))].sort();",
+  "process.on('exit', () => process.stderr.write(JSON.stringify({ opentelemetry_packages: packages(), tracing_modules: adapter }) + '\\n'));",
 ].join('\n');
 const PRELOAD = { NODE_OPTIONS: `--import=data:text/javascript;base64,${Buffer.from(COUNT_AT_EXIT).toString('base64')}` };
 
@@ -78,13 +84,20 @@ const onboarding = (reference: string) => ({
   employment: { position: 'Clerk', start_date: '2026-12-01', location_id: 'loc_acme_amsterdam', template_id: 'tpl_acme_standard', hours_per_week: 20, hourly_wage_cents: 1500 },
 });
 
-/** Stops the child cleanly (SIGTERM) and reads the preload's counts from its last lines. */
-async function modulesLoadedBy(served: Served): Promise<{ opentelemetry_modules: number; tracing_modules: number }> {
+interface Loaded {
+  /** The @opentelemetry packages loaded (their names in the scope). */
+  opentelemetry_packages: string[];
+  /** The files of dist/tracing/ loaded, but load.js. */
+  tracing_modules: number;
+}
+
+/** Stops the child cleanly (SIGTERM) and reads the preload's report from its last lines. */
+async function modulesLoadedBy(served: Served): Promise<Loaded> {
   served.child.kill('SIGTERM');
   expect(await served.exited).toBe(0);
-  const line = served.lines().reverse().find((l) => l.includes('opentelemetry_modules'));
+  const line = served.lines().reverse().find((l) => l.includes('opentelemetry_packages'));
   expect(line, served.output()).toBeDefined();
-  return JSON.parse(line!) as { opentelemetry_modules: number; tracing_modules: number };
+  return JSON.parse(line!) as Loaded;
 }
 
 const byName = (spans: ReceivedSpan[], traceId: string, name: string) => spans.filter((s) => s.traceId === traceId && s.name === name);
@@ -142,21 +155,24 @@ describe('tracing with OTEL_EXPORTER_OTLP_ENDPOINT set (serve)', () => {
     expect(read!.attributes['emulator.request.id']).not.toBe(api!.attributes['emulator.request.id']);
     expect(read!.parentSpanId).toBe('');
 
-    // The positive control of the check below: with tracing on, the preload does see the adapter's
-    // modules load; and the adapter is our own, with no OpenTelemetry package.
-    expect(await modulesLoadedBy(served)).toMatchObject({ opentelemetry_modules: 0, tracing_modules: 11 });
+    // The positive control of the check below: with tracing on, the preload does see the variables'
+    // and the adapter's modules load, and the SDK's packages with the JSON exporter alone.
+    const loaded = await modulesLoadedBy(served);
+    expect(loaded.tracing_modules).toBe(2);
+    expect(loaded.opentelemetry_packages).toEqual(expect.arrayContaining(['api', 'core', 'resources', 'sdk-trace-base', 'exporter-trace-otlp-http']));
+    expect(loaded.opentelemetry_packages).not.toContain('exporter-trace-otlp-proto');
     // Asked for http/json, the emulator sent JSON, as the partner's SDK did.
     expect(collector.encodings()).toEqual(['json']);
   });
 
-  it('gives clock advances and scenario steps spans, and the deliveries of a step join its trace (sent as OTLP/protobuf, the default)', async () => {
+  it('gives clock advances and scenario steps spans, and the deliveries of a step join its trace', async () => {
     const collector = await otlp();
     const partner = partnerTracer(collector.url, 'partner-app');
     closers.push(partner.shutdown);
     const delivered: IncomingHttpHeaders[] = [];
     const hooks = await webhookReceiver(partner, delivered);
     const { url } = await serve(['--log-level', 'warn', '--seed', 'tracing', '--clock', 'frozen', '--start-time', '2026-10-05T09:00:00.000Z', '--scenario', 'happy-path'], children, {
-      ...NO_OTEL, ...FAST_EXPORT, OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `${collector.url}/v1/traces`, OTEL_SERVICE_NAME: 'emulator-under-test',
+      ...NO_OTEL, ...FAST_EXPORT, OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `${collector.url}/v1/traces`, OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/json', OTEL_SERVICE_NAME: 'emulator-under-test',
     });
     expect((await call(url, 'POST', '/v1/webhooks', { url: `${hooks.url}/hooks`, events: ['onboarding.started'] })).status).toBe(201);
     const created = await call(url, 'POST', '/v1/onboardings', onboarding('TRACE-2'), { 'Idempotency-Key': 'trace-2' });
@@ -183,8 +199,68 @@ describe('tracing with OTEL_EXPORTER_OTLP_ENDPOINT set (serve)', () => {
     }
     await until(() => delivered.length > 0, 'the webhook');
     expect(String(delivered[0]!.traceparent)).toContain(advance!.traceId);
-    // The partner's SDK sends JSON; the emulator's spans came as protobuf.
-    expect(collector.encodings()).toContain('protobuf');
+  });
+
+  it('sends OTLP/protobuf by default, with the protobuf exporter alone loaded', async () => {
+    const collector = await otlp();
+    const served = await serve(['--log-level', 'warn'], children, { ...NO_OTEL, ...FAST_EXPORT, ...PRELOAD, OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, OTEL_SERVICE_NAME: 'protobuf-emulator' });
+    const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
+    const read = await call(served.url, 'GET', '/v1/onboardings/onb_demo_jansen', undefined, { traceparent: `00-${traceId}-00f067aa0ba902b7-01` });
+    expect(read.status).toBe(200);
+    await until(() => collector.protobufBodies.some((b) => b.includes(Buffer.from(traceId, 'hex'))), 'a protobuf export of the trace');
+    expect(collector.encodings()).toEqual(['protobuf']);
+    // Protobuf writes ids as their bytes and text as it is: the caller's trace, the span's name, the service.
+    const body = collector.protobufBodies.find((b) => b.includes(Buffer.from(traceId, 'hex')))!;
+    for (const text of ['GET /v1/onboardings/{id}', '/v1/onboardings/onb_demo_jansen', 'protobuf-emulator']) expect(body.includes(Buffer.from(text)), text).toBe(true);
+    const loaded = await modulesLoadedBy(served);
+    expect(loaded.opentelemetry_packages).toContain('exporter-trace-otlp-proto');
+    expect(loaded.opentelemetry_packages).not.toContain('exporter-trace-otlp-http');
+  });
+});
+
+/**
+ * A copy of the built package whose node_modules holds every package of this checkout's but the
+ * OpenTelemetry ones left out (`without`: every one, or the names in the scope given): a project
+ * that installed the emulator without its optional peers.
+ */
+function installedWithout(without: 'all' | string[]): string {
+  const root = fileURLToPath(new URL('../..', import.meta.url));
+  const dir = mkdtempSync(join(tmpdir(), 'emulator-without-otel-'));
+  closers.push(async () => rmSync(dir, { recursive: true, force: true }));
+  cpSync(join(root, 'package.json'), join(dir, 'package.json'));
+  cpSync(join(root, 'dist'), join(dir, 'dist'), { recursive: true });
+  for (const data of ['fixtures', 'scenarios']) symlinkSync(join(root, data), join(dir, data));
+  mkdirSync(join(dir, 'node_modules', '@opentelemetry'), { recursive: true });
+  for (const name of readdirSync(join(root, 'node_modules'))) {
+    if (name !== '@opentelemetry') symlinkSync(join(root, 'node_modules', name), join(dir, 'node_modules', name));
+  }
+  if (without !== 'all') {
+    for (const name of readdirSync(join(root, 'node_modules', '@opentelemetry'))) {
+      if (!without.includes(name)) symlinkSync(join(root, 'node_modules', '@opentelemetry', name), join(dir, 'node_modules', '@opentelemetry', name));
+    }
+  }
+  return join(dir, 'dist', 'cli', 'main.js');
+}
+
+describe('tracing asked for, the OpenTelemetry packages not installed', () => {
+  it.each<[string, 'all' | string[], string]>([
+    ['none of them', 'all', '@opentelemetry/api'],
+    ['the protobuf exporter alone missing', ['exporter-trace-otlp-proto'], '@opentelemetry/exporter-trace-otlp-proto'],
+  ])('%s: one line naming the npm command, tracing off, and the emulator serves on', async (_name, without, missing) => {
+    const collector = await otlp();
+    const cli = installedWithout(without);
+    const served = await serve(['--log-level', 'warn'], children, { ...NO_OTEL, ...FAST_EXPORT, OTEL_EXPORTER_OTLP_ENDPOINT: collector.url }, undefined, cli);
+    expect(served.ready).not.toHaveProperty('traces');
+    const created = await call(served.url, 'POST', '/v1/onboardings', onboarding('NO-OTEL-1'), { 'Idempotency-Key': 'no-otel-1' });
+    expect(created.status).toBe(201);
+    expect(((await call(served.url, 'GET', '/_emulator/requests')).body.data as Record<string, unknown>[])[0]).not.toHaveProperty('trace_id');
+    const warnings = served.lines().filter((l) => !l.startsWith('{'));
+    expect(warnings).toEqual([expect.stringMatching(new RegExp(`^onboarding-emulator: tracing needs the OpenTelemetry packages \\(${missing} is not installed\\): npm i @opentelemetry/api@\\S+ .*; tracing is off$`))]);
+    expect(warnings[0]).toContain('@opentelemetry/exporter-trace-otlp-proto@');
+    expect(served.child.exitCode).toBeNull();
+    served.child.kill('SIGTERM');
+    expect(await served.exited).toBe(0);
+    expect(collector.exports()).toBe(0);
   });
 });
 
@@ -199,6 +275,6 @@ describe('tracing off', () => {
     expect(created.status).toBe(201);
     const journal = await call(served.url, 'GET', '/_emulator/requests');
     expect((journal.body.data as Record<string, unknown>[])[0]).not.toHaveProperty('trace_id');
-    expect(await modulesLoadedBy(served)).toEqual({ opentelemetry_modules: 0, tracing_modules: 0 });
+    expect(await modulesLoadedBy(served)).toEqual({ opentelemetry_packages: [], tracing_modules: 0 });
   });
 });

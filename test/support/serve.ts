@@ -27,10 +27,10 @@ export interface Served {
  * Starts `serve --port 0` on 127.0.0.1 (given last, so no args widen it: nothing in the tests
  * should listen beyond loopback) and resolves once the ready line is out; rejects with the output if the
  * process exits first or prints nothing ready within START_TIMEOUT_MS. The child is pushed on
- * `children` so the caller's afterEach/afterAll can kill it.
+ * `children` so the caller's afterEach/afterAll can kill it. `cli`: another copy of the built CLI.
  */
-export function serve(args: string[], children: ChildProcess[], env: Record<string, string> = {}, cwd?: string): Promise<Served> {
-  const child = spawn(process.execPath, [CLI_PATH, 'serve', '--port', '0', ...args, '--host', '127.0.0.1'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], ...(cwd ? { cwd } : {}) });
+export function serve(args: string[], children: ChildProcess[], env: Record<string, string> = {}, cwd?: string, cli = CLI_PATH): Promise<Served> {
+  const child = spawn(process.execPath, [cli, 'serve', '--port', '0', ...args, '--host', '127.0.0.1'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], ...(cwd ? { cwd } : {}) });
   children.push(child);
   let seen = '';
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));

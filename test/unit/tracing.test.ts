@@ -1,6 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { inSpan, installTracer, NO_TRACER, traceIdOf, tracer, type Span, type SpanStart, type Tracer } from '../../src/core/tracing.js';
-import { tracingWanted } from '../../src/tracing/load.js';
+import { installCommand, tracingWanted } from '../../src/tracing/load.js';
 
 afterEach(() => installTracer(null));
 
@@ -25,6 +26,21 @@ describe('tracingWanted: the standard variables', () => {
       'onboarding-emulator: OTEL_SDK_DISABLED: not true or false: "yes"; read as false',
       'onboarding-emulator: OTEL_TRACES_EXPORTER: otpl: not an exporter this emulator has (otlp, none); ignored',
     ]);
+  });
+});
+
+describe('the OpenTelemetry packages', () => {
+  it('the install command a start without them prints names each optional peer at the version the tests run with', () => {
+    const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as Record<string, Record<string, unknown>>;
+    const lock = JSON.parse(readFileSync(new URL('../../package-lock.json', import.meta.url), 'utf8')) as { packages: Record<string, { version: string }> };
+    const peers = Object.keys(manifest.peerDependencies!).filter((n) => n.startsWith('@opentelemetry/'));
+    expect(peers).toEqual(expect.arrayContaining(['@opentelemetry/api', '@opentelemetry/sdk-trace-base', '@opentelemetry/exporter-trace-otlp-proto', '@opentelemetry/exporter-trace-otlp-http']));
+    // Optional, and installed for the tests: the command names the versions the lock installs for them.
+    for (const name of peers) {
+      expect(manifest.peerDependenciesMeta![name]).toEqual({ optional: true });
+      expect(manifest.devDependencies).toHaveProperty([name]);
+    }
+    expect(installCommand()).toBe(`npm i ${peers.map((n) => `${n}@${lock.packages[`node_modules/${n}`]!.version}`).join(' ')}`);
   });
 });
 
