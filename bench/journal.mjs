@@ -1,8 +1,9 @@
 // What the request journal costs in throughput: the same server with the journal on (the
 // default, --journal-limit 1000) and off (--journal-limit 0), side by side in one run, for
 // GET /v1/onboardings/{id} (as bench/run.mjs) and for a write, POST /v1/onboardings with a
-// unique Idempotency-Key per request. Target: with the journal on, at least 95% of the
-// requests per second without it. Run after a build:
+// unique Idempotency-Key per request. Target, for GET: with the journal on, at least 90% of the
+// requests per second without it; POST is measured and reported against the same figure. Run
+// after a build:
 //
 //   npm run bench                        (BENCH_DURATION measured seconds per case, default 10)
 //   BENCH_DURATION=5 node bench/journal.mjs   (BENCH_WARMUP s of warm-up per server, default 2)
@@ -33,7 +34,7 @@ const SLICES = Math.max(2, Math.round(DURATION_S / SLICE_S));
 /** USER_HZ of /proc/<pid>/stat: 100 on Linux whatever the kernel's own tick. */
 const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout?.trim()) || 100;
 /** With the journal on, at least this share of the requests per second without it. */
-const TARGET_ON_OFF_MIN = 0.95;
+const TARGET_ON_OFF_MIN = 0.9;
 const BODY = JSON.stringify({
   reference: 'bench-journal',
   metadata: { batch: 'journal' },

@@ -8,12 +8,12 @@ import { endAtClose, endServerSpan } from './server-span.js';
 /**
  * The one place an answer leaves: JSON replies, files, pages, redirects and the spec's error
  * envelope all go out through `send`. It holds an answer until what the request changed is
- * durable (with --state-file, src/http/hold.ts), and records what it sent (`keepOutcome`) for
- * the request journal, which reads it instead of the bytes on the wire.
+ * durable (with --state-file, src/http/hold.ts), and hands what it sent to the request journal
+ * (`onAnswer`), which records that instead of reading the bytes on the wire.
  */
 
-/** What was answered, as the journal keeps it. */
-interface Outcome {
+/** What was answered, as the journal records it. */
+export interface Sent {
   status: number;
   /** The JSON text of a JSON answer; undefined for any other. */
   json: string | undefined;
@@ -25,11 +25,6 @@ interface Outcome {
   replayed: boolean;
 }
 
-/** Where the writer puts what it sends, for a request whose outcome is kept. */
-export interface KeptOutcome {
-  sent: Outcome | undefined;
-}
-
 export interface Answer {
   status: number;
   headers?: Readonly<Record<string, string>> | undefined;
@@ -38,34 +33,25 @@ export interface Answer {
   contentType?: string;
   cookies?: readonly string[] | undefined;
   errorCode?: string | undefined;
-  /** The onboarding ids the answer names (its id and onboarding_id), when known without reading the text; asked only when kept. */
+  /** The onboarding ids the answer names (its id and onboarding_id), when known without reading the text; asked only when someone listens (onAnswer). */
   onboardingIds?: (() => string[]) | undefined;
   /** slow_response: nothing for firstByteMs, then the body in pieces with betweenBytesMs between them. */
   pace?: { firstByteMs: number; betweenBytesMs: number; pieces: number } | undefined;
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
-const OUTCOME = Symbol('outcome');
-const HOLD = Symbol('hold');
-// Marked in res.locals, the object Express makes for each request, not on the response:
-// Express gives every response a hidden class of its own (it swaps the prototype), so a
-// property added to it costs a copy of that class, about 1.5 µs. locals is a dictionary.
-type Marks = { [OUTCOME]?: KeptOutcome; [HOLD]?: () => Promise<void> };
-const marks = (res: Response): Marks => res.locals as Marks;
 
-/**
- * Asks the writer to keep what it sends (the journal does, for the requests it records; others
- * cost nothing), in the object returned: read from there, not from the response, whose every
- * property read once the answer has gone is a slow lookup (its hidden class is its own).
- */
-export function keepOutcome(res: Response): KeptOutcome {
-  const kept: KeptOutcome = { sent: undefined };
-  marks(res)[OUTCOME] = kept;
-  return kept;
-}
+/** Per response, who is told what it answered: the journal, for the requests it records. */
+const listeners = new WeakMap<Response, (sent: Sent) => void>();
 
-/** The commit an answer waits for (set by holdAnswers for every request, with a state file). */
-export const holdUntil = (res: Response, commit: () => Promise<void>): void => void (marks(res)[HOLD] = commit);
+/** Per response, the commit its answer waits for (holdAnswers, with a state file). */
+const holds = new WeakMap<Response, () => Promise<void>>();
+
+/** Has the writer tell `listener` what it sends for this response, as it sends it. */
+export const onAnswer = (res: Response, listener: (sent: Sent) => void): void => void listeners.set(res, listener);
+
+/** The commit this response's answer waits for. */
+export const holdUntil = (res: Response, commit: () => Promise<void>): void => void holds.set(res, commit);
 
 /**
  * Resolves once what the request changed is as durable as an answer would have waited for: at
@@ -73,7 +59,7 @@ export const holdUntil = (res: Response, commit: () => Promise<void>): void => v
  * injected dropped answer), so the change it did not report is still kept.
  */
 export function committed(res: Response): Promise<void> {
-  return marks(res)[HOLD]?.() ?? Promise.resolve();
+  return holds.get(res)?.() ?? Promise.resolve();
 }
 
 /** Headers a replacement error answer keeps; the others described the answer it replaces. */
@@ -85,7 +71,7 @@ const KEPT = new Set(['request-id', 'service-version']);
  * only when there is something to wait for (a commit, a paced answer): not on the hot path.
  */
 export function send(req: Request, res: Response, answer: Answer): Promise<void> | undefined {
-  const commit = marks(res)[HOLD];
+  const commit = holds.get(res);
   if (!commit) return write(res, answer);
   return commit().then(
     () => write(res, answer),
@@ -103,10 +89,10 @@ export function send(req: Request, res: Response, answer: Answer): Promise<void>
 /** Plain node calls: this is the hot path of every request. */
 function write(res: Response, a: Answer): Promise<void> | undefined {
   if (res.destroyed) return void endServerSpan(res, a.status, false); // the client hung up first
-  const kept = marks(res)[OUTCOME];
-  if (kept && !kept.sent) {
+  const listener = listeners.get(res);
+  if (listener) {
     const json = a.contentType === JSON_TYPE && typeof a.body === 'string' ? a.body : undefined;
-    kept.sent = { status: a.status, json, errorCode: a.errorCode, onboardingIds: a.onboardingIds?.(), replayed: a.headers?.['Idempotent-Replayed'] === 'true' };
+    listener({ status: a.status, json, errorCode: a.errorCode, onboardingIds: a.onboardingIds?.(), replayed: a.headers?.['Idempotent-Replayed'] === 'true' });
   }
   res.statusCode = a.status;
   if (a.headers) for (const name in a.headers) res.setHeader(name, a.headers[name]!);
@@ -163,9 +149,15 @@ export function writeReply(req: Request, res: Response, reply: Reply): string {
     return '';
   }
   const text = replyText(reply);
-  // The writer has the answer as an object: the journal gets its onboarding ids without reading the text.
-  send(req, res, { status, headers, cookies, body: text, contentType: JSON_TYPE, onboardingIds: body instanceof RawJson ? undefined : () => answerIds(body) });
+  // The journal gets the answer's onboarding ids from the object, or from the maker of a text that says them, without reading the text.
+  send(req, res, { status, headers, cookies, body: text, contentType: JSON_TYPE, onboardingIds: answerIdsOf(body) });
   return text;
+}
+
+function answerIdsOf(body: unknown): (() => string[]) | undefined {
+  if (!(body instanceof RawJson)) return () => answerIds(body);
+  const ids = body.onboardingIds;
+  return ids ? () => [...ids] : undefined;
 }
 
 /** The JSON text writeReply would send ('' for a file, a redirect or no body), for an answer that is kept but not sent. */

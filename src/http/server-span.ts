@@ -8,7 +8,7 @@ import type { Span } from '../core/tracing.js';
  * handling that takes them; a client that hung up is seen by the writer, whose socket is gone.
  */
 const SPAN = Symbol('server span');
-// In res.locals, a dictionary (see reply.ts on why not on the response).
+// In res.locals, the dictionary Express makes for each request.
 type Marked = { [SPAN]?: Span | undefined };
 
 /** The request's span, for the writer to end. */

@@ -8,9 +8,13 @@ import type { TSchema } from '../core/schema.js';
  */
 type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
-/** A body already serialized to JSON (a cached rendering), written as is. */
+/**
+ * A body already serialized to JSON (a cached rendering), written as is. `onboardingIds`: the
+ * onboarding ids it names at its top level (its id, its onboarding_id), when its maker knows
+ * them; the request journal reads them from the text otherwise.
+ */
 export class RawJson {
-  constructor(readonly text: string) {}
+  constructor(readonly text: string, readonly onboardingIds?: readonly string[]) {}
 }
 
 /** JSON text written ahead (journal entries with their bodies as kept), standing for a value of type T: what a client method gets back. */

@@ -24,6 +24,19 @@ describe('the journal and large bodies', () => {
     expect((await h.http().get('/_emulator/requests')).body.data[0]).toMatchObject({ body: null, body_bytes: null });
   });
 
+  it('keeps a body of exactly 64 KB whole, and one of a byte more as its size only', async () => {
+    const h = harness();
+    const sized = (bytes: number) => `{"reason":"${'x'.repeat(bytes - '{"reason":""}'.length)}"}`;
+    for (const bytes of [JOURNAL_BODY_CAP, JOURNAL_BODY_CAP + 1]) {
+      const sent = await h.http().post('/v1/onboardings/onb_demo_jansen/cancel').set('Authorization', `Bearer ${KEYS.owner}`).set('Content-Type', 'application/json').send(sized(bytes));
+      expect(sent.status).toBeGreaterThanOrEqual(400);
+    }
+    const [over, at] = (await h.http().get('/_emulator/requests')).body.data as { body: { reason: string } | null; body_bytes: number }[];
+    expect(at!.body_bytes).toBe(JOURNAL_BODY_CAP);
+    expect(at!.body?.reason.length).toBe(JOURNAL_BODY_CAP - '{"reason":""}'.length);
+    expect(over).toMatchObject({ body: null, body_bytes: JOURNAL_BODY_CAP + 1 });
+  });
+
   it('keeps a body sent with a byte order mark without it: the journal lists it, and a page of it is its text as sent', async () => {
     const h = harness();
     const sent = '{ "reason" :  "spaced as sent" }';

@@ -75,35 +75,44 @@ describe('RequestJournal', () => {
   });
 });
 
-describe('RequestJournal: onboarding ids worked out later', () => {
-  it('appends them on first read, once, and never for an entry dropped before', () => {
-    const journal = new RequestJournal(2);
-    const calls: string[] = [];
-    const later = (name: string, ids: string[]) => ({ bytes: 10, ids: () => (calls.push(name), ids) });
-    journal.record(input({ path: '/a' }), later('a', ['onb_a']));
-    journal.record(input({ path: '/v1/onboardings/onb_b', onboarding_ids: ['onb_b'] }), later('b', ['onb_b', 'onb_c']));
-    journal.record(input({ path: '/c' }), later('c', []));
-    expect(calls).toEqual([]);
-    expect(journal.newestFirst().map((e) => e.onboarding_ids)).toEqual([[], ['onb_b', 'onb_c']]);
-    expect(calls).toEqual(['b', 'c']);
-    journal.newestFirst();
-    expect(journal.save().entries.map((e) => e.onboarding_ids)).toEqual([['onb_b', 'onb_c'], []]);
-    expect(calls).toEqual(['b', 'c']);
+describe('RequestJournal count limit', () => {
+  it('keeps exactly its limit without dropping, and drops and counts the oldest from one past it', () => {
+    const j = new RequestJournal(3);
+    for (let i = 1; i <= 3; i++) j.record(input({ path: `/r${i}` }));
+    expect(j.newestFirst().map((e) => e.path)).toEqual(['/r3', '/r2', '/r1']);
+    expect(j.dropped).toBe(0);
+    j.record(input({ path: '/r4' }));
+    expect(j.newestFirst().map((e) => e.path)).toEqual(['/r4', '/r3', '/r2']);
+    expect(j.dropped).toBe(1);
   });
 
-  it('works them out at once when the text they hold passes 16 MB, and forgets them on a clear', () => {
-    const journal = new RequestJournal(10);
-    let calls = 0;
-    const later = { bytes: 6 * 1024 * 1024, ids: () => (calls++, ['onb_x']) };
-    journal.record(input(), later);
-    journal.record(input(), later);
-    expect(calls).toBe(0);
-    journal.record(input(), later);
-    expect(calls).toBe(3);
-    journal.record(input(), later);
-    journal.clear();
-    expect(journal.newestFirst()).toEqual([]);
-    expect(calls).toBe(3);
+  it('reads by number, follows and saves in order after many drops', () => {
+    const j = new RequestJournal(3);
+    for (let i = 1; i <= 50; i++) j.record(input({ path: `/r${i}` }));
+    expect(j.dropped).toBe(47);
+    expect(j.follow(49)).toMatchObject({ next: 51, first: 48, entries: [{ path: '/r49' }, { path: '/r50' }] });
+    expect(j.follow(1).entries.map((e) => e.path)).toEqual(['/r48', '/r49', '/r50']);
+    expect(j.numbered(48)?.path).toBe('/r48');
+    expect(j.numbered(47)).toBeUndefined();
+    expect(j.saveSince(50)).toMatchObject({ next_seq: 51, dropped: 47, kept: 3, added: [{ id: 'jrn_000050' }] });
+    expect(j.save().entries.map((e) => e.id)).toEqual(['jrn_000048', 'jrn_000049', 'jrn_000050']);
+  });
+
+  it('with a limit of 0 keeps nothing and counts nothing, yet says what the entry would have been', () => {
+    const j = new RequestJournal(0);
+    expect(j.enabled).toBe(false);
+    expect(j.record(input({ path: '/a', body: { a: 1 } }))).toMatchObject({ id: 'jrn_000001', path: '/a', body: { a: 1 } });
+    expect(j.newestFirst()).toEqual([]);
+    expect(j.dropped).toBe(0);
+    expect(j.save()).toEqual({ next_seq: 1, dropped: 0, entries: [] });
+  });
+
+  it('masks what it records once, as it records it: path, query, headers and body', () => {
+    const j = new RequestJournal();
+    const key = 'hrs_test_acme_owner_secret';
+    const entry = j.record(input({ path: `/v1/x/${key}`, query: { k: key }, headers: { idempotency_key: key, service_version: null, service_organization: null }, body: { k: key } }));
+    expect(JSON.stringify(j.newestFirst())).not.toContain(key);
+    expect(entry).toMatchObject({ path: `/v1/x/${maskSecret(key)}`, query: { k: maskSecret(key) }, headers: { idempotency_key: maskSecret(key) }, body: { k: maskSecret(key) } });
   });
 });
 
@@ -120,6 +129,27 @@ describe('RequestJournal body budget', () => {
     expect(j.dropped).toBe(6);
   });
 
+
+  it('keeps bodies adding up to exactly 8 MB, and drops the oldest once one more byte is kept', async () => {
+    const { JOURNAL_BODY_BUDGET } = await import('../../src/core/journal.js');
+    const j = new RequestJournal(1000);
+    const quarter = JOURNAL_BODY_BUDGET / 4;
+    for (let i = 0; i < 4; i++) j.record(input({ path: `/q${i}`, body: { i }, body_bytes: quarter }));
+    expect(j.newestFirst().length).toBe(4);
+    expect(j.dropped).toBe(0);
+    j.record(input({ path: '/one', body: 1, body_bytes: 1 }));
+    expect(j.newestFirst().map((e) => e.path)).toEqual(['/one', '/q3', '/q2', '/q1']);
+    expect(j.dropped).toBe(1);
+  });
+
+  it('keeps the newest entry even when its body alone passes the budget', async () => {
+    const { JOURNAL_BODY_BUDGET } = await import('../../src/core/journal.js');
+    const j = new RequestJournal(10);
+    j.record(input({ path: '/small', body: { s: 1 } }));
+    j.record(input({ path: '/huge', body: { h: 1 }, body_bytes: JOURNAL_BODY_BUDGET + 1 }));
+    expect(j.newestFirst().map((e) => e.path)).toEqual(['/huge']);
+    expect(j.dropped).toBe(1);
+  });
 
   it('drops the oldest entries, counted, once the bodies it keeps pass 8 MB, and keeps the newest', async () => {
     const { JOURNAL_BODY_BUDGET } = await import('../../src/core/journal.js');

@@ -83,7 +83,7 @@ export function renderOnboardingJson(r: OnboardingRecord, options: ViewOptions):
   let byVariant = renderings.get(r);
   if (!byVariant) renderings.set(r, (byVariant = new Map()));
   let raw = byVariant.get(variant);
-  if (!raw) byVariant.set(variant, (raw = new RawJson(JSON.stringify(renderOnboarding(r, options)))));
+  if (!raw) byVariant.set(variant, (raw = new RawJson(JSON.stringify(renderOnboarding(r, options)), [r.id])));
   return raw;
 }
 
