@@ -172,6 +172,9 @@ describe('the exporter settings from the standard variables', () => {
   });
 });
 
+/** A batch's export request, as far as the batch tests read it: each span's first attribute, an integer. */
+type BatchBody = { resourceSpans: { scopeSpans: { spans: { attributes: { value: { intValue: string } }[] }[] }[] }[] };
+
 describe('OTLP/JSON', () => {
   const span = (over: Partial<SpanRecord>): SpanRecord => ({
     traceId: TRACE, spanId: SPAN, parentSpanId: '', tracestate: '', name: 'GET /v1/x', kind: 2, startMs: 1.5, endMs: 2.25, attributes: [], statusCode: 0, statusMessage: '', ...over,
@@ -220,10 +223,9 @@ describe('OTLP/JSON', () => {
   it('a batch: spans taken in order, at most as many as asked, the rest left waiting', () => {
     const batch = new SpanBatch({ 'service.name': 'svc' }, { name: 'n', version: 'v' }, 64);
     for (let i = 0; i < 600; i++) batch.add(span({ attributes: [{ i, name: `span ${i} é` }] }));
-    type Body = { resourceSpans: { scopeSpans: { spans: { attributes: { value: { intValue: string } }[] }[] }[] }[] };
     const take = (max: number) => {
       const { body, spans } = batch.take(max);
-      const parsed = (JSON.parse(body.toString('utf8')) as Body).resourceSpans[0]!.scopeSpans[0]!.spans;
+      const parsed = (JSON.parse(body.toString('utf8')) as BatchBody).resourceSpans[0]!.scopeSpans[0]!.spans;
       expect(parsed).toHaveLength(spans);
       return parsed.map((s) => Number(s.attributes[0]!.value.intValue));
     };
@@ -274,8 +276,7 @@ describe('OTLP/JSON', () => {
   it('a protobuf batch: spans taken in order, the rest left waiting', () => {
     const batch = new SpanBatch({ 'service.name': 'svc' }, { name: 'n', version: 'v' }, 64, 'protobuf');
     for (let i = 0; i < 600; i++) batch.add(span({ attributes: [{ i }] }));
-    type Body = { resourceSpans: { scopeSpans: { spans: { attributes: { value: { intValue: string } }[] }[] }[] }[] };
-    const take = () => (decodeTraceRequest(batch.take(512).body) as unknown as Body).resourceSpans[0]!.scopeSpans[0]!.spans.map((s) => Number(s.attributes[0]!.value.intValue));
+    const take = () => (decodeTraceRequest(batch.take(512).body) as unknown as BatchBody).resourceSpans[0]!.scopeSpans[0]!.spans.map((s) => Number(s.attributes[0]!.value.intValue));
     expect(take()).toEqual(Array.from({ length: 512 }, (_, i) => i));
     expect(take()).toEqual(Array.from({ length: 88 }, (_, i) => 512 + i));
   });
