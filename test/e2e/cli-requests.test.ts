@@ -131,10 +131,14 @@ describe('onboarding-emulator requests', () => {
       await expect.poll(() => lines().length, { timeout: 5000 }).toBe(3);
       for (const p of paths.slice(2)) await api(key, 'GET', p);
       await expect.poll(() => lines().length, { timeout: 5000 }).toBe(5);
-      // Several more polls: nothing printed again.
-      await new Promise((r) => setTimeout(r, 500));
+      // Two polls more, each seen by a request made after the last one printed: nothing printed again.
+      const later = ['/v1/onboardings/onb_e', '/v1/onboardings/onb_f'];
+      for (const [i, p] of later.entries()) {
+        await api(key, 'GET', p);
+        await expect.poll(() => lines().length, { timeout: 5000 }).toBe(6 + i);
+      }
       const seen = lines();
-      expect(seen.map((e) => e.path)).toEqual(['/v1/onboardings', ...paths]);
+      expect(seen.map((e) => e.path)).toEqual(['/v1/onboardings', ...paths, ...later]);
       expect(new Set(seen.map((e) => e.id)).size).toBe(seen.length);
       // Arrival order: the journal's ids ascending.
       expect(seen.map((e) => e.id)).toEqual([...seen.map((e) => e.id)].sort());
@@ -161,9 +165,12 @@ describe('onboarding-emulator requests', () => {
       await expect.poll(() => rowsOf(out).length, { timeout: 5000 }).toBe(1);
       await api(key, 'GET', '/v1/onboardings/onb_other');
       await expect.poll(() => rowsOf(out).length, { timeout: 5000 }).toBe(2);
-      await new Promise((r) => setTimeout(r, 300));
+      // A third batch, after a request that does not match: still the one header.
+      expect(await api(key, 'GET', '/v1/onboardings')).toBe(200);
+      await api(key, 'GET', '/v1/onboardings/onb_third');
+      await expect.poll(() => rowsOf(out).length, { timeout: 5000 }).toBe(3);
       expect(out.split('\n').filter((l) => l.startsWith('at ')).length).toBe(1); // one header
-      expect(rowsOf(out)).toEqual([expect.stringMatching(/\/v1\/onboardings\/onb_nope\s+404/), expect.stringMatching(/\/v1\/onboardings\/onb_other\s+404/)]);
+      expect(rowsOf(out)).toEqual(['onb_nope', 'onb_other', 'onb_third'].map((id) => expect.stringMatching(new RegExp(`/v1/onboardings/${id}\\s+404`))));
       child.kill('SIGINT');
       expect(await exited).toBe(0);
     } finally {

@@ -198,14 +198,17 @@ describe('a JSON body over the 1 MB limit', () => {
     const answer = await within(
       new Promise<{ status: number; text: string; failure: string | null }>((resolve, reject) => {
         let failure: string | null = null;
+        let status = 0;
+        let text = '';
         const req = httpRequest(`${url}/v1/onboardings`, { method: 'POST', headers: { ...headers, 'Content-Length': Buffer.byteLength(body) } }, (res) => {
-          let text = '';
+          status = res.statusCode ?? 0;
           res.setEncoding('utf8');
           res.on('data', (c: string) => (text += c));
-          res.on('end', () => setImmediate(() => resolve({ status: res.statusCode ?? 0, text, failure })));
           res.on('error', reject);
         });
         req.on('error', (e: NodeJS.ErrnoException) => (failure = e.code ?? e.message));
+        // The request's last event, after the answer's end and after any error of the upload.
+        req.on('close', () => resolve({ status, text, failure }));
         req.end(body);
       }),
       10_000,

@@ -1,6 +1,5 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { performance } from 'node:perf_hooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createEmulator, type InProcessEmulator } from '../../src/index.js';
 import { Emulator } from '../../src/emulator.js';
@@ -9,6 +8,7 @@ import { createBody, KEYS } from '../support/harness.js';
 import { call, exerciseEveryTool, exerciseRefusals, readResources } from '../support/mcp.js';
 import { useReceivers } from '../support/receiver.js';
 import type { GradedReceiver } from '../support/graded-receivers.js';
+import { gate, until } from '../support/wait.js';
 
 /**
  * MCP over streamable HTTP, driven by the SDK's own client against a real server on 127.0.0.1:
@@ -110,26 +110,47 @@ describe('MCP over streamable HTTP', () => {
   });
 
   it('with a state file, every answer waits for the write holding its change, and a failed write is the 500 state_not_written every control row gives', async () => {
-    let commits = 0;
     let failing = false;
-    // The state file's commit as the app is handed it: here a slow one, then a failing one.
+    const emulator = new Emulator();
+    const made = () => emulator.defaultWorkspace.store.onboardings.values().some((o) => o.reference === 'mcp-durable');
+    // The state file's commit as the app is handed it: the first write holding the new onboarding is
+    // held until the test opens the disk (other requests' writes pass), then a failing one.
+    const disk = gate();
+    let heldStarted = false;
+    // Later, the next write whatever it holds (holdNext), for an answer that changes nothing.
+    const next = gate();
+    let holdNext = false;
     const commit = () => {
-      commits++;
-      return new Promise<void>((resolve, reject) => setTimeout(() => (failing ? reject(new Error('disk full')) : resolve()), 150));
+      if (failing) return Promise.reject(new Error('disk full'));
+      if (holdNext) {
+        holdNext = false;
+        return next.opened;
+      }
+      if (heldStarted || !made()) return Promise.resolve();
+      heldStarted = true;
+      return disk.opened;
     };
-    const running = await listen(new Emulator(), { host: '127.0.0.1', port: 0, commit });
+    const running = await listen(emulator, { host: '127.0.0.1', port: 0, commit });
     try {
       const client = await connect(`${running.url}/_emulator/mcp`);
-      const before = commits;
-      const t0 = performance.now();
-      const created = await call<{ id: string }>(client, 'onboardings', { action: 'onboardings.create', body: { ...createBody({ reference: 'mcp-durable' }), organization_id: 'org_acme' } });
-      expect(created.id).toMatch(/^onb_/);
-      expect(commits).toBeGreaterThan(before);
-      expect(performance.now() - t0).toBeGreaterThanOrEqual(140);
+      let answered = false;
+      const creating = call<{ id: string }>(client, 'onboardings', { action: 'onboardings.create', body: { ...createBody({ reference: 'mcp-durable' }), organization_id: 'org_acme' } })
+        .finally(() => void (answered = true));
+      await until(() => heldStarted, 'the write of the change to start');
+      // A request made after it is answered while that write is held: the tool's answer is what waits.
+      expect((await fetch(`${running.url}/_emulator/health`)).status).toBe(200);
+      expect(answered).toBe(false);
+      disk.open();
+      expect((await creating).id).toMatch(/^onb_/);
       // Not only a tool call: any MCP answer leaves through the writer, so it waits as every answer does.
-      const t1 = performance.now();
-      expect((await post(`${running.url}/_emulator/mcp`)).status).toBe(200);
-      expect(performance.now() - t1).toBeGreaterThanOrEqual(140);
+      holdNext = true;
+      let listed = false;
+      const listing = post(`${running.url}/_emulator/mcp`).finally(() => void (listed = true));
+      await until(() => !holdNext, 'the write the MCP answer waits for to start');
+      expect((await fetch(`${running.url}/_emulator/health`)).status).toBe(200);
+      expect(listed).toBe(false);
+      next.open();
+      expect((await listing).status).toBe(200);
 
       failing = true;
       // The refusal an HTTP control request gets when its change is not written, on MCP too: the SDK's client rejects the call with it.
@@ -148,4 +169,5 @@ describe('MCP over streamable HTTP', () => {
       await running.close();
     }
   });
+
 });

@@ -45,13 +45,20 @@ describe('receiver checks', () => {
     const client = new AbortController();
     const pending = check(url, slow.url(), 2_000, client.signal).catch(() => 'aborted');
     await until(() => slow.requests.length >= 2, 'the run to start', 5_000);
+    // Three more runs on a receiver that never answers take the other places for as long as this test lasts.
+    const others = new AbortController();
+    const stuck = await receivers.start(hang);
+    const held = Array.from({ length: 3 }, () => check(url, stuck.url(), 2_000, others.signal).catch(() => 'aborted'));
+    await until(() => stuck.requests.length >= 3, 'the three other runs to start', 5_000);
+    // A check refused by its address once it has a place (422), or refused a place (429): whether the hung-up run still holds one.
+    const probe = async () => (await check(url, 'ftp://127.0.0.1/hook', 300)).status;
+    expect(await probe()).toBe(429);
     client.abort();
     expect(await pending).toBe('aborted');
-    // What was in flight at the hang-up may still arrive; nothing after that.
-    await new Promise((r) => setTimeout(r, 1_500));
-    const settled = slow.requests.length;
-    await new Promise((r) => setTimeout(r, 1_500));
-    expect(slow.requests.length).toBe(settled);
-    expect(settled).toBeLessThan(15);
+    // Its place is given back when the run ends: what was in flight at the hang-up may still have arrived; nothing can after.
+    await until(async () => (await probe()) === 422, 'the hung-up run to end', 10_000);
+    expect(slow.requests.length).toBeLessThan(15);
+    others.abort();
+    await Promise.all(held);
   }, 30_000);
 });

@@ -5,11 +5,12 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createBody, KEYS } from '../support/harness.js';
 import { receiver, serve, type Served } from '../support/serve.js';
+import { within } from '../support/wait.js';
 
 /**
  * `--state-file` under kill -9: concurrent clients write (create, PATCH metadata, hosted-link
  * renewal, webhook create and delete) while deliveries flow to a live receiver, the process is
- * killed at a random moment, restarted on the same file, and every write that was answered 2xx
+ * killed at a random moment (once a random number of writes was answered in the round), restarted on the same file, and every write that was answered 2xx
  * must be there. Ids are watched across all rounds (answers, the receiver's messages, the
  * restored store): no id may name two different objects, also after a seeded restart.
  */
@@ -52,6 +53,7 @@ class Ledger {
   readonly webhooks = new Map<string, Webhook>();
   private readonly names = new Map<string, string>();
   acknowledged = 0;
+  private readonly targets: { count: number; reached: () => void }[] = [];
   /** Acknowledged states looked for after the restarts, and those not found. */
   checked = 0;
   missing: string[] = [];
@@ -68,6 +70,20 @@ class Ledger {
 
   get ids(): number {
     return this.names.size;
+  }
+
+  /** Counts a 2xx answer. */
+  acknowledge(): void {
+    this.acknowledged++;
+    for (const t of this.targets.filter((t) => this.acknowledged >= t.count)) {
+      this.targets.splice(this.targets.indexOf(t), 1);
+      t.reached();
+    }
+  }
+
+  /** Resolves as soon as `count` writes in all were acknowledged. */
+  reached(count: number): Promise<void> {
+    return new Promise((resolve) => (this.acknowledged >= count ? resolve() : this.targets.push({ count, reached: resolve })));
   }
 }
 
@@ -94,7 +110,7 @@ async function writer(url: string, ledger: Ledger, round: number, w: number, hoo
         ledger.name(id, `onboarding ${tag}`);
         ledger.name(token, `link of ${id}`);
         ledger.onboardings.set(id, { reference: tag, metadata: tag, token });
-        ledger.acknowledged++;
+        ledger.acknowledge();
         mine.push(id);
       } else if (pick < 0.6) {
         const id = mine[Math.floor(Math.random() * mine.length)]!;
@@ -103,7 +119,7 @@ async function writer(url: string, ledger: Ledger, round: number, w: number, hoo
         const res = await call(url, 'PATCH', `/v1/onboardings/${id}`, { metadata: { v: tag } });
         if (res.status !== 200) throw new Error(`PATCH answered ${res.status}`);
         Object.assign(o, { metadata: tag, maybeMetadata: undefined });
-        ledger.acknowledged++;
+        ledger.acknowledge();
       } else if (pick < 0.8) {
         const id = mine[Math.floor(Math.random() * mine.length)]!;
         const o = ledger.onboardings.get(id)!;
@@ -113,21 +129,21 @@ async function writer(url: string, ledger: Ledger, round: number, w: number, hoo
         const token = tokenOf(String(res.body.hosted_url));
         ledger.name(token, `link of ${id}`);
         Object.assign(o, { token, maybeToken: undefined });
-        ledger.acknowledged++;
+        ledger.acknowledge();
       } else if (hook === null) {
         const res = await call(url, 'POST', '/v1/webhooks', { url: `${hookUrl}/${tag}`, events: ['onboarding.cancelled'] });
         if (res.status !== 201) throw new Error(`webhook create answered ${res.status}: ${JSON.stringify(res.body)}`);
         hook = String(res.body.id);
         ledger.name(hook, `webhook ${tag}`);
         ledger.webhooks.set(hook, { tag, deleted: false });
-        ledger.acknowledged++;
+        ledger.acknowledge();
       } else {
         const h = ledger.webhooks.get(hook)!;
         h.maybeDeleted = true;
         const res = await call(url, 'DELETE', `/v1/webhooks/${hook}`);
         if (res.status !== 200) throw new Error(`webhook delete answered ${res.status}`);
         Object.assign(h, { deleted: true, maybeDeleted: undefined });
-        ledger.acknowledged++;
+        ledger.acknowledge();
         hook = null;
       }
     } catch (err) {
@@ -200,8 +216,11 @@ describe('serve --state-file, killed with SIGKILL at random moments', () => {
       expect(all.status).toBe(201);
       const alive = String(all.body.id);
       for (let round = 1; round <= ROUNDS; round++) {
+        // The kill comes after a random number of answered writes, from one per writer to twelve: the writes then in flight are at random stages.
+        const target = ledger.acknowledged + WRITERS + Math.floor(Math.random() * 11 * WRITERS);
         const writers = Array.from({ length: WRITERS }, (_, w) => writer(s.url, ledger, round, w, live.url));
-        await new Promise((r) => setTimeout(r, 150 + Math.random() * 450));
+        // Writers that all stopped early (a refusal) end the wait too: the checks below report why.
+        await within(Promise.race([ledger.reached(target), Promise.all(writers)]), 20_000, `${target - ledger.acknowledged} more acknowledged writes`);
         s.child.kill('SIGKILL');
         await s.exited;
         await Promise.all(writers);

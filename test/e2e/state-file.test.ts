@@ -79,15 +79,18 @@ describe('serve --state-file', () => {
     const started = await serve(['--state-file', file]);
     const id = await createOnboarding(started.url);
     await until(() => readFileSync(file, 'utf8').includes(id), 'the onboarding in the file');
-    // More writes in flight while the process dies.
-    for (let i = 0; i < 5; i++) void createOnboarding(started.url, `late-${i}`).catch(() => undefined);
-    await new Promise((r) => setTimeout(r, 30));
+    // More writes in flight while the process dies: it is killed once the first of them is answered.
+    const late = Array.from({ length: 5 }, (_, i) => createOnboarding(started.url, `late-${i}`));
+    for (const write of late) void write.catch(() => undefined);
+    const answered = await Promise.race(late);
     started.child.kill('SIGKILL');
     await started.exited;
     const saved = JSON.parse(readFileSync(file, 'utf8')) as { store: { onboardings: { id: string }[] } };
     expect(saved.store.onboardings.map((o) => o.id)).toContain(id);
+    // The answered one was in the change log beside the file, at the latest.
     const again = await serve(['--state-file', file]);
     expect(await statusOf(again.url, id)).toBe(200);
+    expect(await statusOf(again.url, answered)).toBe(200);
   });
 
   it.each([

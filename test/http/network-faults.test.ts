@@ -1,12 +1,12 @@
 import http from 'node:http';
 import { Writable } from 'node:stream';
-import { setTimeout as sleep } from 'node:timers/promises';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Emulator } from '../../src/emulator.js';
 import type { AppOptions } from '../../src/http/app.js';
 import { listen, type RunningServer } from '../../src/http/server.js';
 import { createBody, FROZEN_START, harness, KEYS } from '../support/harness.js';
+import { gate, until } from '../support/wait.js';
 
 // Faults that take the connection away are only real over a socket: every test here listens on 127.0.0.1.
 let server: RunningServer | undefined;
@@ -127,12 +127,30 @@ describe('drop_response_after_commit', () => {
   });
 
   it('closes only after the commit resolved (the state file holds what was not answered)', async () => {
-    let commits = 0;
-    const base = await start({ commit: async () => { await sleep(100); commits += 1; } });
+    // The dropped request's commit is held until the test opens the disk; every other commit passes.
+    let held: Promise<void> | undefined;
+    let heldStarted = false;
+    let heldDone = false;
+    const base = await start({ commit: async () => {
+      if (!held) return;
+      const disk = held;
+      held = undefined;
+      heldStarted = true;
+      await disk;
+      heldDone = true;
+    } });
     await addFault(base, { kind: 'drop_response_after_commit', method: 'POST' });
-    const before = commits;
-    await expectDropped(create(base, 'drop-2', 'held'));
-    expect(commits).toBeGreaterThan(before);
+    const disk = gate();
+    held = disk.opened;
+    let dropped = false;
+    const outcome = expectDropped(create(base, 'drop-2', 'held')).then(() => void (dropped = true));
+    await until(() => heldStarted, 'the commit of the dropped request to start');
+    // A request made after it is answered while that commit is held: the server had its chance to close the connection, and kept it.
+    expect((await fetch(`${base}/_emulator/health`)).status).toBe(200);
+    expect(dropped).toBe(false);
+    disk.open();
+    await outcome;
+    expect(heldDone).toBe(true);
     expect(onboardingsWith('held')).toHaveLength(1);
   });
 
@@ -161,7 +179,7 @@ describe('drop_response_after_commit', () => {
     expect(ok.status).toBe(200);
     await ok.arrayBuffer();
     // The line of the dropped request is written on close, which follows its fetch's rejection by a moment.
-    for (let i = 0; i < 50 && !lines.some((l) => l.res?.dropped); i++) await sleep(20);
+    await until(() => lines.some((l) => l.res?.dropped), 'the log line of the dropped request', 1_000);
     expect(lines.filter((l) => l.res?.dropped).map((l) => l.res)).toEqual([{ status: null, dropped: true }]);
     expect(lines.filter((l) => l.level >= 50)).toEqual([]);
   });
@@ -276,7 +294,7 @@ describe('slow_response', () => {
     expect(retry.headers.get('idempotent-replayed')).toBe('true');
     // The hang-up is seen when the socket closes: wait for the first entry, bounded.
     const journal = emulator.defaultWorkspace.requests;
-    for (let i = 0; i < 50 && journal.newestFirst().length < 2; i++) await sleep(20);
+    await until(() => journal.newestFirst().length >= 2, 'two journal entries', 1_000);
     const entries = journal.newestFirst().map((e) => [e.status, e.answered, e.replayed]);
     expect(entries).toEqual(expect.arrayContaining([[201, false, false], [201, true, true]]));
     expect(entries).toHaveLength(2);
@@ -287,7 +305,7 @@ describe('slow_response', () => {
     await addFault(base, { kind: 'slow_response', method: 'POST', first_byte_ms: 200 });
     let answered = false;
     const pending = create(base, 'slow-1', 'slow').finally(() => void (answered = true));
-    await sleep(100);
+    await until(() => onboardingsWith('slow').length > 0, 'the onboarding to be stored');
     // Mid-wait, no answer yet, but the onboarding is already stored.
     expect(answered).toBe(false);
     expect(onboardingsWith('slow')).toHaveLength(1);

@@ -2,13 +2,13 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createBody, harness, KEYS } from '../support/harness.js';
+import type { Json } from '../support/openapi-doc.js';
 import { payrollDone, payrollFailed, submitted } from '../support/journey.js';
 import { returnForCorrection } from '../../src/resources/onboardings/onboardings.lifecycle.js';
 
 // ajv-formats is CommonJS; under NodeNext its default export arrives wrapped.
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
 
-type Json = Record<string, unknown>;
 interface Response {
   $ref?: string;
   description?: string;

@@ -7,13 +7,12 @@ import { createApp } from '../../src/http/app.js';
 import { allControlRoutes, apiRoutes, servedPaths } from '../../src/http/routes.js';
 import { Emulator } from '../../src/emulator.js';
 import { createBody, FROZEN_START, harness, KEYS } from '../support/harness.js';
-import { withBodiesInline } from '../support/openapi-doc.js';
+import { withBodiesInline, type Json } from '../support/openapi-doc.js';
 import { payrollDone, submitted } from '../support/journey.js';
 
 // ajv-formats is CommonJS; under NodeNext its default export arrives wrapped.
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
 
-type Json = Record<string, unknown>;
 interface Operation {
   operationId?: string;
   description?: string;

@@ -1,11 +1,12 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Emulator } from '../../src/emulator.js';
 import { listen, type RunningServer } from '../../src/http/server.js';
 import { WAIT_LIMIT_PER_WORKSPACE, WAIT_OWN_PLACES, WAIT_SHARED_PLACES } from '../../src/core/waits.js';
 import { createBody, FROZEN_START, KEYS } from '../support/harness.js';
+import { until } from '../support/wait.js';
 
 /**
  * GET /_emulator/wait over a real server: each kind answers once its condition holds, within
@@ -39,26 +40,35 @@ async function serve(clock: 'frozen' | 'realtime' = 'frozen') {
   return { emulator, url, api, wait };
 }
 
-/** A webhook receiver that answers after `delayMs` and notes when its answer was written. */
-async function slowReceiver(delayMs: number) {
+/**
+ * A webhook receiver that notes when each answer was written; a held one answers only once the
+ * test releases what it holds (a slow receiver whose slowness ends on the test's word).
+ */
+async function webhookReceiver(held: boolean) {
   const answered: number[] = [];
+  const holding: (() => void)[] = [];
+  let received = 0;
   const server: Server = createServer((req, res) => {
     req.resume();
-    req.on('end', () => setTimeout(() => res.end('ok', () => answered.push(performance.now())), delayMs));
+    req.on('end', () => {
+      received++;
+      const answer = () => void res.end('ok', () => answered.push(performance.now()));
+      if (held) holding.push(answer);
+      else answer();
+    });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   open.push({ close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }) });
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, answered };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+    answered,
+    received: () => received,
+    release: () => { for (const answer of holding.splice(0)) answer(); },
+  };
 }
 
 /** Resolves once the emulator holds `n` open waits (the wait was registered before the change is made). */
-async function waitsOpen(emulator: Emulator, n: number) {
-  const end = Date.now() + 2_000;
-  while (emulator.waits.size < n) {
-    if (Date.now() > end) throw new Error(`${n} open wait(s) within 2 s`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
+const waitsOpen = (emulator: Emulator, n: number) => until(() => emulator.waits.size >= n, `${n} open wait(s)`, 2_000);
 
 describe('GET /_emulator/wait: met', () => {
   it('for=event answers within 50 ms of the request that made the event (frozen clock)', async () => {
@@ -80,12 +90,16 @@ describe('GET /_emulator/wait: met', () => {
 
   it('for=delivery answers within 50 ms of the receiver\'s answer (realtime clock)', async () => {
     const { emulator, api, wait } = await serve('realtime');
-    const receiver = await slowReceiver(300);
+    const receiver = await webhookReceiver(true);
     const hook = await api('POST', '/v1/webhooks', { url: receiver.url, events: ['onboarding.created'] });
     expect(hook.status).toBe(201);
     const pending = wait({ for: 'delivery', address: receiver.url, event_type: 'onboarding.*', status: 'succeeded', timeout_ms: 5_000 });
     await waitsOpen(emulator, 1);
     expect((await api('POST', '/v1/onboardings', createBody())).status).toBe(201);
+    await until(() => receiver.received() === 1, 'the attempt to reach the receiver');
+    // The attempt is in flight: the wait still holds, and is met once the receiver answers.
+    expect(emulator.waits.size).toBe(1);
+    receiver.release();
     const { status, body, at } = await pending;
     expect(status, JSON.stringify(body)).toBe(200);
     expect(body.data).toEqual([expect.objectContaining({ event_type: 'onboarding.created', status: 'succeeded', attempts: 1 })]);
@@ -133,11 +147,14 @@ describe('GET /_emulator/wait: met', () => {
 
   it('for=settled holds while a webhook attempt is in flight, and answers once it is done', async () => {
     const { emulator, api, wait } = await serve();
-    const receiver = await slowReceiver(250);
+    const receiver = await webhookReceiver(true);
     await api('POST', '/v1/webhooks', { url: receiver.url, events: ['onboarding.created'] });
     expect((await api('POST', '/v1/onboardings', createBody())).status).toBe(201);
     expect(emulator.defaultWorkspace.scheduler.running).toBe(1); // the attempt started after the request
-    const { status, body, at } = await wait({ for: 'settled' });
+    const settled = wait({ for: 'settled' });
+    await waitsOpen(emulator, 1);
+    receiver.release();
+    const { status, body, at } = await settled;
     expect(status).toBe(200);
     expect(body).toMatchObject({ for: 'settled', count: 0, data: [] });
     expect(receiver.answered).toHaveLength(1);
@@ -214,9 +231,7 @@ describe('GET /_emulator/wait: not met', () => {
     await waitsOpen(emulator, 1);
     gone.abort();
     await abandoned;
-    const end = Date.now() + 2_000;
-    while (emulator.waits.size > 0 && Date.now() < end) await new Promise((r) => setTimeout(r, 5));
-    expect(emulator.waits.size).toBe(0);
+    await until(() => emulator.waits.size === 0, 'the abandoned wait to be freed', 2_000);
 
     const held = wait({ for: 'event', type: 'onboarding.completed', timeout_ms: 30_000 });
     await waitsOpen(emulator, 1);
@@ -240,14 +255,18 @@ describe('GET /_emulator/wait: not met', () => {
   it(`shares the places fairly: ${WAIT_LIMIT_PER_WORKSPACE} on one workspace at most, and a workspace with none open can always open ${WAIT_OWN_PLACES}, however many one client holds`, async () => {
     const { emulator, url } = await serve();
     const open = (ws: string) => fetch(`${url}/_emulator/workspaces/${ws}/wait?for=event&type=onboarding.completed&timeout_ms=30000`);
-    /** Sends `n` waits on a workspace at once; resolves once the held ones are open, with the answers of the refused ones. */
+    /**
+     * Sends `n` waits on a workspace at once; resolves, once each is either open or answered, with
+     * the answers (the refused ones), having checked that `held` of them are open.
+     */
     const burst = async (ws: string, n: number, held: number) => {
       const before = emulator.waits.size;
-      const sent = Array.from({ length: n }, () => open(ws));
+      const answered: Response[] = [];
+      const sent = Array.from({ length: n }, () => open(ws).then((res) => (answered.push(res), res)));
       all.push(...sent);
-      await waitsOpen(emulator, before + held);
-      const refused = await Promise.all(sent.map((p) => Promise.race([p, new Promise<null>((r) => setTimeout(() => r(null), 300))])));
-      return refused.filter((r): r is Response => r !== null);
+      await until(() => answered.length + emulator.waits.size - before === n, `each of ${n} waits open or answered`, 5_000);
+      expect(emulator.waits.size - before).toBe(held);
+      return answered;
     };
     const all: Promise<Response>[] = [];
     // One client, four workspaces, 64 waits sent on each (the default's too: 65, one beyond its own limit).
@@ -284,9 +303,19 @@ describe('GET /_emulator/wait: not met', () => {
   it('a wait on a quiet workspace runs no check until something changes', async () => {
     const { emulator, api } = await serve();
     let checks = 0;
-    const pending = emulator.waits.until('default', emulator.defaultWorkspace.activity, () => (++checks > 1 ? 'met' : undefined), 5_000);
-    await new Promise((r) => setTimeout(r, 300));
+    // Timers and immediates faked while the wait is quiet: any polling of the wait would be one of them.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'setImmediate', 'clearImmediate'] });
+    let pending: Promise<unknown>;
+    let timers: number;
+    try {
+      pending = emulator.waits.until('default', emulator.defaultWorkspace.activity, () => (++checks > 1 ? 'met' : undefined), 5_000);
+      vi.advanceTimersByTime(4_999);
+      timers = vi.getTimerCount();
+    } finally {
+      vi.useRealTimers();
+    }
     expect(checks).toBe(1); // the first look only: no polling
+    expect(timers).toBe(1); // its deadline, and nothing else
     await api('GET', '/v1/onboardings');
     expect(await pending).toEqual({ met: true, value: 'met' });
     expect(checks).toBe(2);
@@ -298,7 +327,17 @@ describe('GET /_emulator/wait: not met', () => {
  * cursor, the records a collection's log names), yet counts what the workspace holds now.
  */
 describe('GET /_emulator/wait follows the workspace, not only what was added', () => {
-  const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  /**
+   * Opens a second wait that `change` meets, and resolves once it answered: every wait on the
+   * workspace was checked on the notice that answered it, so one still open was not met.
+   */
+  async function checkedAfter(emulator: Emulator, openMarker: () => Promise<{ status: number }>, change: () => Promise<unknown>) {
+    const open = emulator.waits.size;
+    const marker = openMarker();
+    await waitsOpen(emulator, open + 1);
+    await change();
+    expect((await marker).status).toBe(200);
+  }
 
   it('for=request counts the requests the journal holds: a clear drops them, a reset gives it a new journal', async () => {
     const { emulator, url, api, wait } = await serve();
@@ -306,12 +345,11 @@ describe('GET /_emulator/wait follows the workspace, not only what was added', (
     const pending = wait({ for: 'request', method: 'GET', path: '/v1/onboardings', count: 2, timeout_ms: 5_000 });
     await waitsOpen(emulator, 1);
     expect((await fetch(`${url}/_emulator/requests`, { method: 'DELETE' })).status).toBe(200);
-    await api('GET', '/v1/onboardings');
-    await pause(50);
+    const one = () => wait({ for: 'request', method: 'GET', path: '/v1/onboardings', timeout_ms: 5_000 });
+    await checkedAfter(emulator, one, () => api('GET', '/v1/onboardings'));
     expect(emulator.waits.size).toBe(1);
     expect((await fetch(`${url}/_emulator/reset`, { method: 'POST' })).status).toBe(200);
-    await api('GET', '/v1/onboardings');
-    await pause(50);
+    await checkedAfter(emulator, one, () => api('GET', '/v1/onboardings'));
     expect(emulator.waits.size).toBe(1);
     await api('GET', '/v1/onboardings');
     const { status, body } = await pending;
@@ -322,7 +360,7 @@ describe('GET /_emulator/wait follows the workspace, not only what was added', (
 
   it('for=delivery reads an address as it is now: the deliveries of a deleted address no longer count', async () => {
     const { emulator, api, wait } = await serve();
-    const receiver = await slowReceiver(0);
+    const receiver = await webhookReceiver(false);
     const first = (await (await api('POST', '/v1/webhooks', { url: receiver.url })).json()) as { id: string };
     expect((await api('POST', '/v1/onboardings', createBody({ reference: 'one' }))).status).toBe(201);
     expect((await wait({ for: 'delivery', address: receiver.url, status: 'succeeded', timeout_ms: 5_000 })).status).toBe(200);
@@ -330,8 +368,9 @@ describe('GET /_emulator/wait follows the workspace, not only what was added', (
     await waitsOpen(emulator, 1);
     expect((await api('DELETE', `/v1/webhooks/${first.id}`)).status).toBe(200);
     expect((await api('POST', '/v1/webhooks', { url: receiver.url })).status).toBe(201);
-    expect((await api('POST', '/v1/onboardings', createBody({ reference: 'two' }))).status).toBe(201);
-    await pause(50);
+    // The address as it is now has no succeeded delivery: a wait for one holds until the next.
+    const one = () => wait({ for: 'delivery', address: receiver.url, status: 'succeeded', timeout_ms: 5_000 });
+    await checkedAfter(emulator, one, () => api('POST', '/v1/onboardings', createBody({ reference: 'two' })));
     // The first delivery went to an address that is gone: one of two.
     expect(emulator.waits.size).toBe(1);
     expect((await api('POST', '/v1/onboardings', createBody({ reference: 'three' }))).status).toBe(201);

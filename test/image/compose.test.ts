@@ -32,22 +32,25 @@ const call = async (method, path, body) => {
   return res.json();
 };
 setTimeout(() => { console.error('app: no webhook message within 20 s'); process.exit(1); }, 20000);
+// Exits 0 once both happened, in either order: the signed message answered, and the ping's own chain done.
+let left = 2;
+const done = () => { left -= 1; if (left === 0) process.exit(0); };
+let signed = false;
 http.createServer((req, res) => {
   let body = '';
   req.on('data', (chunk) => { body += chunk; });
   req.on('end', () => {
-    res.end('ok');
-    if (req.method === 'POST' && req.url === '/webhooks' && req.headers['service-signature']) {
-      console.log('app: webhook ' + req.headers['service-event-id'] + ' signed ' + req.headers['service-signature']);
-      setTimeout(() => process.exit(0), 100);
-    }
+    if (signed || req.method !== 'POST' || req.url !== '/webhooks' || !req.headers['service-signature']) return void res.end('ok');
+    signed = true;
+    console.log('app: webhook ' + req.headers['service-event-id'] + ' signed ' + req.headers['service-signature']);
+    res.end('ok', done);
   });
 }).listen(3000, () => {
   call('POST', '/v1/webhooks', { url: 'http://app:3000/webhooks' })
     .then((hook) => call('POST', '/v1/webhooks/' + hook.id + '/test', {}))
     .then(() => fetch(api + '/_emulator/scenario'))
     .then((res) => res.json())
-    .then((scenario) => console.log('app: ping sent, scenario ' + scenario.name), (err) => { console.error('app: ' + err.message); process.exit(1); });
+    .then((scenario) => { console.log('app: ping sent, scenario ' + scenario.name); done(); }, (err) => { console.error('app: ' + err.message); process.exit(1); });
 });
 `;
 

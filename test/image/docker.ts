@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
+import { until } from '../support/wait.js';
 
 /**
  * The Docker CLI for the image suite: containers started here carry one label and publish
@@ -63,22 +64,25 @@ export async function start(options: StartOptions = {}): Promise<Container> {
   return { id, base: `http://127.0.0.1:${hostPort}`, startedAfterMs };
 }
 
-/** Polls `url` until it answers `status`, every 20 ms for at most `ms`; the milliseconds it took. */
+/** Polls `url` until it answers `status`, for at most `ms`; the milliseconds it took. */
 export async function waitForStatus(url: string, status = 200, ms = 15_000, headers: Record<string, string> = {}): Promise<number> {
   const began = performance.now();
-  const end = began + ms;
   let last = 'no answer';
-  while (performance.now() < end) {
+  const answers = async () => {
     try {
       const res = await fetch(url, { headers, signal: AbortSignal.timeout(1_000) });
-      if (res.status === status) return performance.now() - began;
+      await res.arrayBuffer();
+      if (res.status === status) return true;
       last = `status ${res.status}`;
     } catch (err) {
       last = (err as Error).message;
     }
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error(`${url} did not answer ${status} within ${ms} ms (last: ${last})`);
+    return false;
+  };
+  await until(answers, `${url} to answer ${status}`, ms).catch(() => {
+    throw new Error(`${url} did not answer ${status} within ${ms} ms (last: ${last})`);
+  });
+  return performance.now() - began;
 }
 
 /** The container's health status as the engine reports it. */
@@ -88,14 +92,32 @@ async function health(id: string): Promise<string> {
 
 /** Waits until the engine calls the container healthy; the milliseconds it took from `since`. */
 export async function waitHealthy(id: string, since: number, ms = 20_000): Promise<number> {
-  const end = performance.now() + ms;
-  for (;;) {
-    const status = await health(id);
-    if (status === 'healthy') return performance.now() - since;
+  let status = 'unknown';
+  const healthy = async () => {
+    status = await health(id);
     if (status === 'unhealthy') throw new Error(`${id} became unhealthy: ${await must(['inspect', '-f', '{{json .State.Health.Log}}', id])}`);
-    if (performance.now() > end) throw new Error(`${id} not healthy within ${ms} ms (status ${status})`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+    return status === 'healthy';
+  };
+  await until(healthy, `${id} to be healthy`, ms).catch((err: Error) => {
+    throw status === 'unhealthy' ? err : new Error(`${id} not healthy within ${ms} ms (status ${status})`);
+  });
+  return performance.now() - since;
+}
+
+/** One run of the image's HEALTHCHECK as the engine logs it (it keeps the last five). */
+export interface Probe {
+  Start: string;
+  ExitCode: number;
+}
+
+const probes = async (id: string): Promise<Probe[]> => JSON.parse(await inspect(id, '{{json .State.Health.Log}}')) as Probe[];
+
+/** Waits until the engine has run `count` more health probes than it had when called; its log of probes then. */
+export async function moreProbes(id: string, count: number, ms = 15_000): Promise<Probe[]> {
+  const after = Math.max(...(await probes(id)).map((p) => Date.parse(p.Start)), 0);
+  let log: Probe[] = [];
+  await until(async () => (log = await probes(id)).filter((p) => Date.parse(p.Start) > after).length >= count, `${count} more health probes of ${id}`, ms);
+  return log;
 }
 
 export async function logs(id: string): Promise<string> {

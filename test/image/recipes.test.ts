@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { closedPort } from '../support/net.js';
+import { until } from '../support/wait.js';
 import { docker, IMAGE } from './docker.js';
 
 /**
@@ -61,14 +62,11 @@ async function portFor(): Promise<{ port: string; env: NodeJS.ProcessEnv }> {
 
 /** The example's container is gone once the tool has ended (docker stop, then --rm). */
 async function expectGone(name: string): Promise<void> {
-  const end = performance.now() + 10_000;
   let left = '';
-  do {
-    left = (await docker(['ps', '-aq', '--filter', `name=^/${name}$`])).stdout.trim();
-    if (!left) return;
-    await new Promise((r) => setTimeout(r, 100));
-  } while (performance.now() < end);
-  throw new Error(`the example left container ${name} (${left})`);
+  const gone = async () => (left = (await docker(['ps', '-aq', '--filter', `name=^/${name}$`])).stdout.trim()) === '';
+  await until(gone, `container ${name} to be gone`, 10_000).catch(() => {
+    throw new Error(`the example left container ${name} (${left})`);
+  });
 }
 
 describe('the examples of docs/testing.md against the image', () => {

@@ -13,6 +13,27 @@ import { FROZEN_START } from './harness.js';
  */
 const CHROMIUM = '/usr/bin/chromium';
 
+/**
+ * The page's document and its elements as the tests read them in page.evaluate, typed as far as
+ * they are used (the tests have no DOM types). Types only: a function run in the page imports
+ * nothing.
+ */
+interface PageElement {
+  id: string;
+  scrollWidth: number;
+  clientWidth: number;
+  getAttribute(name: string): string | null;
+  getBoundingClientRect(): { right: number };
+  closest(selector: string): PageElement | null;
+}
+
+export interface PageDocument {
+  documentElement: PageElement;
+  body: PageElement;
+  activeElement: unknown;
+  querySelectorAll(selector: string): Iterable<PageElement>;
+}
+
 export async function openBrowser(extraArgs: string[] = []): Promise<{ context: BrowserContext; close: () => Promise<void> }> {
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install Chromium there (on Debian: apt-get install chromium; npm test does it where apt-get is at hand)`);
   const profile = mkdtempSync(join(tmpdir(), 'onboarding-browser-'));

@@ -30,6 +30,8 @@ class LoopWatch {
   private readonly gapsCpu: number[] = [];
   private wallMax = 0;
   private timer: NodeJS.Timeout | undefined;
+  /** Called at the next tick, then dropped: stop() waits for one. */
+  private onTick: (() => void) | undefined;
 
   start(): this {
     this.histogram.enable();
@@ -43,13 +45,16 @@ class LoopWatch {
       lastAt = now;
       this.wallMax = Math.max(this.wallMax, wall - PROBE_MS);
       this.gapsCpu.push(Math.min(wall, (cpu.user + cpu.system) / 1000));
+      const tick = this.onTick;
+      this.onTick = undefined;
+      tick?.();
     }, PROBE_MS);
     return this;
   }
 
   /** Stops after one more tick, so a turn still running when the work ended is counted. */
   async stop(): Promise<LoopFigures> {
-    await new Promise((resolve) => setTimeout(resolve, 2 * PROBE_MS));
+    await new Promise<void>((resolve) => (this.onTick = resolve));
     clearInterval(this.timer);
     this.histogram.disable();
     const sorted = [...this.gapsCpu].sort((a, b) => a - b);

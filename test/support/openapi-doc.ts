@@ -1,3 +1,6 @@
+/** A JSON object of the document, read as far as a test needs. */
+export type Json = Record<string, unknown>;
+
 /**
  * The published document with each operation's request body read through its `$ref` (a titled
  * body stands once under components.requestBodies), so a test reads `op.requestBody.content`

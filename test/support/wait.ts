@@ -18,3 +18,13 @@ export async function until(condition: () => boolean | Promise<boolean>, what: s
     await new Promise((r) => setTimeout(r, 10));
   }
 }
+
+/**
+ * A promise the test opens itself: slow work of a stand-in (a disk, a receiver) that ends on the
+ * test's word, once the test has seen what it waits for, instead of after a guessed time.
+ */
+export function gate(): { opened: Promise<void>; open(): void } {
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  return { opened, open };
+}

@@ -1,10 +1,11 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { TimerQueue, type Timer } from '../../src/core/timers.js';
 import { Workspace } from '../../src/core/workspace.js';
 import { STORE_LAYOUT } from '../../src/resources/collections.js';
 import { WORKSPACE_PARTS } from '../../src/workspace-parts.js';
 import type { TimerHandlers } from '../../src/core/workspace.js';
 import { parseDuration } from '../../src/core/durations.js';
+import { until, within } from '../support/wait.js';
 
 const START = Date.parse('2026-10-05T09:00:00Z');
 const MIN = 60_000;
@@ -123,13 +124,21 @@ describe('Scheduler', () => {
     expect(await ws.scheduler.advanceBy(100 * 365 * 24 * 60 * MIN)).toEqual([]);
   });
 
-  it('fires timers by itself in realtime mode when their time comes', async () => {
-    const seen: number[] = [];
-    const ws = new Workspace({ id: 'ws_rt', keySuffix: '', collections: STORE_LAYOUT, parts: WORKSPACE_PARTS }, { ping: () => void seen.push(1) });
-    ws.scheduler.schedule('ping', ws.clock.nowMs() + 30);
-    await new Promise((r) => setTimeout(r, 120));
-    expect(seen).toEqual([1]);
-    ws.scheduler.stop();
+  it('fires timers by itself in realtime mode when their time comes', () => {
+    // The wall clock and its timers faked: the realtime clock reads Date.now(), its alarm is a setTimeout.
+    vi.useFakeTimers({ toFake: ['Date', 'setTimeout', 'clearTimeout'] });
+    try {
+      const seen: number[] = [];
+      const ws = new Workspace({ id: 'ws_rt', keySuffix: '', collections: STORE_LAYOUT, parts: WORKSPACE_PARTS }, { ping: () => void seen.push(1) });
+      ws.scheduler.schedule('ping', ws.clock.nowMs() + 30);
+      vi.advanceTimersByTime(29);
+      expect(seen).toEqual([]);
+      vi.advanceTimersByTime(1);
+      expect(seen).toEqual([1]);
+      ws.scheduler.stop();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 
@@ -167,16 +176,25 @@ describe('a realtime clock that moves between two reads', () => {
 describe('asynchronous timer work', () => {
   it('finishes before the clock moves past it, so the timers it schedules run at their own instants', async () => {
     const log: string[] = [];
+    // Each run is a delivery still waiting for its receiver until the test lets it finish.
+    const running: { startedAt: string; finish: () => void }[] = [];
     const ws = frozenWorkspace({
       slow: async (w, t) => {
-        await new Promise((r) => setTimeout(r, 20)); // a delivery taking real time
+        await new Promise<void>((finish) => running.push({ startedAt: w.now(), finish }));
         log.push(`${t.payload.n}@${w.now()}`);
         if (Number(t.payload.n) < 3) w.scheduler.schedule('slow', t.due + MIN, { n: Number(t.payload.n) + 1 });
         return { outcome: 'done' };
       },
     });
     ws.scheduler.schedule('slow', START, { n: 1 });
-    const fired = await ws.scheduler.advanceBy(10 * MIN);
+    const advancing = ws.scheduler.advanceBy(10 * MIN);
+    for (let i = 0; i < 3; i++) {
+      await until(() => running.length > i, `run ${i + 1} to start`, 2_000);
+      // The advance waits on the run: the clock stays at the instant it started.
+      expect(ws.now()).toBe(running[i]!.startedAt);
+      running[i]!.finish();
+    }
+    const fired = await advancing;
     expect(log).toEqual(['1@2026-10-05T09:00:00.000Z', '2@2026-10-05T09:01:00.000Z', '3@2026-10-05T09:02:00.000Z']);
     expect(fired.map((f) => f.outcome)).toEqual(['done', 'done', 'done']);
   });
@@ -184,17 +202,19 @@ describe('asynchronous timer work', () => {
   it('starts timers due at one instant together', async () => {
     let running = 0;
     let peak = 0;
+    // No run finishes before all five have started: run one after another, the first would wait forever.
+    let allStarted!: () => void;
+    const together = new Promise<void>((resolve) => (allStarted = resolve));
     const ws = frozenWorkspace({
       slow: async () => {
         peak = Math.max(peak, ++running);
-        await new Promise((r) => setTimeout(r, 20));
+        if (running === 5) allStarted();
+        await together;
         running--;
       },
     });
     for (let i = 0; i < 5; i++) ws.scheduler.schedule('slow', START + MIN);
-    const t = performance.now();
-    await ws.scheduler.advanceBy(MIN);
+    await within(ws.scheduler.advanceBy(MIN), 2_000, 'the five runs, started together');
     expect(peak).toBe(5);
-    expect(performance.now() - t).toBeLessThan(1_000);
   });
 });

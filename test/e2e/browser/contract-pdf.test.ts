@@ -3,6 +3,7 @@ import type { Frame, Page } from 'playwright-core';
 import { approve, employeeSubmit, sendContract, verifyIdentity } from '../../../src/resources/onboardings/onboardings.lifecycle.js';
 import { useBrowserAndEmulator } from '../../support/browser.js';
 import { createBody, KEYS } from '../../support/harness.js';
+import { until } from '../../support/wait.js';
 
 /**
  * The contract PDF behind the hosted pages carries the restrictive policy of files
@@ -36,12 +37,11 @@ async function awaitingSignature(page: Page): Promise<string> {
 }
 
 async function viewerFrame(page: Page): Promise<Frame> {
-  for (let i = 0; i < 100; i++) {
-    const frame = page.frames().find((f) => f.url().startsWith('chrome-extension://'));
-    if (frame) return frame;
-    await page.waitForTimeout(100);
-  }
-  throw new Error(`no PDF viewer in the page; frames: ${page.frames().map((f) => f.url()).join(', ')}`);
+  const viewer = () => page.frames().find((f) => f.url().startsWith('chrome-extension://'));
+  await until(() => viewer() !== undefined, 'the PDF viewer in the page', 10_000).catch((err: Error) => {
+    throw new Error(`${err.message}; frames: ${page.frames().map((f) => f.url()).join(', ')}`);
+  });
+  return viewer()!;
 }
 
 /** A node of the viewer's document (no DOM types in this project). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { useBrowserAndEmulator } from '../../support/browser.js';
+import { useBrowserAndEmulator, type PageDocument } from '../../support/browser.js';
 import { FROZEN_START, KEYS } from '../../support/harness.js';
 import { jsonRequest } from '../../support/net.js';
 import { answer, useReceivers } from '../../support/receiver.js';
@@ -52,9 +52,7 @@ describe("the inspector's marks of delivery faults", () => {
     for (const width of [1280, 1300, 1340, 1366, 1400]) {
       await page.setViewportSize({ width, height: 900 });
       const overflow = await page.evaluate(() => {
-        interface Box { right: number }
-        interface El { getBoundingClientRect(): Box; closest(s: string): El | null }
-        const doc = (globalThis as unknown as { document: { querySelectorAll(s: string): Iterable<El> } }).document;
+        const doc = (globalThis as unknown as { document: PageDocument }).document;
         return [...doc.querySelectorAll('#webhooks-content tr[data-delivery] button')].map((b) => b.getBoundingClientRect().right - b.closest('.panel')!.getBoundingClientRect().right);
       });
       expect(overflow.length).toBeGreaterThan(0);

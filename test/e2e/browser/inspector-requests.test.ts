@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
-import { useBrowserAndEmulator } from '../../support/browser.js';
+import { useBrowserAndEmulator, type PageDocument } from '../../support/browser.js';
 import { createBody, FROZEN_START, KEYS } from '../../support/harness.js';
 import { jsonRequest } from '../../support/net.js';
 
@@ -90,7 +90,7 @@ describe("the inspector's requests panel", () => {
       await page.locator('#requests-onboarding').fill(fields.onboarding ?? '');
       await page.getByRole('button', { name: 'Filter' }).click();
       await page.waitForFunction((want) => {
-        const doc = (globalThis as unknown as { document: { querySelectorAll(s: string): Iterable<{ getAttribute(n: string): string | null }> } }).document;
+        const doc = (globalThis as unknown as { document: PageDocument }).document;
         return [...doc.querySelectorAll('#requests-content tr[data-request]')].map((r) => r.getAttribute('data-request')).join() === want;
       }, expected.join());
     };
@@ -124,7 +124,7 @@ describe("the inspector's requests panel", () => {
     expect(await page.locator('#requests-content img').count()).toBe(0);
     expect(await page.title()).not.toBe('owned');
     // It stays open while the page polls, and closes again.
-    await page.waitForFunction(() => Number((globalThis as unknown as { document: { body: { getAttribute(n: string): string | null } } }).document.body.getAttribute('data-polls')) > 3);
+    await page.waitForFunction(() => Number((globalThis as unknown as { document: PageDocument }).document.body.getAttribute('data-polls')) > 3);
     expect(await details.count()).toBe(1);
     await rows(page).nth(0).getByRole('button', { name: /^Hide the query, headers and body/ }).click();
     await details.waitFor({ state: 'detached' });

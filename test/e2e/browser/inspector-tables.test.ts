@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { useBrowserAndEmulator } from '../../support/browser.js';
+import { useBrowserAndEmulator, type PageDocument } from '../../support/browser.js';
 import { createBody, FROZEN_START, KEYS } from '../../support/harness.js';
 import { closedPort, jsonRequest } from '../../support/net.js';
 
@@ -59,7 +59,7 @@ async function eventIds(ws: string, skip: number, limit: number): Promise<string
 /** Resolves after the page polled `n` more times. */
 async function polls(page: Page, n: number): Promise<void> {
   const now = Number(await page.locator('body').getAttribute('data-polls'));
-  await page.waitForFunction((target) => Number((globalThis as unknown as { document: { body: { getAttribute(n: string): string | null } } }).document.body.getAttribute('data-polls')) >= target, now + n);
+  await page.waitForFunction((target) => Number((globalThis as unknown as { document: PageDocument }).document.body.getAttribute('data-polls')) >= target, now + n);
 }
 
 const env = useBrowserAndEmulator();
@@ -93,10 +93,7 @@ describe("the inspector's tables", () => {
       await page.setViewportSize({ width, height: 900 });
       await polls(page, 1);
       const layout = await page.evaluate(() => {
-        // The page's own globals, typed as far as used here (the tests have no DOM types).
-        interface Box { right: number }
-        interface El { id: string; scrollWidth: number; clientWidth: number; getBoundingClientRect(): Box; closest(s: string): El | null }
-        const g = globalThis as unknown as { innerWidth: number; document: { documentElement: El; querySelectorAll(s: string): Iterable<El> } };
+        const g = globalThis as unknown as { innerWidth: number; document: PageDocument };
         const doc = g.document;
         const tables = [...doc.querySelectorAll('main table')].map((t) => {
           const panel = t.closest('.panel')!;
@@ -133,7 +130,7 @@ describe("the inspector's tables", () => {
     await page.locator('#events-range', { hasText: `Events 26–50 of ${total}` }).waitFor();
     const second = await eventIds(ws.id, 25, 25);
     expect(await shownEvents(page)).toEqual(second);
-    await expect(events(page).getByRole('button', { name: 'Older' }).evaluate((el) => el === (globalThis as unknown as { document: { activeElement: unknown } }).document.activeElement)).resolves.toBe(true);
+    await expect(events(page).getByRole('button', { name: 'Older' }).evaluate((el) => el === (globalThis as unknown as { document: PageDocument }).document.activeElement)).resolves.toBe(true);
 
     // New events while the viewer reads older ones: the same rows stay, only the count moves.
     await onboardings(ws, 1);
