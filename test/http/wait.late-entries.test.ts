@@ -7,6 +7,7 @@ import { Emulator } from '../../src/emulator.js';
 import { listen, type RunningServer } from '../../src/http/server.js';
 import { openStateFile, type StateFile } from '../../src/persistence/state-file.js';
 import { createBody, FROZEN_START, KEYS } from '../support/harness.js';
+import { until } from '../support/wait.js';
 
 /**
  * A request's journal entry is written once its answer is out, which for some answers is long
@@ -34,11 +35,7 @@ async function serve(withStateFile = false) {
     const res = await fetch(`${url}/_emulator/wait?${new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)]))}`);
     return { status: res.status, at: performance.now() };
   };
-  const waitsOpen = async (n: number) => {
-    for (const end = Date.now() + 2_000; emulator.waits.size < n; await new Promise((r) => setTimeout(r, 5))) {
-      if (Date.now() > end) throw new Error(`${n} open wait(s) within 2 s`);
-    }
-  };
+  const waitsOpen = (n: number) => until(() => emulator.waits.size >= n, `${n} open wait(s)`, 2_000);
   return { emulator, api, wait, waitsOpen };
 }
 

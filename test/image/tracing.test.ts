@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { docker, logs, must, removeContainers, start, type Container } from './docker.js';
+import { until } from '../support/wait.js';
 
 /**
  * Tracing in the image: the OpenTelemetry packages are optional peers that `npm ci --omit=dev`
@@ -43,15 +44,12 @@ async function received(): Promise<Export[]> {
   return ((await res.json()) as { type: string; body: string }[]).map((e) => ({ type: e.type, body: Buffer.from(e.body, 'base64') }));
 }
 
-/** Polls (every 100 ms, at most 15 s) until an export carries the trace. */
+/** The first export that carries the trace, within 15 s. */
 async function exportOf(traceId: string): Promise<Export> {
-  const end = performance.now() + 15_000;
-  while (performance.now() < end) {
-    const found = (await received().catch(() => [])).find((e) => e.body.includes(Buffer.from(traceId, 'hex')) || e.body.includes(Buffer.from(traceId)));
-    if (found) return found;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`no export of trace ${traceId} within 15 s`);
+  let found: Export | undefined;
+  const carries = (e: Export) => e.body.includes(Buffer.from(traceId, 'hex')) || e.body.includes(Buffer.from(traceId));
+  await until(async () => (found = (await received().catch(() => [])).find(carries)) !== undefined, `an export of trace ${traceId}`, 15_000);
+  return found!;
 }
 
 /** An emulator container exporting to the collector, once it has answered a /v1 request that continues `traceId`. */
@@ -59,13 +57,11 @@ async function tracedEmulator(env: Record<string, string>, traceId: string): Pro
   const vars = Object.entries({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_BSP_SCHEDULE_DELAY: '100', ...env }).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
   const c = await start({ docker: ['--network', NETWORK, ...vars] });
   const headers = { ...OWNER, traceparent: `00-${traceId}-00f067aa0ba902b7-01` };
-  const end = performance.now() + 15_000;
-  for (;;) {
-    const res = await fetch(`${c.base}/v1/onboardings/onb_demo_jansen`, { headers, signal: AbortSignal.timeout(1_000) }).catch(() => null);
-    if (res?.status === 200) return c;
-    if (performance.now() > end) throw new Error(`the emulator in ${c.id} did not answer: ${await logs(c.id)}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  const answered = async () => (await fetch(`${c.base}/v1/onboardings/onb_demo_jansen`, { headers, signal: AbortSignal.timeout(1_000) }).catch(() => null))?.status === 200;
+  await until(answered, `the emulator in ${c.id} to answer`, 15_000).catch(async (err: Error) => {
+    throw new Error(`${err.message}: ${await logs(c.id)}`);
+  });
+  return c;
 }
 
 describe('tracing in the image', () => {
