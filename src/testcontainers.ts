@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import { DEFAULT_PORT, EMULATOR_VERSION } from './core/product.js';
 import type { ControlClient, KeyInfo } from './control/control.client.js';
 import type { WorkspaceInput } from './emulator.js';
@@ -10,10 +11,18 @@ import { startRelay, type RelayHandle, type RelayOptions } from './client/relay.
  * (an optional peer dependency, loaded only here), waited on through /_emulator/health, with the
  * base URL, the well-known keys, a workspace per test, a typed control client and the webhook
  * relay to a receiver in the test process, which a container cannot reach by itself.
+ *
+ * Without a named image it takes a local `onboarding-emulator:<version>` or
+ * `onboarding-emulator:latest` when the engine has one, else the registry image. Testcontainers
+ * also starts Ryuk, its cleanup container, pulled from Docker Hub (testcontainers/ryuk); where
+ * that pull cannot work, TESTCONTAINERS_RYUK_DISABLED=true skips it, and a container is then
+ * removed only by stop(), not when the test process dies.
  */
 
 /** The image of this package's own version; ONBOARDING_EMULATOR_IMAGE names another (a local build, a mirror). */
 export const DEFAULT_IMAGE = `ghcr.io/onboarding-emulator/onboarding-emulator:${EMULATOR_VERSION}`;
+/** Local builds looked for, in order, before the registry image (the tags docs/testing.md builds). */
+export const LOCAL_IMAGES = [`onboarding-emulator:${EMULATOR_VERSION}`, 'onboarding-emulator:latest'] as const;
 const PORT = DEFAULT_PORT;
 
 export { WELL_KNOWN_KEYS, type WellKnownKey };
@@ -32,17 +41,74 @@ interface Generic {
   withStartupTimeout(ms: number): Generic;
   start(): Promise<Started>;
 }
-interface TestcontainersModule {
+/** What start() uses of the testcontainers package; a test hands in a stand-in through `load`. */
+export interface TestcontainersModule {
   GenericContainer: new (image: string) => Generic;
   Wait: { forHttp(path: string, port: number): { forStatusCode(status: number): unknown } };
+  /** Both in testcontainers 11 and 12; optional so an engine without them falls back to the registry image. */
+  getContainerRuntimeClient?: () => Promise<{ image: { exists(name: unknown): Promise<boolean> } }>;
+  ImageName?: { fromString(name: string): unknown };
 }
 
-async function loadTestcontainers(): Promise<TestcontainersModule> {
+const BUILD_HINT =
+  `Build it from a checkout of the repository: docker build -t onboarding-emulator:${EMULATOR_VERSION} . ` +
+  '(picked up by itself), or set ONBOARDING_EMULATOR_IMAGE to another image (a mirror, a local build).';
+
+function firstLine(err: unknown): string {
+  return String((err as Error)?.message ?? err).split('\n')[0]!.slice(0, 200);
+}
+
+/** The Node range the installed testcontainers declares, when its package.json can be read. */
+function requiredNode(): string | undefined {
   try {
-    return (await import('testcontainers' as string)) as TestcontainersModule;
-  } catch (err) {
-    throw new Error(`onboarding-emulator/testcontainers needs the testcontainers package: npm i -D testcontainers (${(err as Error).message})`);
+    const pkg = createRequire(import.meta.url)('testcontainers/package.json') as { engines?: { node?: string } };
+    return pkg.engines?.node;
+  } catch {
+    return undefined;
   }
+}
+
+/**
+ * "Not installed" only when testcontainers itself is missing; anything else (a dependency of it
+ * missing, syntax this Node does not know) is an installed version this Node cannot load.
+ */
+function loadError(err: unknown): Error {
+  // Node says "Cannot find package 'testcontainers'" (ERR_MODULE_NOT_FOUND), Vite's resolver "Could not resolve".
+  if (/^(Cannot find (package|module)|Could not resolve) ['"]testcontainers['"]/.test((err as Error)?.message ?? '')) {
+    return new Error('onboarding-emulator/testcontainers needs the testcontainers package: npm i -D testcontainers', { cause: err });
+  }
+  const needs = requiredNode();
+  return new Error(
+    `onboarding-emulator/testcontainers: the installed testcontainers cannot load on Node ${process.version} ` +
+      `(it needs ${needs ? `Node ${needs}` : 'a newer Node'}: ${firstLine(err)}). ` +
+      'On Node 20, install testcontainers 11: npm i -D testcontainers@11',
+    { cause: err },
+  );
+}
+
+async function importTestcontainers(): Promise<TestcontainersModule> {
+  return (await import('testcontainers' as string)) as TestcontainersModule;
+}
+
+/** The first local build the engine has, else undefined (also when the engine cannot be asked). */
+async function localImage(tc: TestcontainersModule): Promise<string | undefined> {
+  if (!tc.getContainerRuntimeClient || !tc.ImageName) return undefined;
+  try {
+    const client = await tc.getContainerRuntimeClient();
+    for (const name of LOCAL_IMAGES) if (await client.image.exists(tc.ImageName.fromString(name))) return name;
+  } catch {
+    // No answer about local images: the registry image, whose pull reports the engine's trouble.
+  }
+  return undefined;
+}
+
+/** A pull that failed: the registry unreachable, the tag missing, or no right to it. */
+const PULL_FAILED = /no such host|ENOTFOUND|EAI_AGAIN|manifest unknown|not found|pull access denied|unauthorized|denied/i;
+
+function imageError(image: string, err: unknown): Error {
+  return new Error(`onboarding-emulator/testcontainers: no image ${image} on this machine and it could not be pulled. ${BUILD_HINT} (pull: ${firstLine(err)})`, {
+    cause: err,
+  });
 }
 
 /** Options of `serve`, as the image's EMULATOR_* variables take them. */
@@ -60,7 +126,13 @@ export interface ContainerSettings {
 export class OnboardingEmulatorContainer {
   private readonly settings: Required<Pick<ContainerSettings, 'environment'>> & ContainerSettings = { environment: {} };
 
-  constructor(readonly image: string = process.env.ONBOARDING_EMULATOR_IMAGE || DEFAULT_IMAGE) {}
+  /** The image named by the argument or ONBOARDING_EMULATOR_IMAGE; without one, start() picks (see LOCAL_IMAGES). */
+  readonly image: string | undefined;
+
+  /** `load` stands in for `import('testcontainers')` (tests). */
+  constructor(image?: string, private readonly load: () => Promise<TestcontainersModule> = importTestcontainers) {
+    this.image = image || process.env.ONBOARDING_EMULATOR_IMAGE || undefined;
+  }
 
   withSeed(seed: string): this {
     this.settings.seed = seed;
@@ -83,7 +155,11 @@ export class OnboardingEmulatorContainer {
   }
 
   async start(): Promise<StartedOnboardingEmulator> {
-    const { GenericContainer, Wait } = await loadTestcontainers();
+    const tc = await this.load().catch((err: unknown) => {
+      throw loadError(err);
+    });
+    const { GenericContainer, Wait } = tc;
+    const image = this.image ?? (await localImage(tc)) ?? DEFAULT_IMAGE;
     const s = this.settings;
     const env: Record<string, string> = {
       EMULATOR_LOG_LEVEL: 'warn',
@@ -92,12 +168,15 @@ export class OnboardingEmulatorContainer {
       ...(s.scenarios?.length ? { EMULATOR_SCENARIO: s.scenarios.join(',') } : {}),
       ...s.environment,
     };
-    const started = await new GenericContainer(this.image)
+    const started = await new GenericContainer(image)
       .withExposedPorts(PORT)
       .withEnvironment(env)
       .withWaitStrategy(Wait.forHttp('/_emulator/health', PORT).forStatusCode(200))
       .withStartupTimeout(30_000)
-      .start();
+      .start()
+      .catch((err: unknown) => {
+        throw PULL_FAILED.test(String((err as Error)?.message ?? err)) ? imageError(image, err) : err;
+      });
     return new StartedOnboardingEmulator(started, `http://${started.getHost()}:${started.getMappedPort(PORT)}`);
   }
 }

@@ -1,6 +1,6 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createEmulator, type InProcessEmulator } from '../../src/index.js';
-import { DEFAULT_IMAGE, OnboardingEmulatorContainer, StartedOnboardingEmulator, WELL_KNOWN_KEYS } from '../../src/testcontainers.js';
+import { DEFAULT_IMAGE, OnboardingEmulatorContainer, StartedOnboardingEmulator, WELL_KNOWN_KEYS, type TestcontainersModule } from '../../src/testcontainers.js';
 import { EMULATOR_VERSION } from '../../src/core/product.js';
 import { answer, useReceivers } from '../support/receiver.js';
 import { until } from '../support/wait.js';
@@ -25,12 +25,130 @@ async function standIn() {
   return { emulator: new StartedOnboardingEmulator(container, url), stops: () => stopped };
 }
 
+/**
+ * testcontainers itself replaced: the images the engine has, what a pull answers, and which
+ * image the module asked for; start() hands back a container whose host is the emulator here.
+ */
+function fakeTestcontainers(opts: { url?: string; local?: string[]; pull?: Error }) {
+  const asked: string[] = [];
+  const exists: string[] = [];
+  const module: TestcontainersModule = {
+    GenericContainer: class {
+      constructor(readonly image: string) {
+        asked.push(image);
+      }
+      withExposedPorts() { return this; }
+      withEnvironment() { return this; }
+      withCommand() { return this; }
+      withWaitStrategy() { return this; }
+      withStartupTimeout() { return this; }
+      async start() {
+        if (opts.pull && !opts.local?.includes(this.image)) throw opts.pull;
+        const port = Number(new URL(opts.url ?? 'http://127.0.0.1:1').port);
+        return { getHost: () => '127.0.0.1', getMappedPort: () => port, stop: async () => undefined };
+      }
+    },
+    Wait: { forHttp: () => ({ forStatusCode: () => ({}) }) },
+    ImageName: { fromString: (name: string) => ({ string: name }) },
+    getContainerRuntimeClient: async () => ({
+      image: {
+        exists: async (name: unknown) => {
+          const n = (name as { string: string }).string;
+          exists.push(n);
+          return opts.local?.includes(n) ?? false;
+        },
+      },
+    }),
+  };
+  return { load: async () => module, asked, exists };
+}
+
 describe('onboarding-emulator/testcontainers', () => {
+  afterEach(() => vi.unstubAllEnvs());
+
   it('names the image of this version unless told otherwise, and says what to install without testcontainers', async () => {
     expect(DEFAULT_IMAGE).toBe(`ghcr.io/onboarding-emulator/onboarding-emulator:${EMULATOR_VERSION}`);
     expect(new OnboardingEmulatorContainer('local:1').image).toBe('local:1');
     // This repository does not install testcontainers (an optional peer).
-    await expect(new OnboardingEmulatorContainer().start()).rejects.toThrow(/needs the testcontainers package: npm i -D testcontainers/);
+    const err = await new OnboardingEmulatorContainer().start().catch((e: Error) => e);
+    expect(err.message).toBe('onboarding-emulator/testcontainers needs the testcontainers package: npm i -D testcontainers');
+    expect((err.cause as Error).message).toMatch(/resolve "testcontainers"/); // Vite's resolver here, Node's below
+  });
+
+  it('takes a local build of this version, then :latest, before the registry image', async () => {
+    vi.stubEnv('ONBOARDING_EMULATOR_IMAGE', '');
+    const em = createEmulator({ seed: 1 });
+    started.push(em);
+    const { url } = await em.start(0);
+    const both = fakeTestcontainers({ url, local: [`onboarding-emulator:${EMULATOR_VERSION}`, 'onboarding-emulator:latest'] });
+    const running = await new OnboardingEmulatorContainer(undefined, both.load).start();
+    expect(both.asked).toEqual([`onboarding-emulator:${EMULATOR_VERSION}`]);
+    expect((await fetch(`${running.baseUrl}/_emulator/health`)).status).toBe(200);
+
+    const latest = fakeTestcontainers({ url, local: ['onboarding-emulator:latest'] });
+    await new OnboardingEmulatorContainer(undefined, latest.load).start();
+    expect(latest.asked).toEqual(['onboarding-emulator:latest']);
+
+    const none = fakeTestcontainers({ url });
+    await new OnboardingEmulatorContainer(undefined, none.load).start();
+    expect(none.exists).toEqual([`onboarding-emulator:${EMULATOR_VERSION}`, 'onboarding-emulator:latest']);
+    expect(none.asked).toEqual([DEFAULT_IMAGE]);
+  });
+
+  it('a named image wins over a local build: the argument, then ONBOARDING_EMULATOR_IMAGE', async () => {
+    const local = [`onboarding-emulator:${EMULATOR_VERSION}`];
+    const named = fakeTestcontainers({ local });
+    await new OnboardingEmulatorContainer('mirror.example/emulator:1', named.load).start();
+    expect(named.asked).toEqual(['mirror.example/emulator:1']);
+    vi.stubEnv('ONBOARDING_EMULATOR_IMAGE', 'mirror.example/emulator:2');
+    const fromEnv = fakeTestcontainers({ local });
+    await new OnboardingEmulatorContainer(undefined, fromEnv.load).start();
+    expect(fromEnv.asked).toEqual(['mirror.example/emulator:2']);
+    expect([...named.exists, ...fromEnv.exists]).toEqual([]); // the engine is not even asked
+  });
+
+  it('an image that cannot be pulled gives one message: the build command and ONBOARDING_EMULATOR_IMAGE, the pull as cause', async () => {
+    vi.stubEnv('ONBOARDING_EMULATOR_IMAGE', '');
+    const pulls = [
+      new Error('(HTTP code 500) server error - Get "https://ghcr.io/v2/": dial tcp: lookup ghcr.io on 127.0.0.53:53: no such host\n    at resolver'),
+      new Error(`(HTTP code 404) unexpected - manifest for ${DEFAULT_IMAGE} not found: manifest unknown`),
+      new Error('(HTTP code 500) server error - Head "https://ghcr.io/v2/x/manifests/1": unauthorized'),
+    ];
+    for (const pull of pulls) {
+      const err = await new OnboardingEmulatorContainer(undefined, fakeTestcontainers({ pull }).load).start().catch((e: Error) => e);
+      const [first, ...rest] = err.message.split('\n');
+      expect(rest).toEqual([]);
+      expect(first).toContain(`no image ${DEFAULT_IMAGE} on this machine and it could not be pulled`);
+      expect(first).toContain(`docker build -t onboarding-emulator:${EMULATOR_VERSION} .`);
+      expect(first).toContain('ONBOARDING_EMULATOR_IMAGE');
+      expect(first).not.toContain('at resolver');
+      expect(err.cause).toBe(pull);
+    }
+    // Any other failure (the container did not get healthy) passes as it was.
+    const other = new Error('Timed out after 30000ms while waiting for container to be ready');
+    await expect(new OnboardingEmulatorContainer(undefined, fakeTestcontainers({ pull: other }).load).start()).rejects.toBe(other);
+  });
+
+  it('tells "not installed" from "installed but cannot load on this Node"', async () => {
+    const missing = Object.assign(new Error("Cannot find package 'testcontainers' imported from /app/node_modules/onboarding-emulator/dist/testcontainers.js"), { code: 'ERR_MODULE_NOT_FOUND' });
+    const notInstalled = await new OnboardingEmulatorContainer('x', () => Promise.reject(missing)).start().catch((e: Error) => e);
+    expect(notInstalled.message).toMatch(/needs the testcontainers package: npm i -D testcontainers$/);
+    expect(notInstalled.cause).toBe(missing);
+
+    const cannotLoad = [
+      new SyntaxError("Unexpected token '??='"),
+      // A dependency of testcontainers missing is not testcontainers missing.
+      Object.assign(new Error("Cannot find package 'ssh-remote-port-forward' imported from /app/node_modules/testcontainers/build/index.js"), { code: 'ERR_MODULE_NOT_FOUND' }),
+    ];
+    for (const cause of cannotLoad) {
+      const err = await new OnboardingEmulatorContainer('x', () => Promise.reject(cause)).start().catch((e: Error) => e);
+      expect(err.message).not.toMatch(/needs the testcontainers package/);
+      expect(err.message).toContain(`cannot load on Node ${process.version}`);
+      // Not installed here, so its engines field cannot be read.
+      expect(err.message).toContain('it needs a newer Node');
+      expect(err.message).toContain('npm i -D testcontainers@11');
+      expect(err.cause).toBe(cause);
+    }
   });
 
   it('gives the well-known keys, the default workspace\'s control client, and a workspace per test', async () => {
