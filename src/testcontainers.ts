@@ -16,7 +16,9 @@ import { startRelay, type RelayHandle, type RelayOptions } from './client/relay.
  * `onboarding-emulator:latest` when the engine has one, else the registry image. Testcontainers
  * also starts Ryuk, its cleanup container, pulled from Docker Hub (testcontainers/ryuk); where
  * that pull cannot work, TESTCONTAINERS_RYUK_DISABLED=true skips it, and a container is then
- * removed only by stop(), not when the test process dies.
+ * removed only by stop(), not when the test process dies. The port is published on every
+ * interface: Testcontainers takes a host port but no host address (the engine's default binding
+ * address, "ip" in Docker's daemon.json, keeps it on loopback).
  */
 
 /** The image of this package's own version; ONBOARDING_EMULATOR_IMAGE names another (a local build, a mirror). */

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createEmulator, type InProcessEmulator } from '../../src/index.js';
 import { DEFAULT_IMAGE, OnboardingEmulatorContainer, StartedOnboardingEmulator, WELL_KNOWN_KEYS, type TestcontainersModule } from '../../src/testcontainers.js';
@@ -63,6 +64,16 @@ function fakeTestcontainers(opts: { url?: string; local?: string[]; pull?: Error
   return { load: async () => module, asked, exists };
 }
 
+/** The error start() rejects with; fails the test when it resolves. */
+async function startError(container: OnboardingEmulatorContainer): Promise<Error> {
+  const outcome = await container.start().then(
+    () => undefined,
+    (e: Error) => e,
+  );
+  if (!outcome) throw new Error('start() resolved');
+  return outcome;
+}
+
 describe('onboarding-emulator/testcontainers', () => {
   afterEach(() => vi.unstubAllEnvs());
 
@@ -70,7 +81,7 @@ describe('onboarding-emulator/testcontainers', () => {
     expect(DEFAULT_IMAGE).toBe(`ghcr.io/onboarding-emulator/onboarding-emulator:${EMULATOR_VERSION}`);
     expect(new OnboardingEmulatorContainer('local:1').image).toBe('local:1');
     // This repository does not install testcontainers (an optional peer).
-    const err = await new OnboardingEmulatorContainer().start().catch((e: Error) => e);
+    const err = await startError(new OnboardingEmulatorContainer());
     expect(err.message).toBe('onboarding-emulator/testcontainers needs the testcontainers package: npm i -D testcontainers');
     expect((err.cause as Error).message).toMatch(/resolve "testcontainers"/); // Vite's resolver here, Node's below
   });
@@ -115,7 +126,7 @@ describe('onboarding-emulator/testcontainers', () => {
       new Error('(HTTP code 500) server error - Head "https://ghcr.io/v2/x/manifests/1": unauthorized'),
     ];
     for (const pull of pulls) {
-      const err = await new OnboardingEmulatorContainer(undefined, fakeTestcontainers({ pull }).load).start().catch((e: Error) => e);
+      const err = await startError(new OnboardingEmulatorContainer(undefined, fakeTestcontainers({ pull }).load));
       const [first, ...rest] = err.message.split('\n');
       expect(rest).toEqual([]);
       expect(first).toContain(`no image ${DEFAULT_IMAGE} on this machine and it could not be pulled`);
@@ -129,9 +140,15 @@ describe('onboarding-emulator/testcontainers', () => {
     await expect(new OnboardingEmulatorContainer(undefined, fakeTestcontainers({ pull: other }).load).start()).rejects.toBe(other);
   });
 
+  it('says what to install under plain Node too (the built module, Node\'s own resolver)', () => {
+    const script = "const { OnboardingEmulatorContainer } = await import('./dist/testcontainers.js'); await new OnboardingEmulatorContainer().start().catch((e) => console.log(e.message + '|' + e.cause.code));";
+    const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 20_000 });
+    expect(out.trim()).toBe('onboarding-emulator/testcontainers needs the testcontainers package: npm i -D testcontainers|ERR_MODULE_NOT_FOUND');
+  });
+
   it('tells "not installed" from "installed but cannot load on this Node"', async () => {
     const missing = Object.assign(new Error("Cannot find package 'testcontainers' imported from /app/node_modules/onboarding-emulator/dist/testcontainers.js"), { code: 'ERR_MODULE_NOT_FOUND' });
-    const notInstalled = await new OnboardingEmulatorContainer('x', () => Promise.reject(missing)).start().catch((e: Error) => e);
+    const notInstalled = await startError(new OnboardingEmulatorContainer('x', () => Promise.reject(missing)));
     expect(notInstalled.message).toMatch(/needs the testcontainers package: npm i -D testcontainers$/);
     expect(notInstalled.cause).toBe(missing);
 
@@ -141,7 +158,7 @@ describe('onboarding-emulator/testcontainers', () => {
       Object.assign(new Error("Cannot find package 'ssh-remote-port-forward' imported from /app/node_modules/testcontainers/build/index.js"), { code: 'ERR_MODULE_NOT_FOUND' }),
     ];
     for (const cause of cannotLoad) {
-      const err = await new OnboardingEmulatorContainer('x', () => Promise.reject(cause)).start().catch((e: Error) => e);
+      const err = await startError(new OnboardingEmulatorContainer('x', () => Promise.reject(cause)));
       expect(err.message).not.toMatch(/needs the testcontainers package/);
       expect(err.message).toContain(`cannot load on Node ${process.version}`);
       // Not installed here, so its engines field cannot be read.

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { verifySignature } from 'onboarding-emulator';
 import { OnboardingEmulatorContainer } from 'onboarding-emulator/testcontainers';
 
-// The image of this package's version; ONBOARDING_EMULATOR_IMAGE names another (a local build).
+// A local onboarding-emulator:<version> or :latest, else this version's registry image; ONBOARDING_EMULATOR_IMAGE names another.
 let emulator;
 beforeAll(async () => {
   emulator = await new OnboardingEmulatorContainer().withSeed('tc').start();
