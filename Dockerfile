@@ -1,7 +1,7 @@
 # Onboarding emulator image: build with the dev toolchain, run on a production-only install.
 #   docker build -t onboarding-emulator .
-#   docker run --rm -p 4010:4010 onboarding-emulator
-#   docker run --rm -p 4010:4010 onboarding-emulator --scenario happy-path --seed 7
+#   docker run --rm -p 127.0.0.1:4010:4010 onboarding-emulator
+#   docker run --rm -p 127.0.0.1:4010:4010 onboarding-emulator --scenario happy-path --seed 7
 # Written for the builder every engine has (no syntax directive, no BuildKit-only flags), so
 # air-gapped runners and engines older than 25 build it as well.
 

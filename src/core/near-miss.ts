@@ -44,3 +44,16 @@ export function filledTemplate(template: string, path: string): string {
   const given = path.split('/');
   return template.split('/').map((segment, i) => (segment.startsWith('{') ? (given[i] ?? segment) : segment)).join('/');
 }
+
+/**
+ * The names other tools give a readiness or liveness probe (Kubernetes' /healthz and /readyz,
+ * a load balancer's /ping): a request to one of them, at the root or under /_emulator, meant
+ * the emulator's one health route. One list, so every such guess gets the same answer.
+ */
+const PROBE_NAMES = new Set(['health', 'healthz', 'healthcheck', 'ready', 'readyz', 'readiness', 'live', 'livez', 'liveness', 'alive', 'status', 'ping']);
+
+/** The health route, when the path is a readiness or liveness probe by another name. */
+export function probeAlias(path: string): string | null {
+  const match = /^\/(?:_emulator\/)?([a-z]+)\/?$/i.exec(path);
+  return match !== null && PROBE_NAMES.has(match[1]!.toLowerCase()) ? '/_emulator/health' : null;
+}

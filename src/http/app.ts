@@ -14,7 +14,7 @@ import { envelopeText, jsonAnswer, send, writeError } from './reply.js';
 import { answerDropped, dropAnswer } from './faults.js';
 import { originGuard } from './origin-guard.js';
 import { loggedError, loggedRequest, requestLog } from './request-log.js';
-import { recordNoRoute } from './unmatched.js';
+import { nearRoute, probeHint, recordNoRoute } from './unmatched.js';
 import { allControlRoutes, apiRoutes, pathMatcher } from './routes.js';
 
 /** Documents kept per base URL: the addresses one emulator is reached at are few. */
@@ -99,8 +99,11 @@ export function createApp(emulator: Emulator, options: AppOptions = {}): App {
   app.use((req: Request, res: Response) => {
     const methods = matcher.methodsAt(req.path);
     if (methods.length === 0) {
-      const err = fail('route_not_found', `No route ${req.method} ${req.path}.`);
-      recordNoRoute(emulator, req, err, matcher.templates);
+      // A readiness probe by another name is named in the message, where a client's log shows it; an
+      // edit-distance guess is only a guess, so it stays in the unmatched list.
+      const hint = probeHint(req.path);
+      const err = fail('route_not_found', hint === null ? `No route ${req.method} ${req.path}.` : `No route ${req.method} ${req.path}: ${hint}`);
+      recordNoRoute(emulator, req, err, nearRoute(req.path, matcher.templates));
       throw err;
     }
     res.set('Allow', [...methods, 'OPTIONS'].join(', '));

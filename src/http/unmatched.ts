@@ -1,7 +1,7 @@
 import type { Request } from 'express';
 import type { ApiError } from '../core/errors.js';
 import { KEY_IN_TEXT, maskSecret } from '../core/mask.js';
-import { filledTemplate, nearest } from '../core/near-miss.js';
+import { filledTemplate, nearest, probeAlias } from '../core/near-miss.js';
 import type { Unmatched } from '../core/unmatched.js';
 import type { Emulator } from '../emulator.js';
 import { headerText } from './journal.js';
@@ -58,11 +58,24 @@ export function recordKeyRefusal(emulator: Emulator, req: Request, err: ApiError
   });
 }
 
-/** A path no route serves, with the route it most likely meant. */
-export function recordNoRoute(emulator: Emulator, req: Request, err: ApiError, templates: readonly { method: string; path: string }[]): void {
-  if (ignored(req.path)) return;
-  const near = nearest(req.path, templates.map((t) => t.path), (t) => filledTemplate(t, req.path));
+/** For a readiness probe by another name, where the emulator's is: sure enough to tell the client in the error message. */
+export function probeHint(path: string): string | null {
+  const health = probeAlias(path);
+  return health === null ? null : `the readiness and liveness check is GET ${health} (200 once the emulator serves requests)`;
+}
+
+/** The route a path no route serves most likely meant: a readiness probe by another name, or a slip of a route's path. */
+export function nearRoute(path: string, templates: readonly { method: string; path: string }[]): Unmatched {
+  const health = probeAlias(path);
+  if (health !== null) return { reason: 'no_route', near_route: `GET ${health}`, near_key: null, hint: probeHint(path) };
+  const near = nearest(path, templates.map((t) => t.path), (t) => filledTemplate(t, path));
   const methods = near === null ? [] : [...new Set(templates.filter((t) => t.path === near).map((t) => t.method))];
   const route = near === null ? null : `${methods.join(', ')} ${near}`;
-  record(emulator, req, err, '', { reason: 'no_route', near_route: route, near_key: null, hint: route ? `did you mean ${route}?` : null });
+  return { reason: 'no_route', near_route: route, near_key: null, hint: route ? `did you mean ${route}?` : null };
+}
+
+/** A path no route serves, with the route it most likely meant. */
+export function recordNoRoute(emulator: Emulator, req: Request, err: ApiError, near: Unmatched): void {
+  if (ignored(req.path)) return;
+  record(emulator, req, err, '', near);
 }

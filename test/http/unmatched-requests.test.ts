@@ -51,6 +51,32 @@ describe('the requests that reached no workspace', () => {
     expect((await h.http().get('/_emulator/requests')).body.data).toEqual([]);
   });
 
+  it('a readiness probe by another name: the same 404 envelope, pointing at /_emulator/health', async () => {
+    const h = harness();
+    const probes = ['/_emulator/ready', '/_emulator/healthz', '/_emulator/readiness', '/_emulator/live', '/_emulator/status', '/_emulator/ping', '/healthz', '/_emulator/health/'];
+    for (const path of probes) {
+      const res = await h.http().get(path);
+      expect(res.status, path).toBe(404);
+      expect(res.body.error, path).toMatchObject({ type: 'not_found', code: 'route_not_found' });
+      expect(res.body.error.message, path).toBe(`No route GET ${path}: the readiness and liveness check is GET /_emulator/health (200 once the emulator serves requests)`);
+      expect(res.body.error.param, path).toBeUndefined();
+    }
+    // An unrelated unknown path keeps the plain message: no health hint where none was meant.
+    const other = await h.http().get('/_emulator/reports/weekly');
+    expect(other.status).toBe(404);
+    expect(other.body.error).toMatchObject({ type: 'not_found', code: 'route_not_found', message: 'No route GET /_emulator/reports/weekly.' });
+    const listed = (await unmatched(h)).data;
+    expect(listed[0]!.unmatched.hint ?? '').not.toContain('/_emulator/health');
+    expect(listed[1]!.unmatched).toMatchObject({ reason: 'no_route', near_route: 'GET /_emulator/health', hint: expect.stringContaining('GET /_emulator/health') });
+  });
+
+  it('an edit-distance guess stays in the list, out of the message: it is only a guess', async () => {
+    const h = harness();
+    const res = await h.as(KEYS.owner).post('/v1/onbordings').send({});
+    expect(res.status).toBe(404);
+    expect(res.body.error).toMatchObject({ code: 'route_not_found', message: 'No route POST /v1/onbordings.' });
+  });
+
   it('compares nothing for a path or key far longer than any route or key: the work per refused request stays bounded', async () => {
     const h = harness();
     const long = `/v1/onboardingz/${'a'.repeat(15_000)}`;
