@@ -17,6 +17,7 @@ const ROW_FILES = [/^(control|mcp)\/[\w.-]+\.routes\.ts$/, /^operations\//];
 
 /** Literals naming a control path that call nothing, by file and the literal as written. */
 const NOT_CALLS: Record<string, string> = {
+  "core/near-miss.ts '/_emulator/health'": 'named in the 404 of a readiness probe by another name (/healthz, /ready), for the reader to call',
   "http/request-log.ts '/_emulator/health'": 'compared with the path of a request served, to log health checks quietly',
   "http/origin-guard.ts '/_emulator/'": 'the prefix of the served requests the guard checks',
   "control/inspect.service.ts `/_emulator/onboardings/${r.id}/${action}`": 'a path in an answer (an onboarding\'s allowed actions), for the reader to call',
