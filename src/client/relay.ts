@@ -1,6 +1,7 @@
 import { httpTransport, type Transport } from '../delivery/transport.js';
 import type { RelayedMessage, RelayInfo, RelayReport } from '../delivery/relay.js';
 import { ApiError, httpControl, UsageError, type ClientOptions } from './http.js';
+import { wallDelay } from '../core/timers.js';
 
 /**
  * The relay beside the receiver (`onboarding-emulator listen`, and startRelay() in a test
@@ -111,7 +112,7 @@ export async function startRelay(options: RelayOptions): Promise<RelayHandle> {
         if (stopping.signal.aborted) break;
         if (err instanceof ApiError) return { reason: 'lost', message: lostBecause(err, relay.id) };
         if (++failures > RETRIES) return { reason: 'lost', message: (err as Error).message };
-        await new Promise((r) => setTimeout(r, RETRY_PAUSE_MS));
+        await wallDelay(RETRY_PAUSE_MS);
         continue;
       }
       for (const message of messages) {
