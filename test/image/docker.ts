@@ -9,7 +9,8 @@ import { until } from '../support/wait.js';
  */
 const run = promisify(execFile);
 export const IMAGE = process.env.IMAGE_UNDER_TEST ?? 'onboarding-emulator:test';
-const LABEL = 'onboarding-emulator.image-suite=1';
+/** One label per image under test, so two suites on one engine never remove each other's containers. */
+export const LABEL = `onboarding-emulator.image-suite=${IMAGE.replace(/[^A-Za-z0-9_.-]/g, '_')}`;
 
 export interface Result {
   code: number;

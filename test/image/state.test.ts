@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createBody } from '../support/harness.js';
-import { docker, IMAGE, inspect, logs, must, removeContainers, removeVolumes, start, volume, waitForStatus } from './docker.js';
+import { docker, IMAGE, LABEL, inspect, logs, must, removeContainers, removeVolumes, start, volume, waitForStatus } from './docker.js';
 
 /**
  * The documented data folder: a state file on a named volume at /data survives `docker stop`
@@ -52,7 +52,7 @@ describe('state in a volume', () => {
   it('says what to do when the folder is not writable: the mount and its owner, not --reset-state', async () => {
     // A folder of the host that belongs to root, mounted where the state file goes.
     const hostDir = mkdtempSync(join(tmpdir(), 'oe-image-state-'));
-    const r = await docker(['run', '--rm', '--label', 'onboarding-emulator.image-suite=1', '-v', `${hostDir}:/data`, '-e', 'EMULATOR_STATE_FILE=/data/state.json', IMAGE]);
+    const r = await docker(['run', '--rm', '--label', LABEL, '-v', `${hostDir}:/data`, '-e', 'EMULATOR_STATE_FILE=/data/state.json', IMAGE]);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('/data/state.json');
     expect(r.stderr).toContain('uid 1000');

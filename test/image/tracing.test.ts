@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { docker, logs, must, removeContainers, start, type Container } from './docker.js';
+import { docker, LABEL, logs, must, removeContainers, start, type Container } from './docker.js';
 import { until } from '../support/wait.js';
 
 /**
@@ -31,7 +31,7 @@ interface Export {
 let collector: Container;
 
 beforeAll(async () => {
-  await must(['network', 'create', '--label', 'onboarding-emulator.image-suite=1', NETWORK]);
+  await must(['network', 'create', '--label', LABEL, NETWORK]);
   collector = await start({ docker: ['--network', NETWORK, '--network-alias', 'collector', '--no-healthcheck', '--entrypoint', 'node'], args: ['-e', COLLECTOR], port: 4318 });
 });
 afterAll(async () => {
