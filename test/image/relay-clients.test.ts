@@ -79,8 +79,8 @@ describe('the relay clients without Node', () => {
     const py = await python();
     const compiled = await exec(py, ['-c', 'import py_compile, sys; py_compile.compile(sys.argv[1], cfile=sys.argv[2], doraise=True)', PYTHON_CLIENT, join(work, 'client.pyc')], work, process.env, 30_000);
     expect(compiled.code, compiled.out).toBe(0);
-    // pytest made unimportable: the relay is there, the fixture is not.
-    const bare = await exec(py, ['-c', "import sys; sys.modules['pytest'] = None; sys.path.insert(0, sys.argv[1]); import onboarding_relay as m; print(hasattr(m, 'Relay'), hasattr(m, 'onboarding_relay'))", join(root, 'clients/python')], work, process.env, 30_000);
+    // pytest made unimportable: the relay is there, the fixture is not (-B: no __pycache__ left in clients/).
+    const bare = await exec(py, ['-B', '-c', "import sys; sys.modules['pytest'] = None; sys.path.insert(0, sys.argv[1]); import onboarding_relay as m; print(hasattr(m, 'Relay'), hasattr(m, 'onboarding_relay'))", join(root, 'clients/python')], work, process.env, 30_000);
     expect(bare.out.trim(), bare.out).toBe('True False');
     const vet = await exec('go', ['vet', GO_CLIENT], work, goEnv, 120_000);
     expect(vet.code, vet.out).toBe(0);
