@@ -154,6 +154,8 @@ class Relay:
                 if claimed.get("stopping"):
                     self.lost = "the emulator is stopping"
                     return
+        except Exception as err:  # an answer it cannot read: the relay ends saying why, never silently
+            self.lost = f"the relay failed: {err!r}"
         finally:
             self._ended.set()
 
@@ -197,7 +199,11 @@ class Relay:
         try:
             with urllib.request.urlopen(req, timeout=timeout) as res:
                 _check_emulator(url, res)
-                return json.load(res)
+                text = res.read()
+            try:
+                return json.loads(text)
+            except ValueError:
+                raise RelayError(f"{url} answered {res.status} with no JSON: {text[:60]!r}") from None
         except urllib.error.HTTPError as res:
             _check_emulator(url, res)
             text = res.read().decode("utf-8", "replace")
