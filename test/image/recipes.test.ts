@@ -1,7 +1,8 @@
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { closedPort } from '../support/net.js';
 import { until } from '../support/wait.js';
@@ -9,12 +10,14 @@ import { docker, IMAGE } from './docker.js';
 
 /**
  * The pytest and Go examples of docs/testing.md, run as a reader would run them: each block is
- * written to a folder of its own and run by the tool itself, against the image under test on a
- * free port of 127.0.0.1 (EMULATOR_IMAGE, EMULATOR_PORT). The example starts its container with
+ * written to a folder of its own and the section's shell commands are run there by sh (they copy
+ * the relay client in from ONBOARDING_EMULATOR, this checkout), against the image under test on
+ * a free port of 127.0.0.1 (EMULATOR_IMAGE, EMULATOR_PORT). The example starts its container with
  * `docker run` and stops it; what it leaves behind is removed here by its name all the same.
  * A missing tool fails the test with the Debian package that brings it.
  */
 const DOC = new URL('../../docs/testing.md', import.meta.url);
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const work = mkdtempSync(join(tmpdir(), 'oe-recipes-'));
 const names: string[] = [];
 
@@ -57,7 +60,7 @@ async function need(cmd: string, args: string[], pkg: string): Promise<void> {
 async function portFor(): Promise<{ port: string; env: NodeJS.ProcessEnv }> {
   const port = String(await closedPort());
   names.push(`onboarding-emulator-${port}`);
-  return { port, env: { ...process.env, EMULATOR_IMAGE: IMAGE, EMULATOR_PORT: port } };
+  return { port, env: { ...process.env, EMULATOR_IMAGE: IMAGE, EMULATOR_PORT: port, ONBOARDING_EMULATOR: ROOT } };
 }
 
 /** The example's container is gone once the tool has ended (docker stop, then --rm). */
@@ -70,39 +73,47 @@ async function expectGone(name: string): Promise<void> {
 }
 
 describe('the examples of docs/testing.md against the image', () => {
-  it('## pytest: python3 -m pytest runs the module and its test passes', async () => {
+  it('## pytest: the documented commands copy the relay client in and pytest runs the module; its tests pass', async () => {
+    const commands = block('## pytest', 'sh');
     const code = block('## pytest', 'python');
-    // The python3 on PATH may be another installation than Debian's, which python3-pytest serves.
-    const python = (await exec('python3', ['-m', 'pytest', '--version'], work, process.env, 30_000)).code === 0 ? 'python3' : '/usr/bin/python3';
-    await need(python, ['-m', 'pytest', '--version'], 'python3-pytest');
+    // The python3 on PATH may be another installation than Debian's, which python3-pytest serves:
+    // then the commands' python3 is Debian's, first on PATH.
+    const onPath = (await exec('python3', ['-m', 'pytest', '--version'], work, process.env, 30_000)).code === 0;
+    await need(onPath ? 'python3' : '/usr/bin/python3', ['-m', 'pytest', '--version'], 'python3-pytest');
+    const bin = join(work, 'bin');
+    if (!onPath) {
+      mkdirSync(bin);
+      symlinkSync('/usr/bin/python3', join(bin, 'python3'));
+    }
     const dir = join(work, 'pytest');
     mkdirSync(dir);
     writeFileSync(join(dir, 'test_onboarding.py'), code);
     const { port, env } = await portFor();
     const began = performance.now();
-    const r = await exec(python, ['-m', 'pytest', '-q', '-p', 'no:cacheprovider'], dir, env, 120_000);
+    const r = await exec('sh', ['-e', '-c', commands], dir, { ...env, PATH: `${bin}:${env.PATH}`, PYTEST_ADDOPTS: '-p no:cacheprovider' }, 120_000);
     console.log(`pytest example: ${Math.round(performance.now() - began)} ms`);
     expect(r.code, r.out).toBe(0);
-    expect(r.out).toMatch(/\b1 passed\b/);
+    expect(r.out).toMatch(/\b2 passed\b/);
     await expectGone(`onboarding-emulator-${port}`);
   }, 180_000);
 
-  it('## Go: go test runs the package and its test passes', async () => {
+  it('## Go: the documented commands make the module, copy the relay client in and go test runs the package; its tests pass', async () => {
+    const commands = block('## Go', 'sh');
     const code = block('## Go', 'go');
     await need('go', ['version'], 'golang-go');
     const dir = join(work, 'go');
     mkdirSync(dir);
-    writeFileSync(join(dir, 'go.mod'), 'module onboarding_test\n\ngo 1.18\n');
     writeFileSync(join(dir, 'onboarding_test.go'), code);
     const { port, env } = await portFor();
     const goEnv = {
       ...env, GOCACHE: join(work, 'gocache'), GOPATH: join(work, 'gopath'), GOFLAGS: '', GOPROXY: 'off', GOTOOLCHAIN: 'local', GO111MODULE: 'on',
     };
     const began = performance.now();
-    const r = await exec('go', ['test', '-count=1', '-v', './...'], dir, goEnv, 150_000);
+    const r = await exec('sh', ['-e', '-c', commands], dir, goEnv, 150_000);
     console.log(`go test example: ${Math.round(performance.now() - began)} ms`);
     expect(r.code, r.out).toBe(0);
     expect(r.out).toMatch(/^--- PASS: TestNewLinkIsMailed\b/m);
+    expect(r.out).toMatch(/^--- PASS: TestWebhookReachesTheHost\b/m);
     expect(r.out).toMatch(/^ok\s+onboarding_test\b/m);
     await expectGone(`onboarding-emulator-${port}`);
   }, 210_000);
