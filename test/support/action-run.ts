@@ -23,7 +23,7 @@ export interface ActionRun {
 }
 
 /** `name<<DELIMITER` blocks, the runner's form for any value; a later one wins, as on the runner. */
-export function parseRunnerFile(text: string): Record<string, string> {
+function parseRunnerFile(text: string): Record<string, string> {
   const values: Record<string, string> = {};
   const lines = text.split('\n');
   for (let i = 0; i < lines.length; i++) {
