@@ -96,3 +96,25 @@ describe('lint:workflows on steps that use an action of this repository', () => 
     expect(checkLocalActions('.', text).map((f) => f.message)).toEqual([expect.stringMatching(/\.\/nowhere has no action\.yml/)]);
   });
 });
+
+describe('the documented workflow and tables', () => {
+  const start = load('action.yml');
+  const report = load('report/action.yml');
+
+  it.each(['README.md', 'docs/testing.md'])('%s: a job of at most 10 lines whose inputs both actions declare', (page) => {
+    const text = readFileSync(page, 'utf8');
+    const block = /### (The )?GitHub Action\n[\s\S]*?```yaml\n([\s\S]*?)```/.exec(text)?.[2];
+    expect(block).toBeDefined();
+    expect(block!.trimEnd().split('\n').length).toBeLessThanOrEqual(10);
+    const steps = (parse(block!) as { jobs: Record<string, { steps: Step[] }> }).jobs.test!.steps;
+    const startStep = steps.find((s) => /^[\w-]+\/onboarding-emulator@/.test(s.uses ?? ''))!;
+    const reportStep = steps.find((s) => /\/report@/.test(s.uses ?? ''))!;
+    expect(Object.keys(startStep.with ?? {}).filter((k) => !(k in start.inputs))).toEqual([]);
+    expect(reportStep.if).toBe('always()');
+  });
+
+  it('docs/testing.md lists every input of both actions', () => {
+    const text = readFileSync('docs/testing.md', 'utf8');
+    for (const name of [...Object.keys(start.inputs), ...Object.keys(report.inputs)]) expect(text).toContain(`| \`${name}\` |`);
+  });
+});
