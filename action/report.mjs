@@ -102,32 +102,46 @@ function stopContainers() {
   }
 }
 
-async function main() {
-  if (!Number.isInteger(maxRows) || maxRows < 1 || maxRows > 1000) throw new ActionError(`input max-rows: ${JSON.stringify(input('max-rows'))} is not a whole number from 1 to 1000`);
-  mkdirSync(outDir, { recursive: true });
-  const warnings = [];
-  const files = [];
+/** The scenario report, the delivery counts and the saved files; what cannot be had is a warning. */
+async function collect(warnings, files) {
+  // No URL: the start step failed before it ran the container. The summary says so, and this
+  // step adds no second failure to the first.
+  if (!base) {
+    warnings.push('no emulator URL: the start action did not run the emulator (or give the url input)');
+    return {};
+  }
   let report;
   let counts;
+  const json = await fetchText('/_emulator/scenario/report?final=true', warnings);
+  if (json !== undefined) {
+    report = JSON.parse(json);
+    save('scenario-report.json', json, files);
+  }
+  const junit = await fetchText('/_emulator/scenario/report?final=true&format=junit', warnings);
+  if (junit !== undefined) save('scenario-report.junit.xml', junit, files);
+  // CTRF: save scenario-report.ctrf.json from ?format=ctrf here once the emulator answers it.
+  const deliveries = await fetchText(`/_emulator/deliveries?limit=${DELIVERY_PAGE}`, warnings);
+  if (deliveries !== undefined) counts = countDeliveries(JSON.parse(deliveries));
+  const requestsHar = await fetchText('/_emulator/requests?format=har', warnings);
+  if (requestsHar !== undefined) save('requests.har', requestsHar, files);
+  const deliveriesHar = await fetchText('/_emulator/deliveries?format=har', warnings);
+  if (deliveriesHar !== undefined) save('deliveries.har', deliveriesHar, files);
+  return { report, counts };
+}
+
+async function main() {
+  const warnings = [];
+  const files = [];
+  let collected = {};
+  // Whatever goes wrong here, the containers stop.
   try {
-    if (!base) throw new ActionError('no emulator URL: give the url input, or run the start action first (it sets EMULATOR_URL)');
-    const json = await fetchText('/_emulator/scenario/report?final=true', warnings);
-    if (json !== undefined) {
-      report = JSON.parse(json);
-      save('scenario-report.json', json, files);
-    }
-    const junit = await fetchText('/_emulator/scenario/report?final=true&format=junit', warnings);
-    if (junit !== undefined) save('scenario-report.junit.xml', junit, files);
-    // CTRF: save scenario-report.ctrf.json from ?format=ctrf here once the emulator answers it.
-    const deliveries = await fetchText(`/_emulator/deliveries?limit=${DELIVERY_PAGE}`, warnings);
-    if (deliveries !== undefined) counts = countDeliveries(JSON.parse(deliveries));
-    const requestsHar = await fetchText('/_emulator/requests?format=har', warnings);
-    if (requestsHar !== undefined) save('requests.har', requestsHar, files);
-    const deliveriesHar = await fetchText('/_emulator/deliveries?format=har', warnings);
-    if (deliveriesHar !== undefined) save('deliveries.har', deliveriesHar, files);
+    if (!Number.isInteger(maxRows) || maxRows < 1 || maxRows > 1000) throw new ActionError(`input max-rows: ${JSON.stringify(input('max-rows'))} is not a whole number from 1 to 1000`);
+    mkdirSync(outDir, { recursive: true });
+    collected = await collect(warnings, files);
   } finally {
     stopContainers();
   }
+  const { report, counts } = collected;
   const checkFile = input('receiver-check');
   let check;
   if (checkFile) {

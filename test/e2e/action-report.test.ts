@@ -90,6 +90,13 @@ describe('the report script', () => {
     expect(existsSync(join(run.outputs['output-dir']!, 'requests.har'))).toBe(false);
   });
 
+  it('says so in the summary, and does not fail, when the start step left no emulator URL', async () => {
+    const run = await runActionScript('report', {});
+    expect(run.code).toBe(0);
+    expect(run.outputs.verdict).toBe('unknown');
+    expect(run.summary).toContain('- no emulator URL: the start action did not run the emulator');
+  });
+
   it('refuses a max-rows out of range with an error annotation', async () => {
     const run = await runActionScript('report', { INPUT_URL: 'http://127.0.0.1:1', INPUT_MAX_ROWS: '0' });
     expect(run.code).toBe(1);
