@@ -5,10 +5,12 @@
 // the report action, $GITHUB_ENV.
 import { existsSync, readFileSync } from 'node:fs';
 import { extname, isAbsolute, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { ActionError, LABEL, OWNER_KEY, WORKSPACE, call, callJson, docker, exportEnv, fail, input, lastDockerError, poll, setOutputs } from './lib.mjs';
 
 const REGISTRY = 'ghcr.io/onboarding-emulator/onboarding-emulator';
-const actionPath = process.env.ACTION_PATH || resolve(import.meta.dirname, '..');
+// Not import.meta.dirname: the Node 18 some runner images still carry lacks it.
+const actionPath = process.env.ACTION_PATH || fileURLToPath(new URL('..', import.meta.url));
 const workspaceDir = process.env.GITHUB_WORKSPACE || process.cwd();
 
 function integer(name, fallback, min, max) {
@@ -62,7 +64,9 @@ function run(args, what) {
 async function waitHealthy(base, id, totalMs) {
   const began = Date.now();
   await poll(async () => {
-    const res = await call(`${base}/_emulator/health`, { timeoutMs: 2_000 }).catch(() => undefined);
+    // A short timeout per try: before the container listens, the engine's port proxy may hold a
+    // connection open without answering.
+    const res = await call(`${base}/_emulator/health`, { timeoutMs: 1_000 }).catch(() => undefined);
     if (res?.status === 200) return true;
     // A container that stopped will never answer: say so at once, with the end of its log.
     if (docker(['inspect', '--format', '{{.State.Running}}', id]) !== 'true') {

@@ -117,6 +117,18 @@ describe('the GitHub Action on the image under test', () => {
     expect(await id(FALLBACK_TAG)).toBe(await id(IMAGE));
   });
 
+  it('fails at once, with the container\'s log, when the container stops instead of answering', async () => {
+    // The base image runs `node` with no input, which exits at once: nothing ever answers.
+    const base = /^FROM\s+(\S+)/m.exec(readFileSync('Dockerfile', 'utf8'))![1]!;
+    const began = performance.now();
+    const run = await runActionScript('start', { INPUT_IMAGE: base, INPUT_PORT: String(await closedPort()), INPUT_HEALTH_TIMEOUT: '60' });
+    started.push(...(run.env.ONBOARDING_EMULATOR_CONTAINERS ?? '').split(' ').filter(Boolean));
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain("::error title=onboarding-emulator::the emulator's container stopped before it answered");
+    expect(performance.now() - began).toBeLessThan(20_000);
+    expect(started).toHaveLength(1);
+  });
+
   it('fails with the reason when the scenario file is not in the checkout', async () => {
     const checkout = mkdtempSync(join(tmpdir(), 'oe-action-checkout-'));
     const run = await runActionScript('start', { GITHUB_WORKSPACE: checkout, INPUT_IMAGE: IMAGE, INPUT_SCENARIO: 'missing.yaml', INPUT_PORT: String(await closedPort()) });
