@@ -58,6 +58,12 @@ describe.each(FILES)('%s', (file) => {
   });
 });
 
+describe('report/action.yml', () => {
+  it('states a status check on every step, so none is skipped after the job failed', () => {
+    for (const s of load('report/action.yml').runs.steps) expect(s.if, JSON.stringify(s)).toMatch(/always\(\)|cancelled\(\)/);
+  });
+});
+
 describe('the start script and the package agree', () => {
   const lib = readFileSync('action/lib.mjs', 'utf8');
   const start = readFileSync('action/start.mjs', 'utf8');
