@@ -128,6 +128,8 @@ async function main() {
   const target = input('relay-target');
   if (target) {
     const relay = await startRelay(base, image, port, target, totalMs);
+    // The runner replaces a masked value with *** in every later log line of the job.
+    console.log(`::add-mask::${relay.hook.secret}`);
     containers.unshift(relay.id);
     exportEnv({ ONBOARDING_EMULATOR_CONTAINERS: containers.join(' ') });
     Object.assign(outputs, { 'relay-container-id': relay.id, 'webhook-id': relay.hook.id, 'webhook-secret': relay.hook.secret });

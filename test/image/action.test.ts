@@ -96,6 +96,8 @@ describe('the GitHub Action on the image under test', () => {
     expect(message!.path).toBe('/webhooks');
     expect(message!.headers['service-event-type']).toBe('onboarding.created');
     expect(verifySignature(message!.body, String(message!.headers['service-signature']), run.outputs['webhook-secret']!)).toBe(true);
+    // The runner masks the secret in every later log line of the job.
+    expect(run.stdout).toContain(`::add-mask::${run.outputs['webhook-secret']}`);
     const hooks = await (await fetch(`${run.base}/v1/webhooks`, { headers })).json() as { data: { id: string; url: string }[] };
     expect(hooks.data).toEqual([expect.objectContaining({ id: run.outputs['webhook-id'], url: r.url('/webhooks') })]);
 
