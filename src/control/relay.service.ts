@@ -1,4 +1,6 @@
 import { fail } from '../core/errors.js';
+import { createIds } from '../core/ids.js';
+import { createRandom } from '../core/random.js';
 import type { Static } from '../core/schema.js';
 import type { Workspace } from '../core/workspace.js';
 import type { UrlPolicy } from '../delivery/address-policy.js';
@@ -7,6 +9,12 @@ import { dashboardPrincipal } from '../resources/organizations/organizations.acc
 import type { Environment, Organization } from '../resources/organizations/organizations.model.js';
 import { createWebhook, deleteWebhook } from '../resources/webhooks/webhooks.service.js';
 import type { OpenRelayBody } from './relay.schemas.js';
+
+/**
+ * A session address's id and secret come from the OS, never the workspace's seeded source: a
+ * test run with `listen` beside it gets the same seeded ids as one without.
+ */
+const SESSION_IDS = createIds(createRandom());
 
 /**
  * Opening a relay, with its session address where one is asked for: like `stripe listen
@@ -30,7 +38,7 @@ export function openRelay(ws: Workspace, hub: RelayHub, body: Static<typeof Open
     try {
       made = createWebhook(ws, dashboardPrincipal(owner, environment), {
         url: sessionUrl(relay.id), description: `listen session of relay ${relay.id}, removed when it ends`,
-      });
+      }, SESSION_IDS);
     } catch (err) {
       hub.close(ws.id, relay.id, token);
       throw err;

@@ -109,6 +109,23 @@ describe('the open row with session_address', () => {
     expect(await addresses()).toEqual([]);
   });
 
+  it('outlives a reset of the workspace with its id and secret, and leaves the seeded ids as they were', async () => {
+    const { call, addresses } = await emulator();
+    const opened = await call('POST', '/_emulator/relays', { forward_to: 'http://127.0.0.1:9/x', session_address: {} });
+    const session = opened.body.session_address as { id: string; secret: string };
+    const made = await call('POST', '/v1/webhooks', { url: 'http://127.0.0.1:9/mine' });
+    // Another emulator of the same seed, with no relay: the address gets the same seeded id.
+    const { call: callAlone } = await emulator();
+    expect((await callAlone('POST', '/v1/webhooks', { url: 'http://127.0.0.1:9/mine' })).body.id).toBe(made.body.id);
+
+    expect((await call('POST', '/_emulator/reset', {})).status).toBe(200);
+    expect((await addresses()).map((a) => a.id)).toEqual([session.id]);
+    expect((await call('POST', `/v1/webhooks/${session.id}/test`, {})).status).toBe(200);
+    const claimed = await call('POST', `/_emulator/relays/${String(opened.body.id)}/claim`, { wait_ms: 5_000 }, { 'Relay-Token': String(opened.body.token) });
+    const [message] = claimed.body.data as { body: string; headers: Record<string, string> }[];
+    expect(verifySignature(message!.body, message!.headers['Service-Signature']!, session.secret)).toBe(true);
+  });
+
   it('is removed when its relay lapses (a listen killed)', async () => {
     const { call, addresses } = await emulator({ relays: new RelayHub({ leaseMs: 300 }) });
     const opened = await call('POST', '/_emulator/relays', { forward_to: 'http://127.0.0.1:9/x', session_address: {} });
