@@ -139,14 +139,15 @@ describe('onboarding-emulator listen with no webhook address to take', () => {
     expect(emu.output()).not.toContain(secret);
   });
 
-  it('removes it on SIGTERM too', async () => {
+  it('gives it to --organization, and removes it on SIGTERM too', async () => {
     const emu = await serve([], children);
-    const relay = listen(['--url', emu.url, '--forward-to', 'http://127.0.0.1:9/hooks']);
+    const relay = listen(['--url', emu.url, '--forward-to', 'http://127.0.0.1:9/hooks', '--organization', 'org_bakker']);
     await until(() => SECRET.test(relay.err()), 'the ready line', 10_000);
-    expect(await addresses(emu.url)).toHaveLength(1);
+    const inspected = async () => (await call(emu.url, 'GET', '/_emulator/webhooks')).body.data as { id: string; organization_id: string }[];
+    expect(await inspected()).toEqual([expect.objectContaining({ id: SECRET.exec(relay.err())![2], organization_id: 'org_bakker' })]);
     relay.child.kill('SIGTERM');
     expect(await relay.exited).toBe(0);
-    expect(await addresses(emu.url)).toEqual([]);
+    expect(await inspected()).toEqual([]);
   });
 
   it('makes none when an address it takes exists, and says so when that address filters the events', async () => {
