@@ -88,8 +88,8 @@ export async function startRelay(options: RelayOptions): Promise<RelayHandle> {
     ...(session ? { session_address: session === true ? {} : { organization_id: session.organizationId, environment: session.environment } } : {}),
   });
   const said = new Set<RelayNotice['kind']>();
-  const notice = (n: RelayNotice | null) => {
-    if (!n || said.has(n.kind)) return;
+  const notice = (n: RelayNotice) => {
+    if (said.has(n.kind)) return;
     said.add(n.kind);
     options.onNotice?.(n);
   };

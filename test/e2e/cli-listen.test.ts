@@ -12,7 +12,8 @@ import { until } from '../support/wait.js';
  * `onboarding-emulator listen` as a person runs it: against `serve`, a message relayed to a
  * receiver and printed, Ctrl-C ends it with 0, an emulator that stops ends it with 2, and an
  * emulator that is not there at all is exit 2 at once; killed with -9, its relay lapses a
- * lease after, and under the strict URL policy it needs --forward-to.
+ * lease after, and under the strict URL policy it needs --forward-to. With no address to take
+ * it makes a session address, prints its secret and removes it, and it says why it relays nothing.
  */
 const OWNER = 'hrs_test_acme_owner';
 const children: ChildProcess[] = [];

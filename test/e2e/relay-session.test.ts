@@ -126,6 +126,22 @@ describe('the open row with session_address', () => {
     expect(verifySignature(message!.body, message!.headers['Service-Signature']!, session.secret)).toBe(true);
   });
 
+  it('left over without its relay (a snapshot restored), fails its attempts at once and goes at the next open', async () => {
+    const { call, addresses } = await emulator();
+    const opened = await call('POST', '/_emulator/relays', { forward_to: 'http://127.0.0.1:9/x', session_address: {} });
+    const id = (opened.body.session_address as { id: string }).id;
+    const snapshot = (await call('GET', '/_emulator/snapshot')).body;
+    await call('DELETE', `/_emulator/relays/${String(opened.body.id)}`, undefined, { 'Relay-Token': String(opened.body.token) });
+    expect((await call('PUT', '/_emulator/snapshot', snapshot)).status).toBe(200);
+    expect((await addresses()).map((a) => a.id)).toEqual([id]);
+    expect((await call('POST', `/v1/webhooks/${id}/test`, {})).status).toBe(200);
+    await until(async () => ((await call('GET', `/v1/webhooks/${id}/deliveries`)).body.data as { last_error: string | null }[])[0]?.last_error
+      === 'no relay carries this session address: the listen that made it has ended', 'the attempt to fail', 5_000);
+    const next = await call('POST', '/_emulator/relays', { url_prefix: 'http://127.0.0.1:9/' });
+    expect(next.body).toMatchObject({ workspace_addresses: 0, session_address: null });
+    expect(await addresses()).toEqual([]);
+  });
+
   it('is removed when its relay lapses (a listen killed)', async () => {
     const { call, addresses } = await emulator({ relays: new RelayHub({ leaseMs: 300 }) });
     const opened = await call('POST', '/_emulator/relays', { forward_to: 'http://127.0.0.1:9/x', session_address: {} });
