@@ -2,6 +2,8 @@
 #   docker build -t onboarding-emulator .
 #   docker run --rm -p 127.0.0.1:4010:4010 onboarding-emulator
 #   docker run --rm -p 127.0.0.1:4010:4010 onboarding-emulator --scenario happy-path --seed 7
+# The same image is the relay to a receiver on the host (the entrypoint runs any command):
+#   docker run --rm --network host onboarding-emulator listen --url http://127.0.0.1:4010 --forward-to http://127.0.0.1:3000/webhooks
 # Written for the builder every engine has (no syntax directive, no BuildKit-only flags), so
 # air-gapped runners and engines older than 25 build it as well.
 

@@ -21,6 +21,8 @@ import type { ScenarioDocument } from './scenarios/scenario.schemas.js';
 import { deliverySettings, type DeliverySettings } from './delivery/settings.js';
 import { inFlightAsDue } from './persistence/in-flight.js';
 import type { RelayHub } from './delivery/relay.js';
+import { nextSequence } from './core/store.js';
+import type { WebhookEndpointRecord } from './resources/webhooks/webhooks.model.js';
 import { JOURNAL_LIMIT, journalLimitProblem } from './core/journal.js';
 import { UnmatchedRequests } from './core/unmatched.js';
 
@@ -163,8 +165,10 @@ export class Emulator {
   reset(ws: Workspace): void {
     const entry = this.entries.get(ws.id)!;
     this.unindex(ws);
+    const sessions = this.sessionAddresses(ws);
     ws.clear();
     populate(ws, entry.fixtures, ws.recipe.keySuffix);
+    this.keepSessionAddresses(ws, sessions);
     installScenarioFaults(ws);
     // The scenario kept counts as loaded again now: its expectations look at what happens from here.
     if (ws.scenario) ws.scenario = { ...ws.scenario, loaded_at: ws.now(), from_seq: ws.store.sequence.next };
@@ -234,7 +238,9 @@ export class Emulator {
     }
     const state = buildState(snapshot, ws);
     this.unindex(ws);
+    const sessions = this.sessionAddresses(ws);
     applyState(ws, state);
+    this.keepSessionAddresses(ws, sessions);
     this.index(ws);
     if (restart !== undefined) this.restartStreams(ws, restart); // before timers that fell due draw ids
     ws.scheduler.runDue(); // what fell due while stored runs now; a realtime clock re-arms its alarm
@@ -250,6 +256,23 @@ export class Emulator {
     this.entries.set(id, { workspace: ws, fixtures });
     this.index(ws);
     return ws;
+  }
+
+  /** The session addresses of the workspace's open relays (`listen`), as they are now. */
+  private sessionAddresses(ws: Workspace): WebhookEndpointRecord[] {
+    const live = this.relays.sessionUrls(ws.id);
+    return ws.store.webhooks.values().filter((w) => live.has(w.url));
+  }
+
+  /**
+   * A relay outlives a reset or a restore, and so does its session address: the same id and the
+   * secret its `listen` printed, enabled, as if made now.
+   */
+  private keepSessionAddresses(ws: Workspace, sessions: WebhookEndpointRecord[]): void {
+    for (const w of sessions) {
+      if (!ws.store.organizations.get(w.organization_id)) continue;
+      ws.store.webhooks.put({ ...w, seq: nextSequence(ws.store), status: 'enabled', dead_in_a_row: 0, created_at: ws.now() });
+    }
   }
 
   private index(ws: Workspace): void {

@@ -30,7 +30,7 @@ export type {
 export { StateFileError } from './persistence/state-file.js';
 export { WELL_KNOWN_KEYS, type WellKnownKey } from './fixtures/well-known-keys.js';
 export { enableTracing, type TracingHandle } from './tracing/load.js';
-export { startRelay, type RelayOptions, type RelayHandle, type RelayedDelivery, type RelayEnd } from './client/relay.js';
+export { startRelay, type RelayOptions, type RelayHandle, type RelayedDelivery, type RelayEnd, type RelayNotice, type OpenedRelayInfo } from './client/relay.js';
 export type { RelayInfo, RelayedMessage } from './delivery/relay.js';
 
 /** Resources as the API renders them (JSON bodies), for typing what fetch returns. */

@@ -1,5 +1,5 @@
 import { httpTransport, type Transport } from '../delivery/transport.js';
-import type { RelayedMessage, RelayInfo, RelayReport } from '../delivery/relay.js';
+import type { RelayedMessage, RelayReport } from '../delivery/relay.js';
 import { ApiError, httpControl, UsageError, type ClientOptions } from './http.js';
 import { wallDelay } from '../core/timers.js';
 
@@ -28,7 +28,24 @@ export interface RelayOptions {
   onDelivery?: ((delivery: RelayedDelivery) => void) | undefined;
   /** How messages are posted; the real HTTP transport by default (tests may swap it). */
   transport?: Transport | undefined;
+  /**
+   * With `forwardTo`, when the workspace has no address the relay would take: register one for
+   * this session (every event), its secret in `relay.session_address`, removed when the relay
+   * ends. An object names its organization (default: the workspace's first employer) and environment.
+   */
+  sessionAddress?: boolean | { organizationId?: string | undefined; environment?: 'test' | 'live' | undefined } | undefined;
+  /** Why nothing is, or may be, relayed: each kind said once (at the start, or when it first happens). */
+  onNotice?: ((notice: RelayNotice) => void) | undefined;
 }
+
+/** A reason the relay relays nothing, or less than one may expect. */
+export interface RelayNotice {
+  kind: 'no_addresses' | 'no_matching_addresses' | 'events_filtered' | 'receiver_refused';
+  message: string;
+}
+
+/** The open's answer as the relay keeps it: everything but its token. */
+export type OpenedRelayInfo = Omit<Awaited<ReturnType<ReturnType<typeof httpControl>['relays']['open']>>, 'token'>;
 
 export interface RelayedDelivery {
   message_id: string;
@@ -47,7 +64,7 @@ export interface RelayedDelivery {
 export type RelayEnd = { reason: 'closed' } | { reason: 'lost'; message: string };
 
 export interface RelayHandle {
-  readonly relay: RelayInfo;
+  readonly relay: OpenedRelayInfo;
   /** Settles when the relay has ended, whichever way. */
   readonly done: Promise<RelayEnd>;
   /** Stops polling, waits for the messages being posted, and closes the relay on the emulator. */
@@ -64,10 +81,19 @@ export async function startRelay(options: RelayOptions): Promise<RelayHandle> {
   const client: ClientOptions = { url: options.url, key: options.key };
   const { relays } = httpControl(client, options.workspace);
   const forwardTo = options.forwardTo === undefined ? undefined : checkedUrl(options.forwardTo);
+  const session = options.sessionAddress;
   const { token, ...relay } = await relays.open({
     ...(options.urlPrefix !== undefined ? { url_prefix: options.urlPrefix } : {}),
     ...(forwardTo !== undefined ? { forward_to: forwardTo } : {}),
+    ...(session ? { session_address: session === true ? {} : { organization_id: session.organizationId, environment: session.environment } } : {}),
   });
+  const said = new Set<RelayNotice['kind']>();
+  const notice = (n: RelayNotice) => {
+    if (said.has(n.kind)) return;
+    said.add(n.kind);
+    options.onNotice?.(n);
+  };
+  for (const n of startNotices(relay, options.urlPrefix, forwardTo)) notice(n);
   // `token` goes with the relay's own calls only (claim, report, close), never into the handle or a printed line.
   const transport = options.transport ?? httpTransport();
   const stopping = new AbortController();
@@ -77,7 +103,7 @@ export async function startRelay(options: RelayOptions): Promise<RelayHandle> {
 
   const forward = async (message: RelayedMessage): Promise<void> => {
     // The prefix bounds what this relay posts, whatever the emulator hands it: outside it, nothing is sent.
-    const outside = options.urlPrefix !== undefined && !message.url.startsWith(options.urlPrefix);
+    const outside = options.urlPrefix !== undefined && !message.url.startsWith(options.urlPrefix) && message.url !== relay.session_address?.url;
     const target = outside ? message.url : forwardTo ?? message.url;
     let report: RelayReport;
     if (outside) {
@@ -85,6 +111,9 @@ export async function startRelay(options: RelayOptions): Promise<RelayHandle> {
     } else {
       const sent = await transport.send({ url: target, headers: message.headers, body: message.body, timeoutMs: message.timeout_ms });
       report = { status_code: sent.status, error: sent.ok ? null : sent.error, duration_ms: sent.durationMs };
+      if (sent.error === 'connection refused') {
+        notice({ kind: 'receiver_refused', message: `nothing listens at ${target} (connection refused): start the receiver there; the emulator retries each message on its schedule` });
+      }
     }
     let recorded = true;
     try {
@@ -137,6 +166,31 @@ export async function startRelay(options: RelayOptions): Promise<RelayHandle> {
       await relays.close(relay.id, token).catch(() => undefined);
     },
   };
+}
+
+/** What the open's answer says about what will be relayed: at most one line per reason. */
+function startNotices(relay: OpenedRelayInfo, prefix: string | undefined, forwardTo: string | undefined): RelayNotice[] {
+  // An emulator from before session addresses answers neither list: nothing can be said then.
+  if (!Array.isArray(relay.taken_addresses)) return [];
+  const taken = relay.taken_addresses;
+  const total = relay.workspace_addresses;
+  if (taken.length === 0) {
+    const plural = total === 1 ? 'address' : 'addresses';
+    const none = prefix === undefined || total === 0
+      ? { kind: 'no_addresses' as const, message: `workspace ${relay.workspace} has no webhook address` }
+      : { kind: 'no_matching_addresses' as const, message: `none of the ${total} webhook ${plural} of workspace ${relay.workspace} starts with ${prefix}` };
+    if (relay.session_address) return [{ ...none, message: `${none.message}: relaying a session address instead` }];
+    const remedy = forwardTo === undefined
+      ? 'nothing will be relayed: register one (POST /v1/webhooks), or give a forward target (listen --forward-to) for a session address'
+      : 'nothing will be relayed until one is registered';
+    return [{ ...none, message: `${none.message}: ${remedy}` }];
+  }
+  const enabled = taken.filter((w) => w.status === 'enabled');
+  if (enabled.length > 0 && enabled.every((w) => w.events.length > 0)) {
+    const types = [...new Set(enabled.flatMap((w) => w.events))].sort();
+    return [{ kind: 'events_filtered', message: `the webhook addresses this relay takes subscribe to ${types.join(', ')} only: other events are not relayed` }];
+  }
+  return [];
 }
 
 function lostBecause(err: ApiError, id: string): string {

@@ -1,5 +1,6 @@
 import { RELAY_LIMIT, RELAY_TOKEN_HEADER } from '../delivery/relay.js';
 import type { ControlHost } from './control.host.js';
+import { openRelay } from './relay.service.js';
 import { ErrorSchema, IdParam } from '../resources/common.schemas.js';
 import { ok } from '../operations/reply.js';
 import { defineControlRoute, type ControlRoute } from '../operations/control-row.js';
@@ -20,14 +21,14 @@ const tokenOf = (headers: Record<string, string | undefined>) => headers[RELAY_T
  */
 export const relayRoutes = [
   defineControlRoute({
-    kind: 'control', perWorkspace: true, tag, method: 'POST', path: '/_emulator/relays',
+    kind: 'control', perWorkspace: true, tag, method: 'POST', path: '/_emulator/relays', showsSecrets: true,
     operationId: 'openRelay',
     summary: "Open a relay: from now on the attempts to the workspace's addresses it takes wait for it to carry them, instead of going out directly",
-    description: `The answer holds the relay's \`token\`, shown this once: send it as the ${RELAY_TOKEN_HEADER} header of the relay's claims, reports and close. At most ${RELAY_LIMIT} relays per workspace (422 relay_limit_reached); under the strict URL policy \`forward_to\` is required.`,
+    description: `The answer holds the relay's \`token\`, shown this once: send it as the ${RELAY_TOKEN_HEADER} header of the relay's claims, reports and close. At most ${RELAY_LIMIT} relays per workspace (422 relay_limit_reached); under the strict URL policy \`forward_to\` is required. With \`session_address\` and \`forward_to\`, a workspace with no address the relay takes gets one for the relay's session: its secret is in this answer only, and the address goes when the relay does.`,
     body: OpenRelayBody,
     responses: { 201: { description: 'The relay, with its token', schema: OpenedRelaySchema }, 422: errors },
     client: { name: 'relays.open', args: 'body' },
-    handle: (ctx) => ok(ctx.emulator.relays.open(ctx.workspace.id, ctx.body, ctx.workspace.delivery?.urlPolicy), 201),
+    handle: (ctx) => ok(openRelay(ctx.workspace, ctx.emulator.relays, ctx.body), 201),
   }),
   defineControlRoute({
     kind: 'control', perWorkspace: true, tag, method: 'GET', path: '/_emulator/relays',

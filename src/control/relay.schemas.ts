@@ -10,6 +10,16 @@ export const OpenRelayBody = Type.Object(
   {
     url_prefix: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 2048, description: 'take only the addresses whose URL starts with this; left out or null: every address of the workspace' }))),
     forward_to: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 2048, description: 'the one URL the relay posts every message to, shown in the relay list; required under the strict URL policy. Left out: each message goes to its address\'s URL' }))),
+    session_address: Type.Optional(Type.Object(
+      {
+        organization_id: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: "the organization the address belongs to; default: the workspace's first employer" })),
+        environment: Type.Optional(Type.Union([Type.Literal('test'), Type.Literal('live')], { description: 'default test' })),
+      },
+      {
+        additionalProperties: false,
+        description: 'with forward_to, and when the workspace has no address the relay takes: register a webhook address for the relay\'s session (every event), answered with its secret and removed when the relay ends. It counts toward the 20 addresses of its organization (422 webhook_limit_reached, and no relay opened).',
+      },
+    )),
   },
   { additionalProperties: false, title: 'OpenRelayRequest' },
 );
@@ -24,7 +34,10 @@ const relayFields = {
   queued: Type.Integer({ description: 'messages waiting for the relay to take them' }),
   in_flight: Type.Integer({ description: 'messages the relay took and has not reported yet' }),
   relayed: Type.Integer({ description: 'messages the relay reported' }),
+  session_address_id: Nullable(Type.String({ description: "the webhook address made for the relay's session, removed when the relay ends" })),
 };
+
+const TakenAddress = Type.Object({ id: Type.String(), url: Type.String(), status: Type.String(), events: Type.Array(Type.String(), { description: 'empty: every event' }) });
 
 export const RelayInfoSchema = Type.Object(relayFields, { title: 'Relay' });
 
@@ -33,6 +46,18 @@ export const OpenedRelaySchema = Type.Object(
   {
     ...relayFields,
     token: Type.String({ description: `the relay's secret, answered by its open only: send it as the ${RELAY_TOKEN_HEADER} header to claim, report and close` }),
+    session_address: Nullable(Type.Object(
+      {
+        id: Type.String(),
+        url: Type.String({ description: 'a placeholder only this relay delivers to' }),
+        secret: Type.String({ description: 'the signing secret of its messages, answered by this open only' }),
+        organization_id: Type.String(),
+        environment: Type.String(),
+      },
+      { description: 'the address made for this session (session_address asked for, and no address to take); else null' },
+    )),
+    workspace_addresses: Type.Integer({ description: "the workspace's webhook addresses when the relay opened, other relays' session addresses left out" }),
+    taken_addresses: Type.Array(TakenAddress, { description: 'those of them the relay takes (its url_prefix)' }),
   },
   { title: 'OpenedRelay' },
 );

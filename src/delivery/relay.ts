@@ -31,6 +31,26 @@ export const RELAY_WAIT_MAX_MS = 60_000;
 export const RELAY_CLAIM_MAX = 100;
 /** Relays open at once in the emulator, whatever the workspace: every attempt looks through them for one that takes its address. */
 const RELAY_LIMIT_TOTAL = 256;
+/**
+ * Where a relay's session address points (`listen` with no address to take): a name under the
+ * reserved `.invalid` domain, which never resolves, so only the relay that made it can deliver
+ * there (docs/decisions.md).
+ */
+const SESSION_URL_BASE = 'https://relay.invalid/listen/';
+
+/** The URL of relay `id`'s session address. */
+export const sessionUrl = (relayId: string): string => `${SESSION_URL_BASE}${relayId}`;
+
+/** Is this the URL of a relay's session address (its relay open or not)? */
+export const isSessionUrl = (url: string): boolean => url.startsWith(SESSION_URL_BASE);
+
+/** A relay's session address: the webhook address made for it, removed when the relay ends. */
+export interface RelaySession {
+  id: string;
+  url: string;
+  /** Removes the address; called once, however the relay ends (closed, lapsed, its workspace deleted). */
+  remove: () => void;
+}
 
 /** One attempt as the relay sends it on: the receiver's URL, and the headers and body byte for byte. */
 export interface RelayedMessage {
@@ -68,6 +88,8 @@ export interface RelayInfo {
   queued: number;
   in_flight: number;
   relayed: number;
+  /** The webhook address made for the relay's session, removed when it ends; null: none. */
+  session_address_id: string | null;
 }
 
 interface Message {
@@ -89,6 +111,7 @@ class Relay {
   poll: Poll | null = null;
   lastSeen = monotonicMs();
   relayed = 0;
+  session: RelaySession | null = null;
   /** The secret its claims, reports and close carry: control clients share a workspace, not its relays. */
   readonly token = secret('rlt_', 24);
 
@@ -98,10 +121,13 @@ class Relay {
     return {
       id: this.id, workspace: this.workspace, url_prefix: this.urlPrefix, forward_to: this.forwardTo, created_at: this.createdAt,
       polling: this.poll !== null, queued: this.queue.length, in_flight: this.inFlight.size, relayed: this.relayed,
+      session_address_id: this.session?.id ?? null,
     };
   }
 
+  /** A session address goes to its own relay only, whatever the prefixes of the others. */
   takes(url: string): boolean {
+    if (isSessionUrl(url)) return this.session?.url === url;
     return this.urlPrefix === null || url.startsWith(this.urlPrefix);
   }
 
@@ -183,6 +209,22 @@ export class RelayHub {
     const relay = new Relay(`rly_${++this.relayCount}`, workspace, input.url_prefix ?? null, forwardTo, new Date(wallClockMs()).toISOString());
     this.relays.set(relay.id, relay);
     return { ...relay.info(), token: relay.token };
+  }
+
+  /** Gives an open relay its session address, which goes when the relay does. */
+  attachSession(id: string, session: RelaySession): void {
+    const relay = this.relays.get(id);
+    if (!relay) {
+      session.remove();
+      return;
+    }
+    relay.session = session;
+  }
+
+  /** The session addresses of the workspace's open relays, by URL: any other session URL is left over from a relay gone. */
+  sessionUrls(workspace: string): Set<string> {
+    this.sweep();
+    return new Set([...this.relays.values()].flatMap((r) => (r.workspace === workspace && r.session ? [r.session.url] : [])));
   }
 
   list(workspace: string): RelayInfo[] {
@@ -279,7 +321,10 @@ export class RelayHub {
       // The most specific prefix wins; among equals, the relay opened first.
       if (!chosen || (relay.urlPrefix?.length ?? -1) > (chosen.urlPrefix?.length ?? -1)) chosen = relay;
     }
-    if (!chosen) return null;
+    if (!chosen) {
+      // Left over from a relay gone (an emulator restarted from its state file): it never goes out directly.
+      return isSessionUrl(url) ? { send: async () => result(null, 'no relay carries this session address: the listen that made it has ended', 0) } : null;
+    }
     const relay = chosen;
     return { send: (request) => this.carry(relay, request) };
   }
@@ -334,6 +379,13 @@ export class RelayHub {
 
   private drop(relay: Relay, reason: string): void {
     this.relays.delete(relay.id);
+    const session = relay.session;
+    relay.session = null;
+    try {
+      session?.remove();
+    } catch {
+      // Its workspace is gone already: nothing is left to remove.
+    }
     const poll = relay.poll;
     relay.poll = null;
     poll?.cancel();

@@ -64,7 +64,7 @@ export interface ControlRoute<E = unknown> extends RouteBase {
    * Set on the few rows whose answer hands secrets out by design: the key table, a new
    * workspace's keys, the snapshot (the state itself), the outbox's mails, the dashboard's new
    * onboarding (its hosted_url), the Postman collection (keys as variables), a relay's claim
-   * (the message as it is to be sent); and MCP's, whose tools answer what those rows answer,
+   * (the message as it is to be sent), a relay's open (its session address's secret); and MCP's, whose tools answer what those rows answer,
    * each masked by its own row already. Every other answer is masked (control-runner.ts).
    */
   showsSecrets?: true;

@@ -3,12 +3,13 @@ import { startRelay, verifySignature, type RelayedDelivery, type RelayHandle } f
 import { answer, useReceivers } from '../support/receiver.js';
 import { createBody } from '../support/harness.js';
 import { until } from '../support/wait.js';
-import { removeContainers, start, waitForStatus } from './docker.js';
+import { IMAGE, LABEL, docker, inspect, logs, must, removeContainers, start, waitForStatus } from './docker.js';
 import { median, record } from './numbers.js';
 
 /**
  * Webhooks from the container to a receiver on the host's 127.0.0.1, with no network flags: the
- * emulator on the default bridge, the relay in this process. Its frozen clock signs with
+ * emulator on the default bridge, the relay in this process (or the image itself run as
+ * `listen` on the host's network). Its frozen clock signs with
  * emulated time, so a signature is checked against the workspace clock.
  */
 const OWNER = 'hrs_test_acme_owner';
@@ -112,4 +113,28 @@ describe('the relay between a container and the host', () => {
     record({ name: 'relay overhead per delivery, median of 50', value: median(overheads), unit: 'ms' });
     expect(p95).toBeLessThanOrEqual(50);
   });
+
+  it('runs as the image itself: `listen --forward-to` on the host network makes a session address, its printed secret verifies, and `docker stop` removes it', async () => {
+    const { base, call } = await emulatorInContainer();
+    const r = await receivers.start(answer(200));
+    const relay = await must(['run', '-d', '--label', LABEL, '--network', 'host', IMAGE, 'listen', '--url', base, '--forward-to', r.url('/webhooks')]);
+    const ready = /Ready! Your webhook signing secret is (whsec_\S+) \(session address (wh_\S+);/;
+    let out = '';
+    await until(async () => ready.test((out = await logs(relay))), 'the ready line in the relay container', 20_000).catch(() => {
+      throw new Error(`no ready line from the relay container: ${out}`);
+    });
+    const [, secret, id] = ready.exec(out)!;
+    const listed = async () => ((await call('GET', '/v1/webhooks?limit=100')).data as { id: string }[]).map((w) => w.id);
+    expect(await listed()).toEqual([id]);
+    await call('POST', `/v1/webhooks/${id}/test`, {});
+    const [got] = await r.waitFor(1, 10_000);
+    expect(got!.path).toBe('/webhooks');
+    // The frozen clock signs with emulated time: the signature is checked at it.
+    expect(verifySignature(got!.body, String(got!.headers['service-signature']), secret!, { now: START_S })).toBe(true);
+    const stopped = await docker(['stop', relay], 30_000);
+    expect(stopped.code, stopped.stderr).toBe(0);
+    expect(await inspect(relay, '{{.State.ExitCode}}')).toBe('0');
+    expect(await listed()).toEqual([]);
+  });
 });
+

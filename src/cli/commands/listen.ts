@@ -10,6 +10,8 @@ interface ListenOptions {
   forwardTo?: string;
   workspace?: string;
   urlPrefix?: string;
+  sessionAddress: boolean;
+  organization?: string;
 }
 
 /**
@@ -22,11 +24,17 @@ export function registerListen(program: Command): void {
     .addOption(new Option('--forward-to <url>', "post every message here; without it, each goes to its webhook address's own URL").env('EMULATOR_FORWARD_TO'))
     .addOption(new Option('--workspace <id>', 'relay for this workspace (default: the workspace of --key, else default)').env('EMULATOR_WORKSPACE'))
     .option('--url-prefix <prefix>', 'take only the webhook addresses whose URL starts with this')
+    .option('--no-session-address', 'never register a webhook address for this session (by default one is, with --forward-to, when the workspace has none for the relay to take)')
+    .option('--organization <id>', "the organization the session address belongs to (default: the workspace's first employer)")
     .addHelpText('after', [
       '',
       'Example (the emulator in a container, the receiver on this machine):',
       '  docker run --rm -p 127.0.0.1:4010:4010 onboarding-emulator',
       '  onboarding-emulator listen --url http://127.0.0.1:4010 --forward-to http://127.0.0.1:3000/webhooks',
+      '',
+      'With --forward-to and no webhook address to take, listen registers one for its session',
+      '(every event), prints its signing secret on stderr ("Ready! Your webhook signing secret is',
+      'whsec_..."), and removes it when it stops. Verify the messages with that secret.',
       '',
       'Every message is posted byte for byte with its signature headers, and the receiver\'s answer',
       '(or a timeout) is reported back: retries, auto-disable and the delivery log are those of a',
@@ -37,7 +45,10 @@ export function registerListen(program: Command): void {
       const o = { ...optionsOf(cmd), ...cmd.opts<ListenOptions>() };
       const handle = await startRelay({
         url: o.url, key: o.key, workspace: o.workspace, forwardTo: o.forwardTo, urlPrefix: o.urlPrefix,
+        sessionAddress: o.sessionAddress && { organizationId: o.organization },
         onDelivery: (d) => process.stdout.write(o.json ? `${JSON.stringify(d)}\n` : line(d)),
+        // stderr, once each: stdout holds the deliveries alone, one record a line under --json.
+        onNotice: (n) => process.stderr.write(`note: ${n.message}\n`),
       });
       const r = handle.relay;
       // Before the line that says it runs: a Ctrl-C sent on seeing it must find the handler.
@@ -45,6 +56,8 @@ export function registerListen(program: Command): void {
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);
       process.stderr.write(`relaying the webhooks of workspace ${r.workspace} (relay ${r.id}${r.url_prefix ? `, addresses starting ${r.url_prefix}` : ''}) to ${o.forwardTo ?? "each address's own URL"}; Ctrl-C stops\n`);
+      // On stderr, as the line before it: under --json stdout stays one delivery per line.
+      if (r.session_address) process.stderr.write(`Ready! Your webhook signing secret is ${r.session_address.secret} (session address ${r.session_address.id}; Ctrl-C to quit)\n`);
       const end = await handle.done;
       if (end.reason === 'lost') throw new UsageError(`lost the emulator at ${o.url}: ${end.message}`);
     }));

@@ -7,6 +7,7 @@ import type { Workspace } from '../../core/workspace.js';
 import type { EventRecord } from '../events/events.model.js';
 import { withSent, type DeliveryRecord, type WebhookEndpointRecord } from './webhooks.model.js';
 import { vetDeliveryTarget } from '../../delivery/address-policy.js';
+import { isSessionUrl } from '../../delivery/relay.js';
 import { loopbackHint } from '../../delivery/container.js';
 import type { InjectedAttempt, InjectedFault } from '../../delivery-faults/delivery-faults.js';
 import { endAttemptSpan, startAttemptSpan } from './webhooks.attempt-span.js';
@@ -131,7 +132,8 @@ export async function attempt(ws: Workspace, endpoint: WebhookEndpointRecord, de
   let sent: Record<string, string> | undefined;
   let result: { ok: boolean; status: number | null; error: string | null; durationMs?: number } = { ok: false, status: null, error: 'failed' };
   try {
-    const target = await vetDeliveryTarget(endpoint.url, settings.urlPolicy, settings.resolver);
+    // A session address is carried by its relay alone, to the receiver its open named and checked: its placeholder host is never resolved.
+    const target = isSessionUrl(endpoint.url) ? { refused: null } : await vetDeliveryTarget(endpoint.url, settings.urlPolicy, settings.resolver);
     let relayed = false;
     result = target.refused
       ? { ok: false, status: null, error: `refused by the strict URL policy: ${target.refused}` }

@@ -4,6 +4,7 @@ import { fail } from '../../core/errors.js';
 import { paginate, type Page } from '../../core/pagination.js';
 import { nextSequence } from '../../core/store.js';
 import { tracer } from '../../core/tracing.js';
+import type { IdFactory } from '../../core/ids.js';
 import type { Workspace } from '../../core/workspace.js';
 import { checkAddressUrl } from '../../delivery/address-policy.js';
 import { attempt, enqueue, messageBody, stopPending } from './webhooks.dispatcher.js';
@@ -37,7 +38,8 @@ export function listWebhooks(ws: Workspace, p: Principal, q: { limit?: number; s
   return paginate(ws.store.webhooks.values().filter((w) => owns(w, p)).reverse(), (w) => w.id, q, { defaultLimit: DEFAULT_PAGE_LIMIT });
 }
 
-export function createWebhook(ws: Workspace, p: Principal, body: CreateWebhookBody): WebhookEndpointRecord {
+/** `ids`: where its id and secret come from; the workspace's seeded source unless the caller must leave that alone. */
+export function createWebhook(ws: Workspace, p: Principal, body: CreateWebhookBody, ids: Pick<IdFactory, 'id'> = ws.ids): WebhookEndpointRecord {
   const problem = checkAddressUrl(body.url, policyOf(ws));
   if (problem) throw fail('parameter_invalid', `url: ${problem}`, 'url');
   const events = [...new Set(body.events ?? [])];
@@ -49,7 +51,7 @@ export function createWebhook(ws: Workspace, p: Principal, body: CreateWebhookBo
     throw fail('webhook_limit_reached', `An organization has at most ${MAX_ADDRESSES} webhook addresses.`);
   }
   return ws.store.webhooks.put({
-    id: ws.ids.id('wh'),
+    id: ids.id('wh'),
     seq: nextSequence(ws.store),
     environment: p.environment,
     organization_id: p.home.id,
@@ -58,7 +60,7 @@ export function createWebhook(ws: Workspace, p: Principal, body: CreateWebhookBo
     events,
     status: 'enabled',
     api_version: p.apiVersion,
-    secret: ws.ids.id('whsec'),
+    secret: ids.id('whsec'),
     previous_secret: null,
     previous_secret_expires_at: null,
     dead_in_a_row: 0,
