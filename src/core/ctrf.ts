@@ -10,11 +10,11 @@ import type { TestCase, TestSuite } from './test-report.js';
  */
 
 /** The CTRF specification version written, the current one of the reference package. */
-export const CTRF_SPEC_VERSION = '0.0.0';
+const CTRF_SPEC_VERSION = '0.0.0';
 
 type CtrfStatus = 'passed' | 'failed' | 'skipped' | 'pending' | 'other';
 
-export interface CtrfTest {
+interface CtrfTest {
   name: string;
   status: CtrfStatus;
   /** Milliseconds it took (0 when not measured). */
