@@ -1,4 +1,6 @@
 import { readFileSync } from 'node:fs';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
 import { CURRENT_SPEC_VERSION, validate } from 'ctrf';
 import { describe, expect, it } from 'vitest';
 import { harness, KEYS, type Harness } from '../support/harness.js';
@@ -6,6 +8,8 @@ import { createOnboarding } from '../support/sandbox-steps.js';
 
 /** GET /_emulator/scenario/report?format=ctrf: the report as CTRF, checked by the reference package. */
 
+// ajv-formats is CommonJS; under NodeNext its default export arrives wrapped.
+const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
 const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 const scenario = {
@@ -117,8 +121,9 @@ describe('GET /_emulator/scenario/report?format=ctrf', () => {
     }
   });
 
-  it('is described in the OpenAPI document: the format values, and the CTRF report among the JSON answers', async () => {
-    const doc = (await harness().http().get('/openapi.json').expect(200)).body as {
+  it('is described in the OpenAPI document: the format values, and the CTRF report among the JSON answers, as answered', async () => {
+    const h = await midRun();
+    const doc = (await h.http().get('/openapi.json').expect(200)).body as {
       paths: Record<string, Record<string, { parameters?: { name: string; schema: unknown }[]; responses: Record<string, { content: Record<string, { schema: unknown }> }> }>>;
       components: { schemas: Record<string, unknown> };
     };
@@ -127,5 +132,13 @@ describe('GET /_emulator/scenario/report?format=ctrf', () => {
     const json = JSON.stringify(op.responses['200']!.content['application/json']!.schema);
     expect(json).toContain('CtrfReport');
     expect(Object.keys(op.responses['200']!.content)).toEqual(expect.arrayContaining(['application/json', 'application/xml']));
+    // The published schema describes what is answered, pending and failed tests included.
+    const ajv = new Ajv2020({ allErrors: true, strict: false });
+    addFormats(ajv);
+    const check = ajv.compile(doc.components.schemas.CtrfReport as object);
+    for (const query of ['', '&final=true']) {
+      const answer = await ctrf(h, query);
+      expect(check(answer), JSON.stringify(check.errors)).toBe(true);
+    }
   });
 });
