@@ -1,6 +1,7 @@
 import { basename } from 'node:path';
 import { DEFAULT_BASE_URL, DEFAULT_HOST } from './core/product.js';
 import { ApiError } from './core/errors.js';
+import type { CtrfReport } from './core/ctrf.js';
 import { localMethods, onWorkspace } from './control/control.local.js';
 import { type ControlClient, type CreatedWorkspace, type ResetWorkspace, type ScenarioReport, type ScenarioState, type ScenarioValidation } from './control/control.client.js';
 import { DEFAULT_WORKSPACE, Emulator, type EmulatorOptions, type WorkspaceInput } from './emulator.js';
@@ -70,6 +71,8 @@ export interface ControlHelpers extends ControlClient {
      * `final`: the verdict at the end of a run, a still-pending expectation failed.
      */
     report(final?: boolean): Promise<ScenarioReport>;
+    /** The same report as a CTRF test report (GET /_emulator/scenario/report?format=ctrf): a pending expectation pending, unless `final`. */
+    reportCtrf(final?: boolean): Promise<CtrfReport>;
   };
 }
 

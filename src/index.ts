@@ -27,6 +27,7 @@ export type {
   Fault, FaultInput, OutboxMail, OutboxFilter, InProcessOptions, WorkspaceSnapshot, RestoredWorkspace,
   ScenarioDocument, ScenarioRule, ScenarioMatch, ScenarioExpectation, ScenarioState, ScenarioValidation, ScenarioReport, ScenarioWarning, ScenarioInput, ControlClient,
 } from './in-process.js';
+export type { CtrfReport } from './core/ctrf.js';
 export { StateFileError } from './persistence/state-file.js';
 export { WELL_KNOWN_KEYS, type WellKnownKey } from './fixtures/well-known-keys.js';
 export { enableTracing, type TracingHandle } from './tracing/load.js';

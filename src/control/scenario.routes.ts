@@ -1,9 +1,12 @@
 import type { ControlHost } from './control.host.js';
+import { Type } from '../core/schema.js';
 import { ErrorSchema } from '../resources/common.schemas.js';
-import { ok, RawFile } from '../operations/reply.js';
+import { JsonFile, ok, RawFile, type Reply } from '../operations/reply.js';
 import { defineControlRoute, type ControlRoute } from '../operations/control-row.js';
 import { ScenarioSchema } from '../scenarios/scenario.schemas.js';
-import { expectationsJunit } from '../scenarios/scenario.expect.js';
+import { expectationsCtrf, expectationsJunit, type ExpectationReport } from '../scenarios/scenario.expect.js';
+import type { CtrfReport } from '../core/ctrf.js';
+import { CtrfReportSchema } from './ctrf.schemas.js';
 import { AnyDocument, ScenarioReport, ScenarioReportQuery, ScenarioState, ScenarioValidation } from './scenario.schemas.js';
 import { checkedScenario, describeScenario, loadScenario, scenarioJsonSchema, scenarioReport, validateScenario } from './scenario.service.js';
 
@@ -33,12 +36,14 @@ export const scenarioRoutes = [
   }),
   defineControlRoute({
     kind: 'control', perWorkspace: true, tag, method: 'GET', path: '/_emulator/scenario/report',
-    operationId: 'scenarioReport', summary: "The scenario's expectations (expect:), each passed, failed or pending against the workspace clock now, and why; ?final=true fails what is still pending (the end of a run); ?format=junit answers JUnit XML",
+    operationId: 'scenarioReport', summary: "The scenario's expectations (expect:), each passed, failed or pending against the workspace clock now, and why; ?final=true fails what is still pending (the end of a run); ?format=junit answers JUnit XML, ?format=ctrf a CTRF JSON report",
     query: ScenarioReportQuery,
-    responses: { 200: { description: 'The report (JSON), or JUnit XML with format=junit', schema: ScenarioReport, media: ['application/xml'] } },
-    client: { name: 'scenario.report', args: ['final'] },
-    handle: (ctx) => {
+    responses: { 200: { description: 'The report (JSON), JUnit XML with format=junit, or a CTRF report (JSON) with format=ctrf', schema: Type.Union([ScenarioReport, CtrfReportSchema]), media: ['application/xml'] } },
+    client: [{ name: 'scenario.report', args: ['final'] }, { name: 'scenario.reportCtrf', args: ['final'], query: { format: 'ctrf' } }],
+    // The answer's forms named apart: a JsonFile is a RawFile, and the client types CTRF by it.
+    handle: (ctx): Reply<ExpectationReport | RawFile | JsonFile<CtrfReport>> => {
       const report = scenarioReport(ctx.workspace, ctx.query.final);
+      if (ctx.query.format === 'ctrf') return ok(new JsonFile(expectationsCtrf(report)));
       return ok(ctx.query.format === 'junit' ? new RawFile(new TextEncoder().encode(expectationsJunit(report)), 'application/xml; charset=utf-8') : report);
     },
   }),

@@ -61,7 +61,7 @@ export const ScenarioReport = Type.Object(
 
 export const ScenarioReportQuery = Type.Object(
   {
-    format: Type.Optional(Type.Union([Type.Literal('json'), Type.Literal('junit')], { description: 'junit: JUnit XML, a pending expectation skipped' })),
+    format: Type.Optional(Type.Union([Type.Literal('json'), Type.Literal('junit'), Type.Literal('ctrf')], { description: 'junit: JUnit XML, a pending expectation skipped; ctrf: a CTRF report (JSON), a pending expectation pending' })),
     final: Type.Optional(Type.Boolean({ description: 'true: the verdict at the end of a run; a still-pending expectation fails, "not reached by the end of the run" (a CI gate that cannot pass on a run that did nothing)' })),
   },
   { additionalProperties: false },

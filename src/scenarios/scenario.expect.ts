@@ -1,5 +1,7 @@
 import { parseDuration } from '../core/durations.js';
+import { ctrfReport, type CtrfReport } from '../core/ctrf.js';
 import { junitXml } from '../core/junit.js';
+import type { TestSuite } from '../core/test-report.js';
 import { reportedAt } from '../core/validation.js';
 import { ONBOARDING_ID_PLACEHOLDER, withOnboardingId } from '../core/placeholders.js';
 import type { JournalEntry } from '../core/journal.js';
@@ -397,18 +399,32 @@ export function finalReport(report: ExpectationReport): ExpectationReport {
   return tally(report.scenario, report.now, true, report.expectations.map((e) => ({ ...ended(e), details: e.details.map(ended) })));
 }
 
-/** The report as JUnit XML: one suite, a test case per expectation, pending ones skipped. */
-export function expectationsJunit(report: ExpectationReport): string {
+/** The report as test cases: one suite, a case per expectation, the reasons of its subjects as its detail. */
+function expectationSuite(report: ExpectationReport): TestSuite {
   const suite = report.scenario ?? 'scenario';
-  return junitXml([{
+  return {
     name: suite,
     timestamp: report.now,
     cases: report.expectations.map((e) => ({
       name: e.name,
       classname: `${suite}.${e.kind}`,
-      outcome: e.status === 'pending' ? 'skipped' : e.status,
+      outcome: e.status,
       ...(e.status === 'passed' ? {} : { message: e.reason }),
       ...(e.details.length > 0 && e.status !== 'passed' ? { detail: e.details.map((d) => `${d.subject} ${d.status}: ${d.reason}`).join('\n') } : {}),
     })),
-  }], 'onboarding-emulator scenario report');
+  };
+}
+
+/** The report as JUnit XML: one suite, a test case per expectation, pending ones skipped. */
+export function expectationsJunit(report: ExpectationReport): string {
+  return junitXml([expectationSuite(report)], 'onboarding-emulator scenario report');
+}
+
+/**
+ * The report as CTRF: a test per expectation, a pending one pending. The report is a verdict at
+ * one instant of the workspace clock, its `now`: the run's start and stop both.
+ */
+export function expectationsCtrf(report: ExpectationReport): CtrfReport {
+  const now = Date.parse(report.now);
+  return ctrfReport([expectationSuite(report)], { start: now, stop: now });
 }

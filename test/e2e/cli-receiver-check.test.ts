@@ -2,6 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { validate } from 'ctrf';
 import { XMLParser } from 'fast-xml-parser';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { run } from '../support/serve.js';
@@ -9,7 +10,8 @@ import { gradedReceiver, SECRET, type GradedReceiver } from '../support/graded-r
 
 /**
  * `receiver-check` of the built CLI: it runs the checks itself (no emulator) against receivers
- * on 127.0.0.1; exit status, table, --json and the --junit file read back by an XML parser.
+ * on 127.0.0.1; exit status, table, --json, the --junit file read back by an XML parser and the
+ * --ctrf file checked by the CTRF reference package.
  */
 const children: ChildProcess[] = [];
 const open: GradedReceiver[] = [];
@@ -74,10 +76,45 @@ describe('onboarding-emulator receiver-check', () => {
     const burst = await cli(['--url', r.url, '--secret', SECRET, '--burst', '51']);
     expect(burst.code).toBe(2);
     expect(burst.stderr).toContain('--burst must be a whole number from 1 to 50');
-    const url = await cli(['--url', 'ftp://example.test/hook', '--secret', SECRET, '--junit', join(dir, 'never.xml')]);
+    const url = await cli(['--url', 'ftp://example.test/hook', '--secret', SECRET, '--junit', join(dir, 'never.xml'), '--ctrf', join(dir, 'never.json')]);
     expect(url.code).toBe(2);
     expect(url.stderr).toContain('url: must be an absolute http or https URL.');
     expect(existsSync(join(dir, 'never.xml'))).toBe(false);
+    expect(existsSync(join(dir, 'never.json'))).toBe(false);
     expect(r.received).toBe(0);
+  });
+
+  it('--ctrf writes a CTRF report beside JUnit: a test per check, failures with message and trace, the run\'s own span', async () => {
+    const r = await start('unsigned');
+    const file = join(dir, 'unsigned.ctrf.json');
+    const junit = join(dir, 'unsigned-too.xml');
+    const out = await cli(['--url', r.url, '--secret', SECRET, '--timeout-ms', '2000', '--burst', '2', '--ctrf', file, '--junit', junit, '--json']);
+    expect(out.code, out.out).toBe(1);
+    const report = JSON.parse(out.stdout) as { started_at: string; duration_ms: number; checks: { id: number; name: string; grade: string; reason: string; ms: number | null }[] };
+    const doc = JSON.parse(readFileSync(file, 'utf8')) as {
+      reportFormat: string; results: { tool: { name: string }; summary: Record<string, number>; tests: { name: string; status: string; duration: number; message?: string; trace?: string; suite: string[] }[] };
+    };
+    expect(validate(doc)).toEqual({ valid: true, errors: [] });
+    expect(doc.results.tool.name).toBe('onboarding-emulator');
+    const start_ = Date.parse(report.started_at);
+    expect(doc.results.summary).toEqual({ tests: 11, passed: 7, failed: 4, pending: 0, skipped: 0, other: 0, start: start_, stop: start_ + report.duration_ms });
+    expect(doc.results.tests.map((t) => t.name)).toEqual(report.checks.map((c) => `${c.id} ${c.name}`));
+    const failed = doc.results.tests.filter((t) => t.status === 'failed');
+    expect(failed.map((t) => t.name)).toEqual(['3 bad_signature', '4 missing_signature', '5 stale_timestamp', '6 body_changed']);
+    expect(failed[1]!.message).toContain('accepted with 200');
+    expect(failed[1]!.trace).toMatch(/\nstatus: 200\n/);
+    for (const [i, t] of doc.results.tests.entries()) {
+      expect(t.suite).toEqual(['receiver-check']);
+      expect(t.duration).toBe(Math.round(report.checks[i]!.ms ?? 0));
+    }
+    // JUnit from the same checks counts the same.
+    expect(readJunit(junit).testsuites).toMatchObject({ tests: '11', failures: '4', skipped: '0' });
+  });
+
+  it('--ctrf to a place it cannot write: exit 2, naming the file', async () => {
+    const r = await start('correct');
+    const out = await cli(['--url', r.url, '--secret', SECRET, '--timeout-ms', '2000', '--burst', '2', '--ctrf', join(dir, 'no-such-folder', 'x.json')]);
+    expect(out.code).toBe(2);
+    expect(out.stderr).toContain(`cannot write ${join(dir, 'no-such-folder', 'x.json')}: ENOENT`);
   });
 });

@@ -2,11 +2,12 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { validate } from 'ctrf';
 import { XMLParser } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run, serve } from '../support/serve.js';
 
-/** `scenario report` of the built CLI against a built server on a frozen clock: exit status, table, --json and --junit. */
+/** `scenario report` of the built CLI against a built server on a frozen clock: exit status, table, --json, --junit and --ctrf. */
 const START = '2026-10-05T09:00:00.000Z';
 const OWNER = 'hrs_test_acme_owner';
 const children: ChildProcess[] = [];
@@ -108,5 +109,38 @@ describe('onboarding-emulator scenario report', () => {
     const overHttp = (await (await fetch(`${url}/_emulator/scenario/report?final=true`)).json()) as { final: boolean; failed: number; pending: number; expectations: { status: string; reason: string }[] };
     expect(overHttp).toMatchObject({ final: true, failed: open.pending, pending: 0 });
     for (const e of overHttp.expectations) expect(e.reason).toMatch(/^not reached by the end of the run: /);
+  });
+
+  it('--ctrf writes the report as CTRF, the document ?format=ctrf answers: pending ones pending, failed ones with their reason', async () => {
+    expect((await cli(['scenario', 'load', FAILING, '--url', url])).code).toBe(0);
+    await createOnboarding('CLI-3');
+    const file = join(dir, 'report.ctrf.json');
+    const open = await cli(['scenario', 'report', '--url', url, '--ctrf', file]);
+    expect(open.code, open.stderr).toBe(0);
+    const doc = JSON.parse(readFileSync(file, 'utf8')) as { results: { summary: Record<string, number>; tests: { name: string; status: string; message?: string }[] } };
+    expect(validate(doc)).toEqual({ valid: true, errors: [] });
+    expect(doc.results.tests.map((t) => [t.name, t.status])).toEqual([['completed within 1h', 'pending'], ['in review within 1d', 'pending']]);
+    expect(doc.results.summary).toMatchObject({ tests: 2, passed: 0, failed: 0, pending: 2 });
+    // Written from the report the CLI read: the document the server answers at the same workspace instant.
+    expect(doc).toEqual(await (await fetch(`${url}/_emulator/scenario/report?format=ctrf`)).json());
+
+    const final = await cli(['scenario', 'report', '--final', '--url', url, '--ctrf', file, '--junit', join(dir, 'final-too.xml')]);
+    expect(final.code, final.stderr).toBe(1);
+    const ended = JSON.parse(readFileSync(file, 'utf8')) as typeof doc;
+    expect(validate(ended).valid).toBe(true);
+    expect(ended.results.summary).toMatchObject({ tests: 2, failed: 2, pending: 0 });
+    for (const t of ended.results.tests) expect(t.message).toMatch(/^not reached by the end of the run: /);
+    const junit = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(readFileSync(join(dir, 'final-too.xml'), 'utf8'));
+    expect(junit.testsuites).toMatchObject({ tests: '2', failures: '2', skipped: '0' });
+  });
+
+  it('refuses a format the report has not: exit 1 with the server\'s refusal, nothing printed on stdout', async () => {
+    const refused = await cli(['control', 'GET', '/_emulator/scenario/report?format=xml', '--url', url]);
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toBe('');
+    expect(refused.stderr).toBe('error 422 parameter_invalid: format: must be one of: json, junit, ctrf\n');
+    const ctrf = await cli(['control', 'GET', '/_emulator/scenario/report?format=ctrf', '--url', url, '--json']);
+    expect(ctrf.code, ctrf.stderr).toBe(0);
+    expect(validate(JSON.parse(ctrf.stdout)).valid).toBe(true);
   });
 });

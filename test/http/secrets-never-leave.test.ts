@@ -180,6 +180,7 @@ describe('secrets never leave', () => {
       'scenario': await read('/_emulator/scenario'),
       'scenario report': await read('/_emulator/scenario/report?final=true'),
       'scenario JUnit': await read('/_emulator/scenario/report?final=true&format=junit'),
+      'scenario CTRF': await read('/_emulator/scenario/report?final=true&format=ctrf'),
       'wait': await waited.text(),
       'error answers': errorAnswers.join('\n'),
     };

@@ -1,7 +1,9 @@
 import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { ApiError as RefusedError } from '../../core/errors.js';
-import { junitXml, type JunitCase } from '../../core/junit.js';
+import { ctrfReport } from '../../core/ctrf.js';
+import { junitXml } from '../../core/junit.js';
+import type { TestSuite } from '../../core/test-report.js';
 import { DEFAULT_BURST, MAX_BURST, MAX_TIMEOUT_MS, runReceiverCheck, type CheckResult, type ReceiverCheckReport } from '../../receiver-check/receiver-check.js';
 import { action, printJson, printTable, usageExit } from '../client.js';
 import { UsageError } from '../../client/http.js';
@@ -14,6 +16,7 @@ interface ReceiverCheckOptions {
   burst?: string;
   json?: boolean;
   junit?: string;
+  ctrf?: string;
 }
 
 /** The flag's digits as a number (anything else NaN): the run itself checks the range, as for every caller. */
@@ -26,16 +29,39 @@ const asUsage = (err: RefusedError): UsageError => {
   return new UsageError(flag && err.message.startsWith(`${err.param}: `) ? `${flag} ${err.message.slice(err.param!.length + 2)}` : err.message);
 };
 
-/** One testcase per check; a warning passes (it fails no run), its reason kept in the case's name. */
-function junitCases(report: ReceiverCheckReport): JunitCase[] {
-  return report.checks.map((c) => ({
-    name: `${c.id} ${c.name}${c.grade === 'warning' ? ' (warning)' : ''}`,
-    classname: 'receiver-check',
-    outcome: c.grade === 'failed' ? 'failed' : c.grade === 'skipped' ? 'skipped' : 'passed',
-    ...(c.grade === 'failed' || c.grade === 'skipped' ? { message: c.reason } : {}),
-    ...(c.grade === 'failed' ? { detail: `${c.title}\nstatus: ${c.status ?? 'no answer'}\nms: ${c.ms ?? '-'}` } : {}),
-    ...(c.ms !== null ? { time: c.ms / 1000 } : {}),
-  }));
+/** One test case per check; a warning passes (it fails no run), its reason kept in the case's name. */
+function checkSuite(report: ReceiverCheckReport): TestSuite {
+  return {
+    name: 'receiver-check',
+    timestamp: report.started_at,
+    cases: report.checks.map((c) => ({
+      name: `${c.id} ${c.name}${c.grade === 'warning' ? ' (warning)' : ''}`,
+      classname: 'receiver-check',
+      outcome: c.grade === 'failed' ? 'failed' : c.grade === 'skipped' ? 'skipped' : 'passed',
+      ...(c.grade === 'failed' || c.grade === 'skipped' ? { message: c.reason } : {}),
+      ...(c.grade === 'failed' ? { detail: `${c.title}\nstatus: ${c.status ?? 'no answer'}\nms: ${c.ms ?? '-'}` } : {}),
+      ...(c.ms !== null ? { time: c.ms / 1000 } : {}),
+    })),
+  };
+}
+
+/** The report's files as asked (JUnit XML, CTRF), each written whole or refused as a usage mistake. */
+function writeReports(o: ReceiverCheckOptions, report: ReceiverCheckReport): void {
+  const suite = checkSuite(report);
+  // The run's own span: when it started, and how long it took.
+  const start = Date.parse(report.started_at);
+  const files: [string | undefined, () => string][] = [
+    [o.junit, () => junitXml([suite])],
+    [o.ctrf, () => `${JSON.stringify(ctrfReport([suite], { start, stop: start + report.duration_ms }), null, 2)}\n`],
+  ];
+  for (const [file, text] of files) {
+    if (!file) continue;
+    try {
+      writeFileSync(file, text());
+    } catch (err) {
+      throw new UsageError(`cannot write ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    }
+  }
 }
 
 function summary(report: ReceiverCheckReport): string {
@@ -62,6 +88,7 @@ export function registerReceiverCheck(program: Command): void {
     .option('--burst <n>', `messages sent at once in the burst check (1 to ${MAX_BURST}; default ${DEFAULT_BURST})`)
     .option('--json', 'print the report as JSON instead of a table')
     .option('--junit <file>', 'also write the report as JUnit XML, one testcase per check')
+    .option('--ctrf <file>', 'also write the report as CTRF JSON (Common Test Report Format), one test per check')
     .addHelpText('after', [
       '',
       'Exit status: 0 when every required check passed, 1 when one failed, 2 on a usage mistake.',
@@ -87,13 +114,7 @@ export function registerReceiverCheck(program: Command): void {
         if (err instanceof RefusedError) throw asUsage(err);
         throw err;
       }
-      if (o.junit) {
-        try {
-          writeFileSync(o.junit, junitXml([{ name: 'receiver-check', timestamp: report.started_at, cases: junitCases(report) }]));
-        } catch (err) {
-          throw new UsageError(`cannot write ${o.junit}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
-        }
-      }
+      writeReports(o, report);
       if (o.json) {
         printJson(report);
       } else {
