@@ -89,6 +89,8 @@ export function rotateSecret(ws: Workspace, p: Principal, id: string, body: Rota
   });
 }
 
+const PING_DATA = { message: 'A test message from the onboarding emulator.' };
+
 /** A ping along the normal route to this address alone; it is no event of GET /v1/events. */
 export function sendTestPing(ws: Workspace, p: Principal, id: string): DeliveryRecord {
   const w = getWebhook(ws, p, id);
@@ -102,8 +104,6 @@ export function sendTestPing(ws: Workspace, p: Principal, id: string): DeliveryR
   };
   return enqueue(ws, w, event.id, event.type, messageBody(event, w.api_version), tracer().current());
 }
-
-const PING_DATA = { message: 'A test message from the onboarding emulator.' };
 
 /**
  * One ping under one event id to each of these addresses (the control API's trigger): each
