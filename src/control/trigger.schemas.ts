@@ -15,7 +15,7 @@ export const TriggerBody = Type.Object(
     })),
     organization_id: Type.Optional(Type.String({
       minLength: 1,
-      description: 'the employer whose dashboard creates the onboarding (default: the first employer with an enabled test webhook address, else the first employer); for ping, whose addresses get it (default: every address)',
+      description: 'the employer the onboarding is created for (default: the first whose own test webhook address, or an admitted partner\'s, would get the events, else the first employer); for ping, whose addresses get it (default: every address)',
     })),
   },
   { additionalProperties: false, title: 'TriggerRequest', examples: [{ event_type: 'onboarding.completed' }] },
@@ -31,6 +31,7 @@ export const Triggered = Type.Object(
     event_type: Type.String(),
     onboarding_id: Nullable(Type.String({ description: 'null for ping' })),
     organization_id: Nullable(Type.String({ description: 'null for a ping sent to the addresses of several organizations' })),
+    partner_id: Nullable(Type.String({ description: 'the partner whose key created the onboarding (its addresses get the events too); null when the dashboard did, and for ping' })),
     onboarding_created: Type.Boolean({ description: 'whether this call created the onboarding' }),
     events: Type.Array(EventRef, { description: 'every event this call made, in order: the steps before the one asked for, and any older name after it' }),
     deliveries: Type.Integer({ description: 'the webhook deliveries made for the event asked for, one per address it goes to' }),

@@ -1,4 +1,4 @@
-import { fail } from '../core/errors.js';
+import { ApiError, fail } from '../core/errors.js';
 import type { Workspace } from '../core/workspace.js';
 import { OLDER_NAMES, type EventRecord, type EventType } from '../resources/events/events.model.js';
 import * as life from '../resources/onboardings/onboardings.lifecycle.js';
@@ -9,7 +9,7 @@ import { nextJourneyStep } from '../resources/onboardings/onboardings.next-step.
 import { MANUAL_CONNECTOR } from '../resources/onboardings/onboardings.payroll.js';
 import { cancelRecord, createOnboarding } from '../resources/onboardings/onboardings.service.js';
 import type { Organization } from '../resources/organizations/organizations.model.js';
-import { dashboardPrincipal } from '../resources/organizations/organizations.access.js';
+import { actFor, dashboardPrincipal, findCaller, type Principal } from '../resources/organizations/organizations.access.js';
 import { pingAddresses } from '../resources/webhooks/webhooks.service.js';
 import { findOnboarding } from './onboarding-actions.service.js';
 import type { Triggered, TriggerBody } from './trigger.schemas.js';
@@ -120,7 +120,36 @@ function checkReachable(ws: Workspace, r: OnboardingRecord, type: EventType): vo
   }
 }
 
-/** The employer a new onboarding is created for: the one named, else the first with an enabled test webhook address, else the first. */
+/** Whether an organization (employer or partner) has an enabled test webhook address. */
+const hasAddress = (ws: Workspace, organizationId: string): boolean =>
+  ws.store.webhooks.values().some((w) => w.organization_id === organizationId && w.environment === 'test' && w.status === 'enabled');
+
+/**
+ * The partners that would receive the events of an onboarding they create for this employer,
+ * each acting through its own test key: admitted to create and read onboardings, with an
+ * enabled test address. Fixture order.
+ */
+function receivingPartners(ws: Workspace, org: Organization): Principal[] {
+  const principals: Principal[] = [];
+  for (const partner of ws.store.organizations.values()) {
+    if (partner.kind !== 'partner' || !hasAddress(ws, partner.id)) continue;
+    const key = ws.store.keys.values().find((k) => k.organization_id === partner.id && k.environment === 'test' && k.scopes.includes('onboardings:write'));
+    if (!key) continue;
+    try {
+      const p = actFor(ws.store, findCaller(ws.store, key.key, undefined), org.id, 'onboardings:write');
+      if (p.scopes.includes('onboardings:read')) principals.push(p);
+    } catch (e) {
+      // Not admitted by this employer, or not for onboardings: its addresses would get nothing.
+      if (!(e instanceof ApiError)) throw e;
+    }
+  }
+  return principals;
+}
+
+/**
+ * The employer a new onboarding is created for: the one named, else the first whose own
+ * address or a receiving partner's would get the events, else the first.
+ */
 function employerFor(ws: Workspace, organizationId: string | undefined): Organization {
   const employers = ws.store.organizations.values().filter((o) => o.kind === 'employer');
   if (organizationId !== undefined) {
@@ -128,13 +157,19 @@ function employerFor(ws: Workspace, organizationId: string | undefined): Organiz
     if (!named) throw fail('organization_unknown', `organization_id: ${organizationId} is not an employer in workspace ${ws.id}.`, 'organization_id');
     return named;
   }
-  const hooked = employers.find((o) => ws.store.webhooks.values().some((w) => w.organization_id === o.id && w.environment === 'test' && w.status === 'enabled'));
-  const org = hooked ?? employers[0];
+  const org = employers.find((o) => hasAddress(ws, o.id)) ?? employers.find((o) => receivingPartners(ws, o).length > 0) ?? employers[0];
   if (!org) throw fail('organization_unknown', `Workspace ${ws.id} has no employer to create an onboarding for.`, 'organization_id');
   return org;
 }
 
-/** A new test onboarding made by the employer's dashboard, with its first location and template. */
+/**
+ * Who creates it: the first receiving partner, with its own key, so its addresses get the
+ * events as well as the employer's (a partner receives only what its keys made); else the
+ * employer's dashboard.
+ */
+const creatorFor = (ws: Workspace, org: Organization): Principal => receivingPartners(ws, org)[0] ?? dashboardPrincipal(org, 'test');
+
+/** A new test onboarding, with the employer's first location and template. */
 function createFor(ws: Workspace, org: Organization, type: EventType, baseUrl: string): OnboardingRecord {
   const location = org.locations[0];
   const template = org.templates[0];
@@ -142,12 +177,13 @@ function createFor(ws: Workspace, org: Organization, type: EventType, baseUrl: s
     throw fail('parameter_invalid', `organization_id: ${org.id} has no location or no template to create an onboarding with.`, 'organization_id');
   }
   const start = new Date(ws.clock.nowMs() + START_IN_MS).toISOString().slice(0, 10);
-  return createOnboarding(ws, dashboardPrincipal(org, 'test'), {
+  const creator = creatorFor(ws, org);
+  return createOnboarding(ws, creator, {
     reference: `trigger ${type}`,
     employee: { first_name: 'Test', last_name: 'Trigger', email: 'trigger@example.test' },
     employment: { position: 'Test hire', start_date: start, location_id: location.id, template_id: template.id, hours_per_week: 24, hourly_wage_cents: 1500 },
     options: { send_invitation: type === 'onboarding.invitation_sent' },
-  }, { source: 'dashboard', baseUrl });
+  }, { source: creator.partner ? 'api' : 'dashboard', baseUrl });
 }
 
 const eventsOf = (ws: Workspace, onboardingId: string): EventRecord[] => ws.store.events.values().filter((e) => e.data.onboarding_id === onboardingId);
@@ -186,6 +222,7 @@ function triggerOnboardingEvent(ws: Workspace, body: TriggerBody, baseUrl: strin
     event_type: type,
     onboarding_id: r.id,
     organization_id: r.organization_id,
+    partner_id: r.partner_id,
     onboarding_created: created,
     events: events.map((e) => ({ id: e.id, type: e.type })),
     deliveries: ws.store.deliveries.values().filter((d) => d.event_id === event.id).length,
@@ -211,6 +248,7 @@ function triggerPing(ws: Workspace, body: TriggerBody): Triggered {
     event_type: 'ping',
     onboarding_id: null,
     organization_id: owners.size === 1 ? [...owners][0]! : null,
+    partner_id: null,
     onboarding_created: false,
     events: [{ id: ping.event_id, type: 'ping' }],
     deliveries: ping.deliveries,

@@ -105,6 +105,27 @@ describe('POST /_emulator/trigger on an existing onboarding', () => {
     expect(done.events.map((e) => e.type)).toEqual(['integration.sync_succeeded', 'payroll.completed', 'onboarding.completed']);
   });
 
+  it('a partner\'s address gets the events too: the onboarding is made with the partner\'s own key', async () => {
+    const h = harness();
+    const partner = await receivers.start(answer(200));
+    const registered = await h.asPartnerFor(KEYS.hrsoft, 'org_acme').post('/v1/webhooks', { url: partner.url() });
+    expect(registered.status, JSON.stringify(registered.body)).toBe(201);
+    // With the partner's address alone, the employer admitting it is chosen.
+    const first = await triggered(h, { event_type: 'onboarding.created' });
+    expect(first).toMatchObject({ organization_id: 'org_acme', partner_id: 'org_hrsoft', deliveries: 1 });
+
+    const employerReceiver = await receivers.start(answer(200));
+    const employer = await register(h, { url: employerReceiver.url() });
+    const made = await triggered(h, { event_type: 'onboarding.approved' });
+    expect(made).toMatchObject({ organization_id: 'org_acme', partner_id: 'org_hrsoft', deliveries: 2 });
+    await settle(h);
+    const got = partner.requests.find((q) => q.headers['service-event-id'] === made.event_id);
+    expectSignedBy(got!, [(registered.body as { secret: string }).secret]);
+    expect((await h.asPartnerFor(KEYS.hrsoft, 'org_acme').get(`/v1/onboardings/${made.onboarding_id}`)).status).toBe(200);
+    // The employer's own address gets it as well, signed with its own secret.
+    expectSignedBy(employerReceiver.requests.find((q) => q.headers['service-event-id'] === made.event_id)!, [employer.secret]);
+  });
+
   it('acts in the workspace of its path', async () => {
     const h = harness();
     const ws = (await h.http().post('/_emulator/workspaces')).body as { id: string };

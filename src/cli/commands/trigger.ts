@@ -15,7 +15,7 @@ export function registerTrigger(program: Command): void {
   clientCommand(program, 'trigger', 'Make one webhook event of a type happen through the life cycle, delivered and signed like any other (POST /_emulator/trigger)')
     .argument('<event-type>', 'an event type of GET /v1/events (older names too), or ping')
     .option('--onboarding <id>', 'play this onboarding forward instead of creating one (409 when the type cannot happen from its status)')
-    .option('--org <id>', 'the employer whose dashboard creates the onboarding; for ping, whose webhook addresses get it')
+    .option('--org <id>', 'the employer the onboarding is created for; for ping, whose webhook addresses get it')
     .option(...WORKSPACE_OPTION)
     .addHelpText(
       'after',
