@@ -33,6 +33,7 @@ import { registerFaults } from './commands/faults.js';
 import { registerWebhooks } from './commands/webhooks.js';
 import { registerWait } from './commands/wait.js';
 import { registerPostman } from './commands/postman.js';
+import { registerTrigger } from './commands/trigger.js';
 
 // `... | head -3` closes the pipe before the output is written: stop quietly, as other
 // command-line tools do, instead of dying on an EPIPE stack trace.
@@ -159,6 +160,7 @@ registerFaults(program);
 registerWebhooks(program);
 registerWait(program);
 registerPostman(program);
+registerTrigger(program);
 registerSnapshot(program);
 registerScenario(program);
 registerControl(program);

@@ -9,6 +9,7 @@ import { relayRoutes } from './relay.routes.js';
 import { requestRoutes } from './requests.routes.js';
 import { scenarioRoutes } from './scenario.routes.js';
 import { stateMachineRoutes } from './state-machine.routes.js';
+import { triggerRoutes } from './trigger.routes.js';
 import { waitRoutes } from './wait.routes.js';
 
 /**
@@ -19,4 +20,5 @@ import { waitRoutes } from './wait.routes.js';
 export const controlRows = [
   ...controlRoutes, ...onboardingActionRoutes, ...scenarioRoutes, ...inspectRoutes, ...requestRoutes, ...deliveryFaultRoutes,
   ...stateMachineRoutes, ...receiverCheckRoutes, ...relayRoutes, ...waitRoutes, ...deliveryRoutes, ...postmanRoutes,
+  ...triggerRoutes,
 ];

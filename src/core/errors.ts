@@ -104,6 +104,7 @@ export const ERROR_CODES = {
   fault_limit_reached: def(422, 'invalid_request'),
   relay_limit_reached: def(422, 'invalid_request'),
   webhook_disabled: def(409, 'conflict'),
+  webhook_address_missing: def(409, 'conflict'),
   delivery_in_progress: def(409, 'conflict'),
   clock_backwards: def(409, 'conflict'),
   hosted_link_revoked: def(409, 'conflict'),

@@ -121,6 +121,13 @@ export async function exerciseEveryTool(client: Client, base: string, receiver: 
   const har = await use<{ log: { entries: unknown[] } }>('webhooks', { action: 'deliveries.har' });
   expect(har.log.entries.length).toBeGreaterThanOrEqual(2);
 
+  // trigger: one event made through the life cycle, listed by the API and delivered to the address.
+  const made = await use<{ event_id: string; event_type: string; onboarding_id: string }>('trigger', { action: 'trigger', event_type: 'onboarding.approved' });
+  const listed = (await (await v1(base, 'GET', '/v1/events?limit=100')).json()) as { data: { id: string; type: string; data: { onboarding_id: string } }[] };
+  expect(listed.data.find((e) => e.id === made.event_id)).toMatchObject({ type: 'onboarding.approved', data: { onboarding_id: made.onboarding_id } });
+  await use('wait', { action: 'waitFor', query: { for: 'delivery', event_type: 'onboarding.approved', status: 'succeeded', timeout_ms: 2_000 } });
+  expect(receiver.requests.some((r) => r.headers['service-event-id'] === made.event_id)).toBe(true);
+
   // postman: the /v1 collection with the workspace's keys as variables.
   const collection = await use<{ info: { schema: string }; variable: { key: string; value: string }[] }>('postman', { action: 'postman.collection' });
   expect(collection.info.schema).toContain('v2.1');
@@ -155,6 +162,10 @@ export async function exerciseRefusals(client: Client, bound: string, other: str
   expect(await refusal(client, 'workspace', { action: 'workspace.describe', workspaceId: other })).toMatchObject({ code: 'workspace_not_found', param: 'workspace_id' });
   expect(await refusal(client, 'workspace', { action: 'workspace.delete', workspaceId: other })).toMatchObject({ code: 'workspace_not_found' });
   expect(await refusal(client, 'requests', { action: 'requests.find', query: { key: KEYS.live } })).toMatchObject({ type: 'permission_error', code: 'sandbox_test_keys_only' });
+  const unknownType = await refusal(client, 'trigger', { action: 'trigger', event_type: 'onboarding.exploded' });
+  expect(unknownType).toMatchObject({ type: 'invalid_request', code: 'parameter_invalid', param: 'event_type' });
+  expect(unknownType.message).toContain('onboarding.completed');
+  expect(await refusal(client, 'trigger', { action: 'trigger', event_type: 'onboarding.created', onboarding_id: 'onb_missing' })).toMatchObject({ code: 'resource_not_found' });
   expect(await call(client, 'workspace', { action: 'workspace.describe', workspaceId: bound })).toMatchObject({ id: bound });
   expect((await call<{ id: string }[]>(client, 'workspace', { action: 'workspace.list' })).map((w) => w.id)).toEqual([bound]);
 }

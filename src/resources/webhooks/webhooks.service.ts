@@ -91,6 +91,8 @@ export function rotateSecret(ws: Workspace, p: Principal, id: string, body: Rota
   });
 }
 
+const PING_DATA = { message: 'A test message from the onboarding emulator.' };
+
 /** A ping along the normal route to this address alone; it is no event of GET /v1/events. */
 export function sendTestPing(ws: Workspace, p: Principal, id: string): DeliveryRecord {
   const w = getWebhook(ws, p, id);
@@ -100,9 +102,23 @@ export function sendTestPing(ws: Workspace, p: Principal, id: string): DeliveryR
     type: 'ping' as const,
     created_at: ws.now(),
     organization_id: w.organization_id,
-    data: { message: 'A test message from the onboarding emulator.' },
+    data: PING_DATA,
   };
   return enqueue(ws, w, event.id, event.type, messageBody(event, w.api_version), tracer().current());
+}
+
+/**
+ * One ping under one event id to each of these addresses (the control API's trigger): each
+ * message carries its address's organization and API version, as a test message does.
+ */
+export function pingAddresses(ws: Workspace, addresses: readonly WebhookEndpointRecord[]): { event_id: string; deliveries: number } {
+  const id = ws.ids.id('evt');
+  const created_at = ws.now();
+  const trace = tracer().current();
+  for (const w of addresses) {
+    enqueue(ws, w, id, 'ping', messageBody({ id, type: 'ping', created_at, organization_id: w.organization_id, data: PING_DATA }, w.api_version), trace);
+  }
+  return { event_id: id, deliveries: addresses.length };
 }
 
 export function listDeliveries(ws: Workspace, p: Principal, id: string, q: ListDeliveriesQuery): Page<DeliveryRecord> {
