@@ -1,5 +1,5 @@
 // The report half of the GitHub Action (report/action.yml), run with `if: always()`: saves the
-// scenario report (JSON and JUnit) and the requests and deliveries HAR files, writes the job
+// scenario report (JSON, JUnit and CTRF) and the requests and deliveries HAR files, writes the job
 // summary (each expectation's verdict, a receiver check's grades when the job saved one, the
 // delivery log's counts, the saved files), then stops the containers the start half ran.
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -119,7 +119,8 @@ async function collect(warnings, files) {
   }
   const junit = await fetchText('/_emulator/scenario/report?final=true&format=junit', warnings);
   if (junit !== undefined) save('scenario-report.junit.xml', junit, files);
-  // CTRF: save scenario-report.ctrf.json from ?format=ctrf here once the emulator answers it.
+  const ctrf = await fetchText('/_emulator/scenario/report?final=true&format=ctrf', warnings);
+  if (ctrf !== undefined) save('scenario-report.ctrf.json', ctrf, files);
   const deliveries = await fetchText(`/_emulator/deliveries?limit=${DELIVERY_PAGE}`, warnings);
   if (deliveries !== undefined) counts = countDeliveries(JSON.parse(deliveries));
   const requestsHar = await fetchText('/_emulator/requests?format=har', warnings);

@@ -86,3 +86,30 @@ export function printFields(fields: [string, Cell][]): void {
   const width = Math.max(...fields.map(([k]) => k.length));
   process.stdout.write(`${fields.map(([k, v]) => `${k.padEnd(width)}  ${v === null || v === undefined ? '-' : String(v)}`).join('\n')}\n`);
 }
+
+/** What a report command prints on stdout: a table for people; JSON, JUnit XML or CTRF JSON for tools. */
+const REPORT_FORMATS = ['table', 'json', 'junit', 'ctrf'] as const;
+export type ReportFormat = (typeof REPORT_FORMATS)[number];
+
+export const reportFormatOption = (): Option =>
+  new Option('--format <format>', 'what to print on stdout: table, json (as --json), junit (JUnit XML) or ctrf (CTRF JSON)').choices(REPORT_FORMATS);
+
+/** The machine formats of one report; `table` prints the people's form itself. */
+export interface ReportRenders {
+  json: () => unknown;
+  junit: () => string;
+  ctrf: () => unknown;
+  table: () => void;
+}
+
+/** The format --format (or --json) asks for; both naming different ones is a usage mistake. */
+export function reportFormat(o: { format?: ReportFormat; json?: boolean }): ReportFormat {
+  if (o.json && o.format !== undefined && o.format !== 'json') throw new UsageError(`--json and --format ${o.format} ask for two formats: give one`);
+  return o.format ?? (o.json ? 'json' : 'table');
+}
+
+export function printReportAs(format: ReportFormat, renders: ReportRenders): void {
+  if (format === 'table') renders.table();
+  else if (format === 'junit') process.stdout.write(renders.junit());
+  else printJson(renders[format]());
+}

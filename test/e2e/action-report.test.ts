@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
+import { validate } from 'ctrf';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runActionScript } from '../support/action-run.js';
 import { createBody } from '../support/harness.js';
@@ -72,12 +73,15 @@ describe('the report script', () => {
     const junit = new XMLParser({ ignoreAttributes: false }).parse(readFileSync(join(out, 'scenario-report.junit.xml'), 'utf8'));
     expect(junit.testsuites['@_tests']).toBe('5');
     expect(junit.testsuites['@_failures']).toBe('2');
+    const ctrf = JSON.parse(readFileSync(join(out, 'scenario-report.ctrf.json'), 'utf8'));
+    expect(validate(ctrf).valid).toBe(true);
+    expect(ctrf.results.summary).toMatchObject({ tests: 5, passed: 3, failed: 2 });
     const requests = JSON.parse(readFileSync(join(out, 'requests.har'), 'utf8'));
     expect(requests.log.entries.map((e: { request: { method: string; url: string } }) => `${e.request.method} ${new URL(e.request.url).pathname}`)).toEqual(['POST /v1/webhooks', 'POST /v1/onboardings']);
     const deliveries = JSON.parse(readFileSync(join(out, 'deliveries.har'), 'utf8'));
     expect(deliveries.log.entries.map((e: { request: { url: string } }) => e.request.url)).toEqual([r.url('/hooks')]);
     expect(JSON.parse(readFileSync(join(out, 'receiver-check.json'), 'utf8')).ok).toBe(false);
-    for (const f of ['scenario-report.json', 'scenario-report.junit.xml', 'requests.har', 'deliveries.har', 'receiver-check.json']) expect(run.summary).toContain(`\`${f}\``);
+    for (const f of ['scenario-report.json', 'scenario-report.junit.xml', 'scenario-report.ctrf.json', 'requests.har', 'deliveries.har', 'receiver-check.json']) expect(run.summary).toContain(`\`${f}\``);
   });
 
   it('still writes a summary, saying what it could not get, when the emulator does not answer', async () => {

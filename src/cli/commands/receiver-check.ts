@@ -5,7 +5,7 @@ import { ctrfReport } from '../../core/ctrf.js';
 import { junitXml } from '../../core/junit.js';
 import type { TestSuite } from '../../core/test-report.js';
 import { DEFAULT_BURST, MAX_BURST, MAX_TIMEOUT_MS, runReceiverCheck, type CheckResult, type ReceiverCheckReport } from '../../receiver-check/receiver-check.js';
-import { action, printJson, printTable, usageExit } from '../client.js';
+import { action, printReportAs, printTable, reportFormat, reportFormatOption, usageExit, type ReportFormat } from '../client.js';
 import { UsageError } from '../../client/http.js';
 
 interface ReceiverCheckOptions {
@@ -17,6 +17,7 @@ interface ReceiverCheckOptions {
   json?: boolean;
   junit?: string;
   ctrf?: string;
+  format?: ReportFormat;
 }
 
 /** The flag's digits as a number (anything else NaN): the run itself checks the range, as for every caller. */
@@ -45,14 +46,18 @@ function checkSuite(report: ReceiverCheckReport): TestSuite {
   };
 }
 
+const junitOf = (report: ReceiverCheckReport): string => junitXml([checkSuite(report)]);
+/** The run's own span: when it started, and how long it took. */
+const ctrfOf = (report: ReceiverCheckReport) => {
+  const start = Date.parse(report.started_at);
+  return ctrfReport([checkSuite(report)], { start, stop: start + report.duration_ms });
+};
+
 /** The report's files as asked (JUnit XML, CTRF), each written whole or refused as a usage mistake. */
 function writeReports(o: ReceiverCheckOptions, report: ReceiverCheckReport): void {
-  const suite = checkSuite(report);
-  // The run's own span: when it started, and how long it took.
-  const start = Date.parse(report.started_at);
   const files: [string | undefined, () => string][] = [
-    [o.junit, () => junitXml([suite])],
-    [o.ctrf, () => `${JSON.stringify(ctrfReport([suite], { start, stop: start + report.duration_ms }), null, 2)}\n`],
+    [o.junit, () => junitOf(report)],
+    [o.ctrf, () => `${JSON.stringify(ctrfOf(report), null, 2)}\n`],
   ];
   for (const [file, text] of files) {
     if (!file) continue;
@@ -89,6 +94,7 @@ export function registerReceiverCheck(program: Command): void {
     .option('--json', 'print the report as JSON instead of a table')
     .option('--junit <file>', 'also write the report as JUnit XML, one testcase per check')
     .option('--ctrf <file>', 'also write the report as CTRF JSON (Common Test Report Format), one test per check')
+    .addOption(reportFormatOption())
     .addHelpText('after', [
       '',
       'Exit status: 0 when every required check passed, 1 when one failed, 2 on a usage mistake.',
@@ -98,6 +104,7 @@ export function registerReceiverCheck(program: Command): void {
     ].join('\n'))
     .exitOverride(usageExit)
     .action(action(async (o: ReceiverCheckOptions) => {
+      const format = reportFormat(o);
       const timeoutMs = digits(o.timeoutMs);
       const burst = digits(o.burst);
       let report: ReceiverCheckReport;
@@ -115,16 +122,19 @@ export function registerReceiverCheck(program: Command): void {
         throw err;
       }
       writeReports(o, report);
-      if (o.json) {
-        printJson(report);
-      } else {
-        process.stdout.write(`receiver ${report.url}\n\n`);
-        printTable(
-          ['check', 'required', 'grade', 'status', 'ms', 'reason'],
-          report.checks.map((c) => [`${c.id} ${c.name}`, c.required ? 'yes' : 'no', c.grade, c.status, c.ms, c.reason]),
-        );
-        process.stdout.write(`\n${summary(report)}\n`);
-      }
+      printReportAs(format, {
+        json: () => report,
+        junit: () => junitOf(report),
+        ctrf: () => ctrfOf(report),
+        table: () => {
+          process.stdout.write(`receiver ${report.url}\n\n`);
+          printTable(
+            ['check', 'required', 'grade', 'status', 'ms', 'reason'],
+            report.checks.map((c) => [`${c.id} ${c.name}`, c.required ? 'yes' : 'no', c.grade, c.status, c.ms, c.reason]),
+          );
+          process.stdout.write(`\n${summary(report)}\n`);
+        },
+      });
       if (!report.ok) process.exitCode = 1;
     }));
 }

@@ -5,7 +5,7 @@ import type { ScenarioDocument } from '../../scenarios/scenario.schemas.js';
 import { scenarioWarnings, type ScenarioWarning } from '../../scenarios/scenario.warnings.js';
 import type { ControlClient, ScenarioReport, ScenarioState } from '../../control/control.client.js';
 import { expectationsCtrf, expectationsJunit } from '../../scenarios/scenario.expect.js';
-import { action, clientCommand, commandGroup, optionsOf, printFields, printJson, printTable } from '../client.js';
+import { action, clientCommand, commandGroup, optionsOf, printFields, printJson, printReportAs, printTable, reportFormat, reportFormatOption, type ReportFormat } from '../client.js';
 import { ApiError, httpControl, UsageError, type ClientOptions } from '../../client/http.js';
 
 /** One file read and checked the way the emulator reads `--scenario` files. */
@@ -196,6 +196,7 @@ export function registerScenario(program: Command): void {
     .option('--workspace <id>', 'the workspace to report on (default: the one --key belongs to, else default)')
     .option('--junit <file>', 'also write the report as JUnit XML to this file (a pending expectation is skipped)')
     .option('--ctrf <file>', 'also write the report as CTRF JSON (Common Test Report Format) to this file (a pending expectation is pending)')
+    .addOption(reportFormatOption())
     .option('--final', 'the verdict at the end of a run: a still-pending expectation fails ("not reached by the end of the run"), so a run that did nothing cannot pass')
     .addHelpText('after', [
       '',
@@ -205,14 +206,21 @@ export function registerScenario(program: Command): void {
       '  onboarding-emulator scenario report',
       '  onboarding-emulator scenario report --final --junit reports/scenario.xml   # the gate at the end of a CI run',
       '  onboarding-emulator scenario report --final --ctrf reports/scenario.ctrf.json',
+      '  onboarding-emulator scenario report --final --format ctrf > scenario.ctrf.json',
     ].join('\n'))
-    .action(action(async (opts: { workspace?: string; junit?: string; ctrf?: string; final?: boolean }, cmd: Command) => {
+    .action(action(async (opts: { workspace?: string; junit?: string; ctrf?: string; final?: boolean; format?: ReportFormat }, cmd: Command) => {
       const o = optionsOf(cmd);
+      // A format mistake is found before the emulator is asked or a file is written.
+      const format = reportFormat({ ...o, format: opts.format });
       const report = await scenarioOf(o, opts.workspace).report(opts.final === true);
       if (opts.junit) writeFileSync(opts.junit, expectationsJunit(report));
       if (opts.ctrf) writeFileSync(opts.ctrf, `${JSON.stringify(expectationsCtrf(report), null, 2)}\n`);
-      if (o.json) printJson(report);
-      else printReport(report);
+      printReportAs(format, {
+        json: () => report,
+        junit: () => expectationsJunit(report),
+        ctrf: () => expectationsCtrf(report),
+        table: () => printReport(report),
+      });
       if (report.failed > 0) process.exitCode = 1;
     }));
 
