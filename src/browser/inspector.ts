@@ -193,7 +193,7 @@
     return h('div', null,
       table(['Onboarding', 'Employee', 'Status', 'Waiting on', 'Version', 'Env'], o.data.map((r) => {
         return h('tr', { class: r.id === state.onboarding ? 'selected' : null, 'aria-current': r.id === state.onboarding ? 'true' : null },
-          h('td', null, h('button', { type: 'button', class: 'link id', onclick: () => { select(r.id); }, 'aria-label': 'Show onboarding ' + r.id, text: r.id })),
+          h('td', { class: 'id-cell' }, h('button', { type: 'button', class: 'link id', onclick: () => { select(r.id); }, 'aria-label': 'Show onboarding ' + r.id, title: r.id, text: r.id })),
           h('td', { text: r.employee.first_name + ' ' + r.employee.last_name }),
           h('td', null, badge(r.status)),
           h('td', { class: 'words' }, wrappable(list(r.waiting_on))),
