@@ -1,5 +1,6 @@
+import { createRequire } from 'node:module';
 import { pino, type Logger } from 'pino';
-import pretty from 'pino-pretty';
+import type PinoPretty from 'pino-pretty';
 
 /** The values of --log-format and EMULATOR_LOG_FORMAT (their choices in SERVE_OPTIONS). */
 type LogFormat = 'pretty' | 'json';
@@ -42,6 +43,8 @@ function requestLine(log: Record<string, unknown>, messageKey: string): string {
 export function serveLogger(level: string, format: LogFormat): Logger {
   const options = { level, base: { service: 'onboarding-emulator' } };
   if (format === 'json') return pino(options);
+  // Loaded here, not imported: the CLI bundle leaves it out, so a JSON start never reads it.
+  const pretty = createRequire(import.meta.url)('pino-pretty') as typeof PinoPretty;
   return pino(
     options,
     pretty({
