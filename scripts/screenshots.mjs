@@ -3,7 +3,7 @@
  * npm run screenshots: starts the built emulator (dist/) on 127.0.0.1 with a seed and a frozen
  * clock, fills a workspace through the control API and /v1 like a developer would, and drives
  * Debian's chromium (playwright-core, headless) through the inspector and the employee's hosted
- * flow, writing 1200x800 PNGs to docs/images/. Nothing is fetched from the network.
+ * flow, writing 1280x800 PNGs to docs/images/. Nothing is fetched from the network.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -17,7 +17,7 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const OUT = join(ROOT, 'docs', 'images');
 const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 const OWNER = 'hrs_test_acme_owner';
-const VIEWPORT = { width: 1200, height: 800 };
+const VIEWPORT = { width: 1280, height: 800 };
 
 if (!existsSync(join(ROOT, 'dist', 'cli', 'main.js'))) throw new Error('dist/ is missing: npm run build first');
 if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install chromium`);

@@ -19,6 +19,8 @@ export interface ServeOptions {
   scenario?: string[] | undefined;
   seed?: string | undefined;
   logLevel: string;
+  /** `pretty` or `json`; left out, pretty when stdout is a terminal, else json. */
+  logFormat?: 'pretty' | 'json' | undefined;
   clock: 'realtime' | 'frozen';
   startTime?: string | undefined;
   publicUrl?: string | undefined;
@@ -62,7 +64,8 @@ export const SERVE_OPTIONS: OptionSpec[] = [
   { key: 'fixtures', flag: '-f, --fixtures <file>', env: 'EMULATOR_FIXTURES', description: 'fixtures document (JSON or YAML) for the default workspace; default: the bundled fixtures/default.json' },
   { key: 'scenario', flag: '--scenario <file>', env: 'EMULATOR_SCENARIO', repeatable: true, description: 'scenario (JSON or YAML file, or the name of a ready scenario such as happy-path) played by the default and new workspaces; repeat for several (rules in order); environment: comma-separated' },
   { key: 'seed', flag: '--seed <seed>', env: 'EMULATOR_SEED', description: 'makes every generated id, code and request id reproducible' },
-  { key: 'logLevel', flag: '--log-level <level>', env: 'EMULATOR_LOG_LEVEL', default: 'info', choices: LOG_LEVELS, description: 'pino log level; info logs one JSON line per request' },
+  { key: 'logLevel', flag: '--log-level <level>', env: 'EMULATOR_LOG_LEVEL', default: 'info', choices: LOG_LEVELS, description: 'pino log level; info logs one line per request' },
+  { key: 'logFormat', flag: '--log-format <format>', env: 'EMULATOR_LOG_FORMAT', choices: ['pretty', 'json'], description: 'pretty: readable lines for a person; json: one JSON object a line, for machines; default: pretty when stdout is a terminal, else json' },
   { key: 'clock', flag: '--clock <mode>', env: 'EMULATOR_CLOCK', default: 'realtime', choices: ['realtime', 'frozen'], description: 'realtime follows the wall clock; frozen stands still until advanced' },
   { key: 'startTime', flag: '--start-time <iso>', env: 'EMULATOR_START_TIME', description: 'emulated time at start (ISO 8601); default: now' },
   { key: 'publicUrl', flag: '--public-url <url>', env: 'EMULATOR_PUBLIC_URL', description: 'base URL for hosted links; default: the scheme and Host of each request' },

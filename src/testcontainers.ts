@@ -17,8 +17,10 @@ import { startRelay, type RelayHandle, type RelayOptions } from './client/relay.
  * also starts Ryuk, its cleanup container, pulled from Docker Hub (testcontainers/ryuk); where
  * that pull cannot work, TESTCONTAINERS_RYUK_DISABLED=true skips it, and a container is then
  * removed only by stop(), not when the test process dies. The port is published on every
- * interface: Testcontainers takes a host port but no host address (the engine's default binding
- * address, "ip" in Docker's daemon.json, keeps it on loopback).
+ * interface: Testcontainers takes a host port but no host address (withExposedPorts takes
+ * `{ container, host, protocol }`, and the create options are not public), so the module offers
+ * no loopback-only option. The engine's default binding address keeps every published port on
+ * loopback: `"ip": "127.0.0.1"` in Docker's daemon.json, then restart the daemon.
  */
 
 /** The image of this package's own version; ONBOARDING_EMULATOR_IMAGE names another (a local build, a mirror). */

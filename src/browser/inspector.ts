@@ -80,6 +80,8 @@
     return name.split(/(?=\.)|(?<=_)/).map((part, i) => (i ? [h('wbr', null), part] : part));
   }
   function dotted(type: string): HTMLElement { return h('code', null, wrappable(type)); }
+  /** An id (onb_…, whd_…): class `id` keeps it on one line, never cut where a copy would take half. */
+  function idText(id: string, extra?: string): HTMLSpanElement { return h('span', { class: extra ? 'id ' + extra : 'id', text: id }); }
   function empty(text: string): HTMLParagraphElement { return h('p', { class: 'muted', text: text }); }
   function badge(value: string, label?: string): HTMLSpanElement { return h('span', { class: 'badge s-' + String(value).replace(/[^a-z_]/g, ''), text: label ?? value }); }
   /** A value as indented JSON, for a <pre>: text, never markup. */
@@ -167,9 +169,9 @@
       const label = PAYLOAD_NAMES.get(k) ?? k;
       const raw = t[k];
       if (k === 'onboarding_id' && typeof raw === 'string') {
-        return [' · ' + label + ' ', h('button', { type: 'button', class: 'link', onclick: () => { select(raw); }, 'aria-label': 'Show onboarding ' + raw, text: raw })];
+        return [' · ' + label + ' ', h('button', { type: 'button', class: 'link id', onclick: () => { select(raw); }, 'aria-label': 'Show onboarding ' + raw, text: raw })];
       }
-      return [' · ' + label + ' ', h('code', { text: typeof raw === 'string' ? raw : JSON.stringify(raw) })];
+      return [' · ' + label + ' ', h('code', { class: typeof raw === 'string' ? 'id' : null, text: typeof raw === 'string' ? raw : JSON.stringify(raw) })];
     });
   }
   function nextTimer(t: TimerInfo | null): HTMLElement {
@@ -191,7 +193,7 @@
     return h('div', null,
       table(['Onboarding', 'Employee', 'Status', 'Waiting on', 'Version', 'Env'], o.data.map((r) => {
         return h('tr', { class: r.id === state.onboarding ? 'selected' : null, 'aria-current': r.id === state.onboarding ? 'true' : null },
-          h('td', null, h('button', { type: 'button', class: 'link', onclick: () => { select(r.id); }, 'aria-label': 'Show onboarding ' + r.id, text: r.id })),
+          h('td', { class: 'id-cell' }, h('button', { type: 'button', class: 'link id', onclick: () => { select(r.id); }, 'aria-label': 'Show onboarding ' + r.id, title: r.id, text: r.id })),
           h('td', { text: r.employee.first_name + ' ' + r.employee.last_name }),
           h('td', null, badge(r.status)),
           h('td', { class: 'words' }, wrappable(list(r.waiting_on))),
@@ -264,13 +266,13 @@
     if (!d) return empty(state.onboarding ? 'No onboarding ' + state.onboarding + ' in this workspace.' : 'Choose an onboarding in the list to see its timeline and actions.');
     const o = d.onboarding;
     return h('div', null,
-      h('h3', { id: 'onboarding-heading', tabindex: '-1', text: o.id + ' · ' + o.employee.first_name + ' ' + o.employee.last_name }),
+      h('h3', { id: 'onboarding-heading', tabindex: '-1' }, idText(o.id), ' · ' + o.employee.first_name + ' ' + o.employee.last_name),
       h('dl', { class: 'facts' },
         h('dt', { text: 'Status' }), h('dd', null, badge(o.status)),
         h('dt', { text: 'Waiting on' }), h('dd', { text: list(o.waiting_on) }),
         h('dt', { text: 'data_version' }), h('dd', { text: o.data_version }),
         h('dt', { text: 'Reference' }), h('dd', { text: o.reference === null ? '—' : o.reference }),
-        h('dt', { text: 'Organization' }), h('dd', { text: d.organization_id + (d.partner_id ? ' (via ' + d.partner_id + ')' : '') }),
+        h('dt', { text: 'Organization' }), h('dd', null, idText(d.organization_id), d.partner_id ? [' (via ', idText(d.partner_id), ')'] : null),
         h('dt', { text: 'Environment' }), h('dd', { text: d.environment + ' · ' + o.source }),
         h('dt', { text: 'Hosted link' }), h('dd', { text: o.hosted_link ? o.hosted_link.status + ', expires ' + time(o.hosted_link.expires_at) : '—' })),
       h('h4', { text: 'Allowed actions' }),
@@ -285,7 +287,7 @@
           h('span', { text: (t.from || 'new') + ' → ' + t.to }),
           t.data_version !== null ? h('span', { class: 'muted', text: ' · v' + t.data_version }) : null,
           t.detail ? h('span', { class: 'muted', text: ' · ' + t.detail }) : null,
-          t.events.length ? h('ul', { class: 'events' }, t.events.map((e) => h('li', null, h('code', { text: e.type }), ' ', h('span', { class: 'muted', text: e.id })))) : null);
+          t.events.length ? h('ul', { class: 'events' }, t.events.map((e) => h('li', null, h('code', { text: e.type }), ' ', idText(e.id, 'muted')))) : null);
       })),
       h('h4', { text: 'Approvals' }),
       d.approvals.length
@@ -334,7 +336,7 @@
       return h('tr', { 'data-event': ev.id },
         h('td', { class: 'when', text: time(ev.created_at) }),
         h('td', { class: 'words' }, dotted(ev.type)),
-        h('td', null, h('button', { type: 'button', class: 'link', onclick: () => { select(ev.data.onboarding_id); }, 'aria-label': 'Show onboarding ' + ev.data.onboarding_id, text: ev.data.onboarding_id })),
+        h('td', null, h('button', { type: 'button', class: 'link id', onclick: () => { select(ev.data.onboarding_id); }, 'aria-label': 'Show onboarding ' + ev.data.onboarding_id, text: ev.data.onboarding_id })),
         h('td', { class: 'n', text: ev.data.data_version === null ? '—' : ev.data.data_version }),
         h('td', { class: 'n', text: ev.environment }),
         h('td', { class: 'n', text: ev.deliveries }));
@@ -390,7 +392,7 @@
     return h('div', null, w.data.map((hook) => {
       return h('article', { class: 'hook' },
         h('h3', null, h('code', { text: hook.url })),
-        h('p', { class: 'muted' }, badge(hook.status), ' ' + hook.id + ' · ' + hook.organization_id + ' · ' + hook.environment + ' · events ' + list(hook.events) +
+        h('p', { class: 'muted' }, badge(hook.status), ' ', idText(hook.id), ' · ', idText(hook.organization_id), ' · ' + hook.environment + ' · events ' + list(hook.events) +
           ' · dead in a row ' + hook.dead_in_a_row + ' · ' + hook.deliveries_total + ' deliveries' +
           (hook.all ? ', all below' : hook.deliveries_total > hook.deliveries.length ? ', the latest ' + hook.deliveries.length + ' below' : '')),
         deliveriesToggle(hook),
@@ -398,7 +400,7 @@
           ? table(['Event', 'Status', 'Attempts', 'Next attempt', ''], hook.deliveries.map((d) => {
               return [
                 h('tr', { 'data-delivery': d.id },
-                  h('td', null, h('div', { class: 'words' }, dotted(d.event_type)), h('div', { class: 'muted', text: d.id })),
+                  h('td', null, h('div', { class: 'words' }, dotted(d.event_type)), h('div', { class: 'muted' }, idText(d.id))),
                   h('td', null, badge(d.status), d.injected ? [' ', badge('injected', 'injected: ' + injectedNote(d.injected))] : null),
                   h('td', { class: 'attempt-count n', text: d.attempts }),
                   h('td', { class: 'when', text: time(d.next_attempt_at) }),
@@ -477,7 +479,7 @@
   }
   function requestDetails(r: RecordedRequest): Node {
     return h('dl', { class: 'facts' },
-      h('dt', { text: 'Id' }), h('dd', null, h('code', { text: r.id })),
+      h('dt', { text: 'Id' }), h('dd', null, h('code', { class: 'id', text: r.id })),
       h('dt', { text: 'Key' }), h('dd', null, h('code', { text: r.key })),
       h('dt', { text: 'Query' }), h('dd', null, json(r.query)),
       h('dt', { text: 'Headers' }), h('dd', null, json(r.headers)),
@@ -489,8 +491,8 @@
   function onboardingLinks(ids: string[], known: (id: string) => boolean): Child {
     if (!ids.length) return '—';
     return ids.map((id, i) => [i ? ', ' : null, known(id)
-      ? h('button', { type: 'button', class: 'link', onclick: () => { select(id); }, 'aria-label': 'Show onboarding ' + id, text: id })
-      : h('code', { text: id })]);
+      ? h('button', { type: 'button', class: 'link id', onclick: () => { select(id); }, 'aria-label': 'Show onboarding ' + id, text: id })
+      : h('code', { class: 'id', text: id })]);
   }
 
   function drawRequests(read: RequestRead, known: (id: string) => boolean): Node {

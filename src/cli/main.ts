@@ -1,6 +1,5 @@
 #!/usr/bin/env node
 import { Command, Option } from 'commander';
-import { pino } from 'pino';
 import { SERVE_OPTIONS, type ServeOptions } from '../config.js';
 import { EMULATOR_VERSION } from '../core/product.js';
 import { Emulator } from '../emulator.js';
@@ -11,6 +10,9 @@ import { listen } from '../http/server.js';
 import { openStateFile, repairMessage, StateFileError } from '../persistence/state-file.js';
 import { usageExit } from './client.js';
 import { drain } from './drain.js';
+import { defaultLogFormat, serveLogger } from './log-format.js';
+import { readyAddress } from './ready-address.js';
+import { runningInContainer } from '../delivery/container.js';
 import { ConfigError, dropEmptyVariables, serveSettings, type ServeSettings } from './serve-settings.js';
 import { EXPLORER_PATH } from '../pages/explorer/explorer.paths.js';
 import { INSPECTOR_PATH } from '../pages/inspector/inspector.paths.js';
@@ -76,7 +78,7 @@ function checked(raw: Record<string, unknown>): ServeSettings {
 
 serve.action(async (raw: Record<string, unknown>) => {
   const options = checked(raw);
-  const logger = pino({ level: options.logLevel, base: { service: 'onboarding-emulator' } });
+  const logger = serveLogger(options.logLevel, options.logFormat ?? defaultLogFormat(process.stdout.isTTY));
   try {
     const { startTime, drainMs, journalLimit, publicUrl, scenarios } = options;
     // OpenTelemetry only when the environment names an OTLP endpoint (docs/tracing.md); loaded only
@@ -119,10 +121,11 @@ serve.action(async (raw: Record<string, unknown>) => {
     // The ready line is written at any level but silent: scripts and tests wait for it.
     if (options.logLevel !== 'silent') {
       const stateInfo = persisted ? { state_file: persisted.path, state: persisted.start, ...(persisted.scenarioReplaced ? { state_scenario: 'replaced by --scenario' } : {}) } : {};
+      const address = readyAddress({ local: running.url, host: options.host, publicUrl: emulator.publicUrl, inContainer: runningInContainer() });
       // What a person opens next in a browser, named where they look first.
-      const pages = !options.ui ? {} : { inspector: `${running.url}${INSPECTOR_PATH}`, explorer: `${running.url}${EXPLORER_PATH}` };
+      const pages = !options.ui ? {} : { inspector: `${address.base}${INSPECTOR_PATH}`, explorer: `${address.base}${EXPLORER_PATH}` };
       const traces = tracing ? { traces: tracing.serviceName } : {};
-      logger.child({}, { level: 'info' }).info({ url: running.url, ...pages, seed: options.seed ?? null, clock: options.clock, ...stateInfo, ...traces }, 'onboarding emulator listening');
+      logger.child({}, { level: 'info' }).info({ ...address.fields, ...pages, seed: options.seed ?? null, clock: options.clock, ...stateInfo, ...traces }, address.message);
     }
     // A clean stop answers what is in flight, then writes the state file last; a second signal stops at once.
     const stop = () =>

@@ -22,6 +22,8 @@ export interface ServeSettings {
   scenarios: string[];
   seed: string | undefined;
   logLevel: string;
+  /** Left out: the caller decides from where stdout goes (defaultLogFormat). */
+  logFormat: 'pretty' | 'json' | undefined;
   clock: 'realtime' | 'frozen';
   startTime: string | undefined;
   publicUrl: string | undefined;
@@ -102,6 +104,7 @@ export function serveSettings(options: ServeOptions & { port: string | number },
     scenarios: scenarioFiles(options.scenario),
     seed: options.seed,
     logLevel: options.logLevel,
+    logFormat: options.logFormat,
     clock: options.clock,
     startTime: named('startTime', () => parseStartTime(options.startTime)),
     publicUrl: named('publicUrl', () => parsePublicUrl(options.publicUrl)),

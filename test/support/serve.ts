@@ -41,12 +41,13 @@ export function serve(args: string[], children: ChildProcess[], env: Record<stri
       seen += chunk.toString();
       if (started) return;
       // Only whole lines: a chunk may end in the middle of the ready line.
-      const line = seen.split('\n').slice(0, -1).find((l) => l.includes('"url"'));
+      const line = seen.split('\n').slice(0, -1).find((l) => l.includes('"url"') || l.includes('"listening"'));
       if (!line) return;
       started = true;
       clearTimeout(timer);
       const ready = JSON.parse(line) as Record<string, unknown>;
-      resolve({ url: String(ready.url), child, ready, exited, output: () => seen, lines: () => seen.split('\n').slice(0, -1).filter(Boolean) });
+      // With --public-url, `url` is the address clients are told to use; `listening` is this process's.
+      resolve({ url: String(ready.listening ?? ready.url), child, ready, exited, output: () => seen, lines: () => seen.split('\n').slice(0, -1).filter(Boolean) });
     });
     child.stderr!.on('data', (c: Buffer) => (seen += c.toString()));
     void exited.then((code) => {

@@ -26,6 +26,7 @@ const COUNTERPARTS: Record<keyof ServeOptions, Counterpart> = {
   scenario: 'scenario',
   seed: 'seed',
   logLevel: 'logger',
+  logFormat: 'logger',
   clock: 'clock.mode',
   startTime: 'clock.start',
   publicUrl: 'publicUrl',

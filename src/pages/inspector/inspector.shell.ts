@@ -41,6 +41,7 @@ const requestFilters = html`
   <button type="reset">Clear</button>
 </form>`;
 
+/** The webhook deliveries head their column: what a partner opens the inspector for, on a laptop's first screen however many events there are. */
 export function inspectorDocument(): Html {
   return html`<!doctype html>
 <html lang="en">
@@ -75,8 +76,8 @@ export function inspectorDocument(): Html {
     ${region('onboarding', 'Onboarding')}
   </div>
   <div class="column">
-    ${region('events', 'Events')}
     ${region('webhooks', 'Webhook deliveries')}
+    ${region('events', 'Events')}
     ${region('outbox', 'Outbox')}
     ${region('scenario', 'Scenario')}
   </div>

@@ -63,5 +63,10 @@ ul.events{margin:0;padding-left:1rem;list-style:circle}
 .message.error{border-color:var(--error);background:#fdecee}
 .notice{margin:1rem;padding:.6rem;background:#fff3cd}
 footer{padding:0 1rem 1rem;font-size:.8rem}
+/* An id stays on one line (never onb_4f2/a9c…): where it cannot fit, its panel scrolls sideways. */
+.id,button.link.id{white-space:nowrap;word-break:normal;overflow-wrap:normal}
+/* The onboardings list's id column may narrow below its id (beside a long name, on a narrow screen): the id is cut at its end with an ellipsis, whole in its title. */
+td.id-cell{width:34%;max-width:0}
+td.id-cell>.id{display:block;max-width:100%;overflow:hidden;text-overflow:ellipsis}
 .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 `;
