@@ -111,6 +111,30 @@ describe('onboarding-emulator receiver-check', () => {
     expect(readJunit(junit).testsuites).toMatchObject({ tests: '11', failures: '4', skipped: '0' });
   });
 
+  it('--format ctrf and --format junit print the report on stdout; a format it has not, or one beside --json, is a usage mistake', async () => {
+    const r = await start('unsigned');
+    const args = ['--url', r.url, '--secret', SECRET, '--timeout-ms', '2000', '--burst', '2'];
+    const ctrf = await cli([...args, '--format', 'ctrf']);
+    expect(ctrf.code, ctrf.stderr).toBe(1);
+    const doc = JSON.parse(ctrf.stdout);
+    expect(validate(doc)).toEqual({ valid: true, errors: [] });
+    expect(doc.results.summary).toMatchObject({ tests: 11, failed: 4 });
+    const junit = await cli([...args, '--format', 'junit']);
+    expect(junit.code, junit.stderr).toBe(1);
+    expect(junit.stdout).toMatch(/^<\?xml /);
+    const xml = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(junit.stdout);
+    expect(xml.testsuites).toMatchObject({ tests: '11', failures: '4' });
+    const before = r.received;
+    for (const bad of [[...args, '--format', 'xml'], [...args, '--format', 'ctrf', '--json']]) {
+      const out = await cli(bad);
+      expect(out.code).toBe(2);
+      expect(out.stdout).toBe('');
+      expect(out.stderr).toMatch(/Allowed choices are table, json, junit, ctrf|--json and --format ctrf ask for two formats/);
+    }
+    // Refused before a message was sent.
+    expect(r.received).toBe(before);
+  });
+
   it('--ctrf to a place it cannot write: exit 2, naming the file', async () => {
     const r = await start('correct');
     const out = await cli(['--url', r.url, '--secret', SECRET, '--timeout-ms', '2000', '--burst', '2', '--ctrf', join(dir, 'no-such-folder', 'x.json')]);

@@ -1,5 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { validate } from 'ctrf';
@@ -132,6 +132,33 @@ describe('onboarding-emulator scenario report', () => {
     for (const t of ended.results.tests) expect(t.message).toMatch(/^not reached by the end of the run: /);
     const junit = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(readFileSync(join(dir, 'final-too.xml'), 'utf8'));
     expect(junit.testsuites).toMatchObject({ tests: '2', failures: '2', skipped: '0' });
+  });
+
+  it('--format ctrf, junit and json print the report on stdout, each the document the server answers in that format', async () => {
+    expect((await cli(['scenario', 'load', FAILING, '--url', url])).code).toBe(0);
+    await createOnboarding('CLI-4');
+    const ctrf = await cli(['scenario', 'report', '--url', url, '--format', 'ctrf']);
+    expect(ctrf.code, ctrf.stderr).toBe(0);
+    expect(validate(JSON.parse(ctrf.stdout))).toEqual({ valid: true, errors: [] });
+    expect(JSON.parse(ctrf.stdout)).toEqual(await (await fetch(`${url}/_emulator/scenario/report?format=ctrf`)).json());
+    const junit = await cli(['scenario', 'report', '--url', url, '--format', 'junit']);
+    expect(junit.stdout).toBe(await (await fetch(`${url}/_emulator/scenario/report?format=junit`)).text());
+    const json = await cli(['scenario', 'report', '--url', url, '--format', 'json']);
+    expect(JSON.parse(json.stdout)).toEqual(await (await fetch(`${url}/_emulator/scenario/report`)).json());
+    const final = await cli(['scenario', 'report', '--final', '--url', url, '--format', 'ctrf']);
+    expect(final.code).toBe(1);
+    expect(JSON.parse(final.stdout).results.summary).toMatchObject({ failed: 2, pending: 0 });
+  });
+
+  it('--format names a format it has not, or a second one beside --json: exit 2 before anything is asked or written', async () => {
+    const file = join(dir, 'never.ctrf.json');
+    for (const args of [['--format', 'xml'], ['--format', 'junit', '--json', '--ctrf', file]]) {
+      const out = await cli(['scenario', 'report', '--url', url, ...args]);
+      expect(out.code).toBe(2);
+      expect(out.stdout).toBe('');
+      expect(out.stderr).toMatch(/Allowed choices are table, json, junit, ctrf|--json and --format junit ask for two formats: give one/);
+    }
+    expect(existsSync(file)).toBe(false);
   });
 
   it('refuses a format the report has not: exit 1 with the server\'s refusal, nothing printed on stdout', async () => {
