@@ -55,3 +55,10 @@ export const ReceiverCheckReportSchema = Type.Object(
   },
   { title: 'ReceiverCheckReport' },
 );
+
+export const ReceiverCheckQuery = Type.Object(
+  {
+    format: Type.Optional(Type.Union([Type.Literal('json'), Type.Literal('junit'), Type.Literal('ctrf')], { description: 'junit: JUnit XML, one testcase per check; ctrf: a CTRF report (JSON), one test per check' })),
+  },
+  { additionalProperties: false },
+);

@@ -31,6 +31,7 @@ const TOOL_OF_GROUP: Record<string, ToolGroup> = {
   faults: { tool: 'faults', about: 'Injected faults: request faults on /v1 (latency, 429, 500, dropped or slow answers, payroll down) and delivery faults on webhook messages.' },
   deliveryFaults: { tool: 'faults', about: '' },
   receiverCheck: { tool: 'receiver_check', about: 'Grade a webhook receiver: real signed messages, good and bad, and a verdict on each answer.' },
+  receiverCheckCtrf: { tool: 'receiver_check', about: '' },
   stateMachine: { tool: 'state_machine', about: 'The onboarding life cycle as its transition table, with a Mermaid diagram.' },
   waitFor: { tool: 'wait', about: 'Wait, bounded in time, until the workspace reaches a condition.' },
   trigger: { tool: 'trigger', about: 'Make one webhook event of a type happen, through the life cycle (a new onboarding, or one named, played forward), delivered and signed like any other; ping goes to every enabled test address.' },

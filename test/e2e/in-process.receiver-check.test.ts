@@ -1,3 +1,4 @@
+import { validate } from 'ctrf';
 import { afterEach, describe, expect, it } from 'vitest';
 import { httpControl } from '../../src/client/http.js';
 import { ApiError, createEmulator, runReceiverCheck, type ControlClient, type InProcessEmulator } from '../../src/index.js';
@@ -22,6 +23,11 @@ async function exercise(control: ControlClient) {
   expect(bad.ok).toBe(false);
   expect([3, 4, 5, 6].map((id) => gradesOf(bad)[id])).toEqual(['failed', 'failed', 'failed', 'failed']);
   await expect(control.receiverCheck({ url: 'ftp://example.test/', secret: SECRET })).rejects.toMatchObject({ status: 422, code: 'parameter_invalid' });
+  // The same run as a CTRF report: a test per check, the required ones failed as in the JSON.
+  const ctrf = await control.receiverCheckCtrf({ url: unsigned.url, secret: SECRET, timeout_ms: 2_000, burst: 2 });
+  expect(validate(ctrf)).toEqual({ valid: true, errors: [] });
+  expect(ctrf.results.tests.filter((t) => t.status === 'failed').map((t) => t.name)).toEqual(['3 bad_signature', '4 missing_signature', '5 stale_timestamp', '6 body_changed']);
+  await expect(control.receiverCheckCtrf({ url: 'ftp://example.test/', secret: SECRET })).rejects.toMatchObject({ status: 422, code: 'parameter_invalid' });
 }
 
 describe('receiverCheck on the control interface', () => {

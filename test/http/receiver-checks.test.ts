@@ -1,3 +1,4 @@
+import { validate } from 'ctrf';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createEmulator } from '../../src/in-process.js';
 import { expectError, harness, type Harness } from '../support/harness.js';
@@ -36,6 +37,30 @@ describe('POST /_emulator/receiver-checks', () => {
     expect(res.body.ok).toBe(false);
     const grades = gradesOf(res.body);
     expect([3, 4, 5, 6].map((id) => grades[id])).toEqual(['failed', 'failed', 'failed', 'failed']);
+  });
+
+  it('answers JUnit XML with ?format=junit and a CTRF report with ?format=ctrf, counting as the JSON does', async () => {
+    const r = await start('unsigned');
+    const body = { url: r.url, secret: SECRET, timeout_ms: 2_000, burst: 2 };
+    const ctrf = await harness().http().post('/_emulator/receiver-checks?format=ctrf').send(body);
+    expect(ctrf.status).toBe(200);
+    expect(ctrf.headers['content-type']).toMatch(/^application\/json/);
+    expect(validate(ctrf.body)).toEqual({ valid: true, errors: [] });
+    expect(ctrf.body.results.summary).toMatchObject({ tests: 11, passed: 7, failed: 4 });
+    const junit = await harness().http().post('/_emulator/receiver-checks?format=junit').send(body).buffer(true).parse((res, done) => {
+      let text = '';
+      res.on('data', (c: Buffer) => (text += c.toString()));
+      res.on('end', () => done(null, text));
+    });
+    expect(junit.status).toBe(200);
+    expect(junit.headers['content-type']).toMatch(/^application\/xml/);
+    expect(junit.body).toMatch(/<testsuites [^>]*tests="11"[^>]*failures="4"/);
+  });
+
+  it('refuses a format it has not, sending nothing', async () => {
+    const r = await start('correct');
+    expectError(await harness().http().post('/_emulator/receiver-checks?format=xml').send({ url: r.url, secret: SECRET }), 422, 'invalid_request', 'parameter_invalid', 'format');
+    expect(r.received).toBe(0);
   });
 
   it('fails check 2 of a receiver that is not idempotent', async () => {

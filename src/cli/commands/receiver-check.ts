@@ -1,9 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { ApiError as RefusedError } from '../../core/errors.js';
-import { ctrfReport } from '../../core/ctrf.js';
-import { junitXml } from '../../core/junit.js';
-import type { TestSuite } from '../../core/test-report.js';
+import { receiverCheckCtrf as ctrfOf, receiverCheckJunit as junitOf } from '../../receiver-check/receiver-check.report.js';
 import { DEFAULT_BURST, MAX_BURST, MAX_TIMEOUT_MS, runReceiverCheck, type CheckResult, type ReceiverCheckReport } from '../../receiver-check/receiver-check.js';
 import { action, printReportAs, printTable, reportFormat, reportFormatOption, usageExit, type ReportFormat } from '../client.js';
 import { UsageError } from '../../client/http.js';
@@ -28,29 +26,6 @@ const FLAGS: Record<string, string> = { burst: '--burst', timeout_ms: '--timeout
 const asUsage = (err: RefusedError): UsageError => {
   const flag = err.param === undefined ? undefined : FLAGS[err.param];
   return new UsageError(flag && err.message.startsWith(`${err.param}: `) ? `${flag} ${err.message.slice(err.param!.length + 2)}` : err.message);
-};
-
-/** One test case per check; a warning passes (it fails no run), its reason kept in the case's name. */
-function checkSuite(report: ReceiverCheckReport): TestSuite {
-  return {
-    name: 'receiver-check',
-    timestamp: report.started_at,
-    cases: report.checks.map((c) => ({
-      name: `${c.id} ${c.name}${c.grade === 'warning' ? ' (warning)' : ''}`,
-      classname: 'receiver-check',
-      outcome: c.grade === 'failed' ? 'failed' : c.grade === 'skipped' ? 'skipped' : 'passed',
-      ...(c.grade === 'failed' || c.grade === 'skipped' ? { message: c.reason } : {}),
-      ...(c.grade === 'failed' ? { detail: `${c.title}\nstatus: ${c.status ?? 'no answer'}\nms: ${c.ms ?? '-'}` } : {}),
-      ...(c.ms !== null ? { time: c.ms / 1000 } : {}),
-    })),
-  };
-}
-
-const junitOf = (report: ReceiverCheckReport): string => junitXml([checkSuite(report)]);
-/** The run's own span: when it started, and how long it took. */
-const ctrfOf = (report: ReceiverCheckReport) => {
-  const start = Date.parse(report.started_at);
-  return ctrfReport([checkSuite(report)], { start, stop: start + report.duration_ms });
 };
 
 /** The report's files as asked (JUnit XML, CTRF), each written whole or refused as a usage mistake. */
