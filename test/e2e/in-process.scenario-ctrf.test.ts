@@ -2,8 +2,9 @@ import { validate } from 'ctrf';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiError, httpControl, request } from '../../src/client/http.js';
 import { localMethods } from '../../src/control/control.local.js';
-import { createEmulator, type InProcessEmulator, type ScenarioDocument } from '../../src/index.js';
+import { createEmulator, type InProcessEmulator } from '../../src/index.js';
 import { callTool } from '../../src/mcp/mcp.call.js';
+import { REPORTED } from '../support/report-scenarios.js';
 
 /**
  * The CTRF form of the scenario report on every way in besides HTTP itself: createEmulator()'s
@@ -18,14 +19,7 @@ afterEach(async () => {
   for (const em of started.splice(0)) await em.close();
 });
 
-const scenario: ScenarioDocument = {
-  name: 'reported',
-  rules: [{ match: { all: true }, employee: { opens: '1h', submits: '30m' } }],
-  expect: [
-    { name: 'in review within 2h', onboarding: { match: { reference: 'REPORT-*' }, reaches: 'in_review', within: '2h' } },
-    { name: 'contract within 2h', onboarding: { match: { reference: 'REPORT-*' }, reaches: 'contract_ready', within: '2h' } },
-  ],
-};
+const scenario = REPORTED;
 
 async function running(): Promise<{ em: InProcessEmulator; url: string }> {
   const em = createEmulator({ seed: 1, clock: { mode: 'frozen', start: START } });

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createEmulator, type InProcessEmulator, type ScenarioDocument } from '../../src/index.js';
+import { createEmulator, type InProcessEmulator } from '../../src/index.js';
+import { REPORTED } from '../support/report-scenarios.js';
 
 /** scenario.report() of createEmulator(): the same report as GET /_emulator/scenario/report, on the emulator and on workspace handles. */
 const START = '2026-10-05T09:00:00.000Z';
@@ -10,14 +11,7 @@ afterEach(async () => {
   for (const em of started.splice(0)) await em.close();
 });
 
-const scenario: ScenarioDocument = {
-  name: 'reported',
-  rules: [{ match: { all: true }, employee: { opens: '1h', submits: '30m' } }],
-  expect: [
-    { name: 'in review within 2h', onboarding: { match: { reference: 'REPORT-*' }, reaches: 'in_review', within: '2h' } },
-    { name: 'contract within 2h', onboarding: { match: { reference: 'REPORT-*' }, reaches: 'contract_ready', within: '2h' } },
-  ],
-};
+const scenario = REPORTED;
 
 describe('scenario.report() in process', () => {
   it('works the expectations out against the in-process clock, as the HTTP route does', async () => {

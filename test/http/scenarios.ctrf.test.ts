@@ -5,6 +5,7 @@ import { CURRENT_SPEC_VERSION, validate } from 'ctrf';
 import { describe, expect, it } from 'vitest';
 import { harness, KEYS, type Harness } from '../support/harness.js';
 import { createOnboarding } from '../support/sandbox-steps.js';
+import { EXPECTING } from '../support/report-scenarios.js';
 
 /** GET /_emulator/scenario/report?format=ctrf: the report as CTRF, checked by the reference package. */
 
@@ -12,22 +13,7 @@ import { createOnboarding } from '../support/sandbox-steps.js';
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
 const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
-const scenario = {
-  name: 'expecting',
-  rules: [{
-    match: { all: true },
-    employee: { opens: '1h', submits: '30m', signs: '2h' },
-    review: { identity_check: '15m', approvals: '1h' },
-    contract: { sent: '10m', employer_signs: '1h' },
-    payroll: { outcome: 'success', after: '5m' },
-  }],
-  expect: [
-    { name: 'completed within a day', onboarding: { match: { reference: 'keyed*' }, reaches: 'completed', within: '1d' } },
-    { name: 'completed within an hour', onboarding: { match: { reference: 'keyed*' }, reaches: 'completed', within: '1h' } },
-    { name: 'read after completion', after: { event: 'onboarding.completed', request: { method: 'GET', path: '/v1/onboardings/{onboarding_id}' }, within: '10m' } },
-    { name: 'no keyless create', never: { method: 'POST', path: '/v1/onboardings', has_idempotency_key: false } },
-  ],
-};
+const scenario = EXPECTING;
 
 interface CtrfTest { name: string; status: string; duration: number; message?: string; trace?: string; suite?: string[] }
 interface Ctrf {

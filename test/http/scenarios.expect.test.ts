@@ -3,25 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { harness, KEYS, type Harness } from '../support/harness.js';
 import { answer, useReceivers } from '../support/receiver.js';
 import { createOnboarding } from '../support/sandbox-steps.js';
+import { EXPECTING } from '../support/report-scenarios.js';
 
 /** A scenario's expect: entries, reported by GET /_emulator/scenario/report as the workspace clock moves. */
 
-const happy = {
-  name: 'expecting',
-  rules: [{
-    match: { all: true },
-    employee: { opens: '1h', submits: '30m', signs: '2h' },
-    review: { identity_check: '15m', approvals: '1h' },
-    contract: { sent: '10m', employer_signs: '1h' },
-    payroll: { outcome: 'success', after: '5m' },
-  }],
-  expect: [
-    { name: 'completed within a day', onboarding: { match: { reference: 'keyed*' }, reaches: 'completed', within: '1d' } },
-    { name: 'completed within an hour', onboarding: { match: { reference: 'keyed*' }, reaches: 'completed', within: '1h' } },
-    { name: 'read after completion', after: { event: 'onboarding.completed', request: { method: 'GET', path: '/v1/onboardings/{onboarding_id}' }, within: '10m' } },
-    { name: 'no keyless create', never: { method: 'POST', path: '/v1/onboardings', has_idempotency_key: false } },
-  ],
-};
+const happy = EXPECTING;
 
 interface Result { name: string; kind: string; status: string; reason: string; details: { subject: string; status: string; due_at: string | null; seen_at: string | null; reason: string }[] }
 interface Report { scenario: string | null; now: string; passed: number; failed: number; pending: number; expectations: Result[] }
@@ -157,7 +143,7 @@ describe('GET /_emulator/scenario/report', () => {
     const suite = doc.testsuites.testsuite;
     expect(suite).toMatchObject({ name: 'expecting', tests: '4', failures: '2', skipped: '2' });
     const cases = suite.testcase as { name: string; failure?: { message: string }; skipped?: { message: string } }[];
-    expect(cases.map((c) => c.name)).toEqual(happy.expect.map((e) => e.name));
+    expect(cases.map((c) => c.name)).toEqual(happy.expect!.map((e) => e.name));
     expect(cases.filter((c) => c.failure).map((c) => c.name)).toEqual(['completed within an hour', 'no keyless create']);
     expect(cases.find((c) => c.name === 'completed within a day')!.skipped!.message).toMatch(/due completed by/);
   });
