@@ -23,15 +23,24 @@ function answerSchema(row: ControlRoute<never>, call: ClientCall): unknown {
   return (schema as { properties?: Record<string, unknown> }).properties?.[call.pick] ?? {};
 }
 
-/** Plain JSON, or its type and name alone when too long to read (see the openapi resource for it). */
+/** The type keyword of a schema, when it has one. */
+const typeOf = (schema: JsonSchema): JsonSchema => (typeof schema.type === 'string' || Array.isArray(schema.type) ? { type: schema.type } : {});
+
+/**
+ * Plain JSON, or when too long to read its outline: its type and title, and of an object its
+ * required properties and each property's type (see the openapi resource for the whole).
+ */
 function shownAnswer(schema: unknown): JsonSchema {
   const plain = JSON.parse(JSON.stringify(schema ?? {})) as JsonSchema;
   if (JSON.stringify(plain).length <= OUTPUT_SCHEMA_TEXT_LIMIT) return plain;
   const title = typeof plain.title === 'string' ? plain.title : undefined;
+  const properties = plain.properties as Record<string, JsonSchema> | undefined;
   return {
-    ...(typeof plain.type === 'string' ? { type: plain.type } : {}),
+    ...typeOf(plain),
     ...(title ? { title } : {}),
-    description: `${title ?? 'a large document'}: its full schema is in the openapi resource`,
+    description: `${title ?? 'a large document'}: its outline; the full schema is in the openapi resource`,
+    ...(properties ? { properties: Object.fromEntries(Object.entries(properties).map(([name, p]) => [name, typeOf(p)])) } : {}),
+    ...(Array.isArray(plain.required) ? { required: plain.required } : {}),
   };
 }
 

@@ -123,6 +123,11 @@ describe('MCP tools from the control rows', () => {
     const workspace = ajv.compile(tools.find((t) => t.name === 'workspace')!.outputSchema);
     expect(workspace({ action: 'keys', result: [] })).toBe(true);
     expect(workspace({ action: 'keys', result: { data: [] } })).toBe(false);
+    // An answer too long to list whole (an onboarding) is held to its outline: its required properties and their types.
+    const onboardings = ajv.compile(tools.find((t) => t.name === 'onboardings')!.outputSchema);
+    expect(onboardings({ action: 'onboardings.cancel', result: { onboarding: {} } })).toBe(true);
+    expect(onboardings({ action: 'onboardings.cancel', result: {} })).toBe(false);
+    expect(onboardings({ action: 'onboardings.cancel', result: { onboarding: 'onb_1' } })).toBe(false);
   });
 
   it('carry the hints of what their actions do: GET reads; DELETE, PUT and a reset destroy; a mixed tool the conservative ones', () => {
