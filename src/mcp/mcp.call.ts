@@ -16,7 +16,8 @@ export interface McpSession {
   methods: ControlMethods;
 }
 
-export type ToolAnswer = { ok: true; value: unknown } | { ok: false; error: ErrorBody };
+/** `action`: the method that ran, by its client name, also when the call named an allowed action. */
+export type ToolAnswer = { ok: true; action: string; value: unknown } | { ok: false; error: ErrorBody };
 
 let tools: Map<string, McpTool> | undefined;
 /** Made once, on first use: the rows do not change while the process runs. */
@@ -33,8 +34,8 @@ const OWN_ONLY: Record<string, (value: unknown, workspaceId: string) => unknown>
 function checkedAction(tool: McpTool, input: Record<string, unknown>): ToolAction {
   const name = input.action;
   if (name === undefined) throw fail('parameter_missing', `action is required: one of ${[...tool.actions.keys()].join(', ')}.`, 'action');
-  const action = typeof name === 'string' ? tool.actions.get(name) : undefined;
-  if (!action) throw fail('parameter_invalid', `action must be one of ${[...tool.actions.keys()].join(', ')}.`, 'action');
+  const action = typeof name === 'string' ? tool.actions.get(tool.aliases.get(name) ?? name) : undefined;
+  if (!action) throw fail('parameter_invalid', `action must be one of ${[...tool.actions.keys(), ...tool.aliases.keys()].join(', ')}.`, 'action');
   for (const prop of Object.keys(input)) {
     if (prop !== 'action' && !action.args.includes(prop)) {
       throw fail('parameter_unknown', `${action.name} takes no ${prop}; it takes ${action.args.length ? action.args.join(', ') : 'nothing besides action'}.`, prop);
@@ -69,7 +70,7 @@ export async function callTool(session: McpSession, toolName: string, input: Rec
     // With a state file, the answer waits for the write where every answer does: in the HTTP writer.
     const value = await methodOf(session.methods, action.name)(...action.args.map((prop) => given[prop]));
     const own = OWN_ONLY[action.name];
-    return { ok: true, value: withLiveKeysMasked(own ? own(value, session.workspaceId) : value) };
+    return { ok: true, action: action.name, value: withLiveKeysMasked(own ? own(value, session.workspaceId) : value) };
   } catch (err) {
     if (err instanceof ApiError) return { ok: false, error: withLiveKeysMasked(errorBody(err, requestId)) };
     throw err;

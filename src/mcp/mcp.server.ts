@@ -18,7 +18,7 @@ let sdk: ReturnType<typeof loadSdk> | undefined;
 export const mcpSdk = (): ReturnType<typeof loadSdk> => (sdk ??= loadSdk());
 
 const INSTRUCTIONS = 'A local emulator of the employee-onboarding API. This session acts on one workspace with test keys only. '
-  + 'Each tool takes `action` (a control method) and that method\'s arguments; refusals come back as the emulator\'s error envelope. '
+  + 'Each tool takes `action` (a control method) and that method\'s arguments; an answer is the method\'s JSON as text, and {action, result} as structured content; refusals come back as the emulator\'s error envelope. '
   + 'The resources hold the OpenAPI document, the state machine and the error catalogue.';
 
 /** Every answer as JSON, a bare string (clock.now) included, so a client parses each the same way. */
@@ -31,7 +31,7 @@ export async function createMcpServer(session: McpServerSession): Promise<Server
     { capabilities: { tools: {}, resources: {} }, instructions: `${INSTRUCTIONS} Workspace: ${session.workspaceId}.` },
   );
   server.setRequestHandler(types.ListToolsRequestSchema, () => ({
-    tools: [...mcpTools().values()].map(({ name, description, inputSchema }) => ({ name, description, inputSchema })),
+    tools: [...mcpTools().values()].map(({ name, description, inputSchema, outputSchema, annotations }) => ({ name, description, inputSchema, outputSchema, annotations })),
   }));
   server.setRequestHandler(types.CallToolRequestSchema, async (request) => {
     let answer;
@@ -41,8 +41,9 @@ export async function createMcpServer(session: McpServerSession): Promise<Server
       // Not a refusal of the emulator (one that is not reachable, in `mcp --url`): said as it is.
       return { isError: true, content: [{ type: 'text' as const, text: (err as Error).message }] };
     }
+    // The answer twice: structured, held to the tool's outputSchema, and as text for clients that read text only.
     return answer.ok
-      ? { content: [{ type: 'text' as const, text: text(answer.value) }] }
+      ? { content: [{ type: 'text' as const, text: text(answer.value) }], structuredContent: { action: answer.action, result: answer.value ?? null } }
       : { isError: true, content: [{ type: 'text' as const, text: text(answer.error) }] };
   });
   server.setRequestHandler(types.ListResourcesRequestSchema, () => ({

@@ -1,13 +1,17 @@
 import type { JsonSchema } from '../core/schema.js';
 import { clientCalls, pathParams, type ClientCall, type ControlRoute } from '../operations/control-row.js';
 import { controlRows } from '../control/control.table.js';
+import { ACTION_NAMES } from '../control/inspect.schemas.js';
+import { annotationsOf, effectMark, effectOf, outputSchemaOf, type ActionEffect, type ToolAnnotations, type ToolOutputSchema } from './mcp.contract.js';
 
 /**
  * The MCP tools, made from the control rows: each row's client methods (`client` in the row)
  * grouped by the first segment of their name, a group joined to a tool by TOOL_OF_GROUP. A tool
  * takes `action` (one of its methods, by its client name) and the method's arguments as named
- * properties, its input schema assembled from the rows' own schemas; a call runs the method
- * (src/mcp/mcp.call.ts). A row added later with a client method is a tool action from then on:
+ * properties, its input schema assembled from the rows' own schemas, its output schema and hints
+ * from their answers and methods (mcp.contract.ts); a call runs the method (src/mcp/mcp.call.ts).
+ * An action an onboarding's `allowed_actions` names (`verify-identity`) is an action of its tool
+ * by that name too. A row added later with a client method is a tool action from then on:
  * a group the table does not name is a tool of its own.
  */
 interface ToolGroup {
@@ -61,13 +65,18 @@ export interface ToolAction {
    * out (it would look up "undefined"). The rest go to the row, which checks them as over HTTP.
    */
   pathArgs: string[];
+  effect: ActionEffect;
 }
 
 export interface McpTool {
   name: string;
   description: string;
   inputSchema: { type: 'object'; properties: Record<string, JsonSchema>; required: string[]; additionalProperties: false };
+  outputSchema: ToolOutputSchema;
+  annotations: ToolAnnotations;
   actions: Map<string, ToolAction>;
+  /** Other names of actions (an onboarding's allowed actions), each to its action's name. */
+  aliases: Map<string, string>;
 }
 
 const propertiesOf = (schema: unknown): Record<string, JsonSchema> => ((schema as { properties?: Record<string, JsonSchema> } | undefined)?.properties ?? {});
@@ -114,6 +123,15 @@ export function toolOfMethod(method: string): string {
   return TOOL_OF_GROUP[first]?.tool ?? snakeCase(first);
 }
 
+const ALLOWED_ACTIONS: ReadonlySet<string> = new Set(ACTION_NAMES);
+const ONBOARDING_ACTION_PATH = /^\/_emulator\/onboardings\/:id\/(.+)$/;
+
+/** The name an onboarding's allowed_actions give this row's action (the rest of its path), if any. */
+function allowedActionName(row: ControlRoute<never>): string | undefined {
+  const suffix = ONBOARDING_ACTION_PATH.exec(row.path)?.[1];
+  return row.method === 'POST' && suffix !== undefined && ALLOWED_ACTIONS.has(suffix) ? suffix : undefined;
+}
+
 /** One property of a tool, from the schemas the actions taking it give it. */
 function mergedProperty(uses: { action: string; schema: JsonSchema }[]): JsonSchema {
   const distinct = [...new Map(uses.map((u) => [JSON.stringify(u.schema), u.schema])).values()];
@@ -126,35 +144,46 @@ function mergedProperty(uses: { action: string; schema: JsonSchema }[]): JsonSch
   return { anyOf: distinct, description: `by action: ${uses.map((u) => u.action).join(', ')}` };
 }
 
+const ALIASES_NOTE = "\nAn onboarding's allowed_actions name its actions as after `=` (`{\"action\": \"verify-identity\", \"id\": ...}`): call them by either name.";
+
 /** The tools, in the order their first row comes in the control table. */
 export function buildTools(rows: readonly ControlRoute<never>[] = controlRows as ControlRoute<never>[]): McpTool[] {
-  const tools = new Map<string, { group: ToolGroup; lines: string[]; actions: Map<string, ToolAction>; props: Map<string, { action: string; schema: JsonSchema }[]> }>();
+  const tools = new Map<string, { group: ToolGroup; lines: string[]; actions: Map<string, ToolAction>; aliases: Map<string, string>; props: Map<string, { action: string; schema: JsonSchema }[]> }>();
   for (const row of rows) {
     for (const call of clientCalls(row)) {
       const first = call.name.split('.')[0]!;
       if (NOT_TOOLS.has(first)) continue;
       const group = TOOL_OF_GROUP[first] ?? { tool: toolOfMethod(call.name), about: row.summary };
-      const tool = tools.get(group.tool) ?? tools.set(group.tool, { group, lines: [], actions: new Map(), props: new Map() }).get(group.tool)!;
+      const tool = tools.get(group.tool) ?? tools.set(group.tool, { group, lines: [], actions: new Map(), aliases: new Map(), props: new Map() }).get(group.tool)!;
       if (group.about && !tool.group.about) tool.group = group;
       const { args, required } = argumentsOf(row, call);
-      tool.actions.set(call.name, { name: call.name, row, call, args: args.map(([n]) => n), required, pathArgs: required.filter((n) => pathParams(row).includes(n)) });
+      const effect = effectOf(row);
+      tool.actions.set(call.name, { name: call.name, row, call, args: args.map(([n]) => n), required, pathArgs: required.filter((n) => pathParams(row).includes(n)), effect });
+      const alias = allowedActionName(row);
+      if (alias !== undefined) tool.aliases.set(alias, call.name);
       for (const [name, schema] of args) (tool.props.get(name) ?? tool.props.set(name, []).get(name)!).push({ action: call.name, schema });
       const shownArgs = args.map(([n]) => (required.includes(n) ? n : `${n}?`)).join(', ');
-      tool.lines.push(`- ${call.name}(${shownArgs}): ${row.summary}`);
+      tool.lines.push(`- ${call.name}(${shownArgs})${alias === undefined ? '' : ` = ${alias}`}${effectMark(effect)}: ${row.summary}`);
     }
   }
-  return [...tools].map(([name, t]) => ({
-    name,
-    description: `${t.group.about}\nActions:\n${t.lines.join('\n')}`,
-    inputSchema: {
-      type: 'object',
-      properties: {
-        action: { type: 'string', enum: [...t.actions.keys()], description: 'the control method to run (its name in the in-process client)' },
-        ...Object.fromEntries([...t.props].map(([prop, uses]) => [prop, mergedProperty(uses)])),
+  return [...tools].map(([name, t]) => {
+    const annotations = annotationsOf([...t.actions.values()].map((a) => a.effect));
+    return {
+      name,
+      description: `${t.group.about}\n${annotations.readOnlyHint ? 'Actions (each only reads)' : 'Actions (unmarked ones only read)'}:\n${t.lines.join('\n')}${t.aliases.size ? ALIASES_NOTE : ''}`,
+      inputSchema: {
+        type: 'object',
+        properties: {
+          action: { type: 'string', enum: [...t.actions.keys(), ...t.aliases.keys()], description: t.aliases.size ? 'the control method to run (its name in the in-process client), or the name an allowed action gives it' : 'the control method to run (its name in the in-process client)' },
+          ...Object.fromEntries([...t.props].map(([prop, uses]) => [prop, mergedProperty(uses)])),
+        },
+        required: ['action'],
+        additionalProperties: false,
       },
-      required: ['action'],
-      additionalProperties: false,
-    },
-    actions: t.actions,
-  }));
+      outputSchema: outputSchemaOf([...t.actions.values()]),
+      annotations,
+      actions: t.actions,
+      aliases: t.aliases,
+    };
+  });
 }

@@ -5,7 +5,7 @@ import { createEmulator, type InProcessEmulator } from '../../src/index.js';
 import { Emulator } from '../../src/emulator.js';
 import { listen } from '../../src/http/server.js';
 import { createBody, KEYS } from '../support/harness.js';
-import { call, exerciseEveryTool, exerciseRefusals, readResources } from '../support/mcp.js';
+import { call, callTheOtherActions, checkHints, exerciseEveryTool, exerciseRefusals, expectEveryAnswerChecked, readResources, walkAllowedActions } from '../support/mcp.js';
 import { useReceivers } from '../support/receiver.js';
 import type { GradedReceiver } from '../support/graded-receivers.js';
 import { gate, until } from '../support/wait.js';
@@ -39,6 +39,9 @@ async function connect(endpoint: string, headers: Record<string, string> = {}): 
   return client;
 }
 
+/** The tools/list answer's size at most (docs/configuration.md "Limits"): an agent reads it whole, at about 4 bytes a token. */
+const TOOL_LIST_BUDGET_BYTES = 80_000;
+
 /** A raw JSON-RPC post, as a browser or a stray client would send it. */
 const post = (url: string, headers: Record<string, string> = {}) =>
   fetch(url, {
@@ -59,6 +62,38 @@ describe('MCP over streamable HTTP', () => {
     graded.push(...open);
     expect([...called].sort()).toEqual(tools.map((t) => t.name).sort());
     await readResources(client);
+    // Every other action too: each answer, structured, valid against its tool's outputSchema.
+    await callTheOtherActions(client, 'default', open[0]!.url);
+    await walkAllowedActions(client, url);
+    await expectEveryAnswerChecked(client, ['workspace workspace.delete']);
+  }, 60_000);
+
+  it("an onboarding's allowed_actions are called by their own names", async () => {
+    const { url } = await emulator();
+    const client = await connect(`${url}/_emulator/mcp`);
+    await walkAllowedActions(client, url);
+    // An unknown name is still refused, naming the names there are.
+    const refused = await client.callTool({ name: 'onboardings', arguments: { action: 'employee/dance', id: 'onb_x' } });
+    expect(refused.isError).toBe(true);
+    expect(JSON.stringify(refused.content)).toContain('verify-identity');
+  }, 30_000);
+
+  it('tools carry hints: read-only, destructive, idempotent, by what their actions do', async () => {
+    const { url } = await emulator();
+    await checkHints(await connect(`${url}/_emulator/mcp`));
+  });
+
+  it(`the tool list, as the tools/list answer, stays within ${TOOL_LIST_BUDGET_BYTES} bytes (about ${TOOL_LIST_BUDGET_BYTES / 4} tokens)`, async () => {
+    const { url } = await emulator();
+    const res = await post(`${url}/_emulator/mcp`);
+    expect(res.status).toBe(200);
+    const text = await res.text();
+    const answer = JSON.parse(text) as { result: { tools: { name: string; outputSchema?: unknown; annotations?: unknown }[] } };
+    expect(answer.result.tools.every((t) => t.outputSchema && t.annotations)).toBe(true);
+    const bytes = Buffer.byteLength(text);
+    // Today's figure, for docs/configuration.md "Limits".
+    console.info(`tools/list: ${bytes} bytes, about ${Math.round(bytes / 4)} tokens`);
+    expect(bytes).toBeLessThanOrEqual(TOOL_LIST_BUDGET_BYTES);
   });
 
   it('refuses bad input with the envelope, and cannot reach a workspace it is not bound to', async () => {
@@ -73,6 +108,8 @@ describe('MCP over streamable HTTP', () => {
     await call(there, 'clock', { action: 'clock.advance', by: '2h' });
     const moved = await call<{ now: string }>(there, 'clock', { action: 'clock.state' });
     expect(Date.parse(moved.now) - Date.parse(await em.clock.now())).toBeGreaterThanOrEqual(7_200_000 - 60_000);
+    // Its own workspace it may delete: the one action the other tests leave out, its answer checked as every other.
+    expect(await call(there, 'workspace', { action: 'workspace.delete', workspaceId: other.id })).toMatchObject({ id: other.id, deleted: true });
     // An unknown workspace in the path: the control API's 404.
     const res = await post(`${url}/_emulator/workspaces/ws_nope/mcp`);
     expect(res.status).toBe(404);

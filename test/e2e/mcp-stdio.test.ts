@@ -5,7 +5,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { GradedReceiver } from '../support/graded-receivers.js';
-import { call, exerciseEveryTool, exerciseRefusals, readResources } from '../support/mcp.js';
+import { call, callTheOtherActions, checkHints, exerciseEveryTool, exerciseRefusals, expectEveryAnswerChecked, readResources, walkAllowedActions } from '../support/mcp.js';
 import { closedPort, jsonRequest } from '../support/net.js';
 import { useReceivers } from '../support/receiver.js';
 import { CLI, run, serve } from '../support/serve.js';
@@ -63,7 +63,12 @@ describe('onboarding-emulator mcp (stdio)', () => {
     graded.push(...open);
     expect([...called].sort()).toEqual(tools.map((t) => t.name).sort());
     await readResources(client);
-  });
+    // Every other action too, an onboarding's allowed actions by their own names among them: each answer structured and valid against its tool's outputSchema.
+    await callTheOtherActions(client, 'default', open[0]!.url);
+    await walkAllowedActions(client, url!);
+    await expectEveryAnswerChecked(client, ['workspace workspace.delete']);
+    await checkHints(client);
+  }, 60_000);
 
   it('--url attaches to a running emulator, bound to --workspace', async () => {
     const served = await serve([], children);
@@ -77,6 +82,8 @@ describe('onboarding-emulator mcp (stdio)', () => {
     // The running emulator's own document.
     const doc = JSON.parse(((await client.readResource({ uri: 'emulator://openapi.json' })).contents[0] as { text: string }).text) as { servers: { url: string }[] };
     expect(doc.servers[0]!.url).toBe(served.url);
+    // Its own workspace it may delete: the one action the first test leaves out, its answer checked as every other.
+    expect(await call(client, 'workspace', { action: 'workspace.delete', workspaceId: id })).toMatchObject({ id, deleted: true });
   });
 
   it('writes nothing but the protocol on stdout, and exits 0 when the agent closes stdin', async () => {

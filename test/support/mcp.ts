@@ -1,5 +1,8 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { ValidateFunction } from 'ajv';
 import { expect } from 'vitest';
+import { ACTION_NAMES } from '../../src/control/inspect.schemas.js';
+import { makeAjv } from '../../src/core/ajv.js';
 import { SECRET, gradedReceiver, type GradedReceiver } from './graded-receivers.js';
 import { createBody, KEYS } from './harness.js';
 import type { Receiver } from './receiver.js';
@@ -11,6 +14,49 @@ import type { Receiver } from './receiver.js';
 interface ToolResult {
   isError?: boolean;
   content: { type: string; text?: string }[];
+  structuredContent?: { action?: unknown; result?: unknown };
+}
+
+interface ListedTool {
+  name: string;
+  outputSchema?: { properties?: { action?: { enum?: string[] } } };
+  annotations?: Record<string, unknown>;
+}
+
+/** Per client: its tools as listed (once), a validator of each tool's outputSchema, and the actions whose answers were checked. */
+const seen = new WeakMap<Client, { tools: Promise<Map<string, { tool: ListedTool; valid: ValidateFunction }>>; checked: Set<string> }>();
+const ajv = makeAjv(false);
+
+function sessionOf(client: Client) {
+  let session = seen.get(client);
+  if (!session) {
+    const tools = client.listTools().then(({ tools: listed }) => new Map(listed.map((t) => [t.name, { tool: t as ListedTool, valid: ajv.compile(t.outputSchema ?? {}) }])));
+    seen.set(client, (session = { tools, checked: new Set() }));
+  }
+  return session;
+}
+
+/** `tool action` of every answer this client's calls checked against its tool's outputSchema. */
+const checkedAnswers = (client: Client): ReadonlySet<string> => sessionOf(client).checked;
+
+/**
+ * An answer holds its structured content to the tool's outputSchema (ajv, as a client would):
+ * `{action, result}`, `action` the method that ran, `result` the same JSON as the text.
+ */
+async function checkStructured(client: Client, name: string, args: Record<string, unknown>, result: ToolResult): Promise<void> {
+  const session = sessionOf(client);
+  const listed = (await session.tools).get(name);
+  expect(listed, `tool ${name} is listed`).toBeDefined();
+  const structured = result.structuredContent;
+  expect(structured, `${name} ${String(args.action)} answers structuredContent`).toBeDefined();
+  const ok = listed!.valid(structured);
+  expect(ok, `${name} ${String(args.action)}: ${JSON.stringify(listed!.valid.errors?.slice(0, 3))}`).toBe(true);
+  expect(structured!.result).toEqual(JSON.parse(textOf(result)));
+  const methods = listed!.tool.outputSchema?.properties?.action?.enum ?? [];
+  // Named by its method, the answer names it too; named by an allowed action, it names the method behind it.
+  if (methods.includes(String(args.action))) expect(structured!.action).toBe(args.action);
+  else expect(methods).toContain(structured!.action);
+  session.checked.add(`${name} ${String(structured!.action)}`);
 }
 
 const textOf = (result: unknown): string => {
@@ -23,6 +69,7 @@ const textOf = (result: unknown): string => {
 export async function call<T = Record<string, unknown>>(client: Client, name: string, args: Record<string, unknown>): Promise<T> {
   const result = await client.callTool({ name, arguments: args });
   expect((result as ToolResult).isError ?? false, textOf(result)).toBe(false);
+  await checkStructured(client, name, args, result as ToolResult);
   return JSON.parse(textOf(result)) as T;
 }
 
@@ -181,4 +228,148 @@ export async function readResources(client: Client): Promise<void> {
   expect(await read('emulator://state-machine.json')).toHaveProperty('mermaid');
   const errors = (await read('emulator://errors.json')).data as { code: string; status: number }[];
   expect(errors).toContainEqual({ code: 'sandbox_test_keys_only', status: 403, type: 'permission_error' });
+}
+
+/**
+ * The hints of a tool that only reads, of one that destroys, and of one that writes without
+ * destroying, as listed; every tool has its hints and an object outputSchema.
+ */
+export async function checkHints(client: Client): Promise<void> {
+  const { tools } = await client.listTools();
+  for (const t of tools) {
+    expect(t.outputSchema?.type, t.name).toBe('object');
+    expect(Object.keys(t.annotations ?? {}).sort(), t.name).toEqual(['destructiveHint', 'idempotentHint', 'readOnlyHint']);
+  }
+  const byName = new Map(tools.map((t) => [t.name, t]));
+  expect(byName.get('state_machine')!.annotations).toEqual({ readOnlyHint: true, destructiveHint: false, idempotentHint: true });
+  expect(byName.get('postman')!.annotations).toMatchObject({ readOnlyHint: true });
+  // reset and delete destroy, create and reset cannot be repeated alike: the conservative hints, and the description says which.
+  const workspace = byName.get('workspace')!;
+  expect(workspace.annotations).toEqual({ readOnlyHint: false, destructiveHint: true, idempotentHint: false });
+  expect(workspace.description).toMatch(/- workspace\.reset\(\) \[destructive\]/);
+  expect(workspace.description).toMatch(/- workspace\.delete\(workspaceId\) \[destructive\]/);
+  expect(workspace.description).toMatch(/- keys\(\): /);
+  // A snapshot is read or put back whole: destructive, and the same restore twice is the same workspace.
+  expect(byName.get('snapshot')!.annotations).toEqual({ readOnlyHint: false, destructiveHint: true, idempotentHint: true });
+  expect(byName.get('onboardings')!.annotations).toEqual({ readOnlyHint: false, destructiveHint: false, idempotentHint: false });
+  expect(byName.get('onboardings')!.description).toMatch(/- onboardings\.cancel\(id\) = cancel \[writes\]/);
+}
+
+type Step = [action: string, args?: Record<string, unknown>];
+
+const SUBMITTED: Step[] = [['employee/open'], ['employee/submit']];
+const APPROVED: Step[] = [
+  ['verify-identity'],
+  ['approve', { user_id: 'usr_acme_mark', role: 'manager' }],
+  ['approve', { user_id: 'usr_acme_paula', role: 'payroll_reviewer' }],
+  ['approve', { user_id: 'usr_acme_olivia', role: 'owner' }],
+];
+const SIGNED: Step[] = [...SUBMITTED, ...APPROVED, ['send-contract'], ['employee/sign'], ['employer-sign']];
+
+/** Steps, each an allowed action by its name, that bring a new onboarding to a state where other actions are offered. */
+const STATES: Record<string, Step[]> = {
+  new: [],
+  opened: [['employee/open']],
+  submitted: SUBMITTED,
+  'one approval given': [...SUBMITTED, ...APPROVED.slice(0, 2)],
+  'returned to the manager': [...SUBMITTED, ['return', { to: 'manager' }]],
+  'terms changed after approval': [...SUBMITTED, ...APPROVED, ['change-terms', { hours_per_week: 30 }]],
+  contract_ready: [...SUBMITTED, ...APPROVED],
+  'contract sent': [...SUBMITTED, ...APPROVED, ['send-contract']],
+  'signed by the employee': [...SUBMITTED, ...APPROVED, ['send-contract'], ['employee/sign']],
+  processing: SIGNED,
+  action_required: [...SIGNED, ['payroll/fail']],
+};
+
+interface Detail {
+  onboarding: { id: string; status: string; approvals: { required: string[] } };
+  allowed_actions: { action: string }[];
+  approvals: { role: string; user_id: string; valid: boolean }[];
+  people: { id: string; roles: string[] }[];
+}
+
+/** The arguments an offered action is called with: approve gets a role still missing and a person free to give it. */
+function argsFor(action: string, d: Detail): Record<string, unknown> {
+  if (action === 'return') return { to: 'employee' };
+  if (action === 'change-terms') return { hours_per_week: 32 };
+  if (action !== 'approve') return {};
+  const valid = d.approvals.filter((a) => a.valid);
+  for (const role of d.onboarding.approvals.required.filter((r) => !valid.some((a) => a.role === r))) {
+    const person = d.people.find((p) => p.roles.includes(role) && !valid.some((a) => a.user_id === p.id));
+    if (person) return { user_id: person.id, role };
+  }
+  throw new Error(`approve offered with no role left to give: ${JSON.stringify(d.approvals)}`);
+}
+
+/**
+ * Every action an onboarding's allowed_actions offer, in every state the walk reaches, called
+ * through the `onboardings` tool by the very name allowed_actions gives it (the steps to each
+ * state too), from the state it was offered in (the workspace put back by a restore between
+ * calls). Answers the names offered, which must be every action there is.
+ */
+export async function walkAllowedActions(client: Client, base: string): Promise<string[]> {
+  const offered = new Set<string>();
+  const byName = (id: string, action: string, args: Record<string, unknown> = {}) => call<{ onboarding: { id: string; status: string } }>(client, 'onboardings', { action, id, ...args });
+  for (const [state, steps] of Object.entries(STATES)) {
+    const res = await v1(base, 'POST', '/v1/onboardings', createBody({ reference: `walk-${state}` }));
+    expect(res.status, state).toBe(201);
+    const { id } = (await res.json()) as { id: string };
+    for (const [action, args] of steps) expect((await byName(id, action, args)).onboarding.id).toBe(id);
+    const detail = await call<Detail>(client, 'onboardings', { action: 'onboardings.inspect', id });
+    const names = detail.allowed_actions.map((a) => a.action);
+    expect(names.length, `${state}: something is offered`).toBeGreaterThan(0);
+    const snapshot = await call(client, 'snapshot', { action: 'snapshot' });
+    for (const action of names) {
+      offered.add(action);
+      await call(client, 'snapshot', { action: 'restore', body: snapshot });
+      expect((await byName(id, action, argsFor(action, detail))).onboarding.id, `${state}: ${action}`).toBe(id);
+    }
+  }
+  expect([...offered].sort()).toEqual([...ACTION_NAMES].sort());
+  return [...offered];
+}
+
+/**
+ * The actions exerciseEveryTool and walkAllowedActions leave out, each called once with input
+ * that succeeds, so that every action's answer is held to its tool's outputSchema; the reset
+ * last. `receiverUrl`: a receiver that passes the check. workspace.delete is left out: a session
+ * may delete its own workspace only, after which it has none (callers do that last, apart).
+ */
+export async function callTheOtherActions(client: Client, workspaceId: string, receiverUrl: string): Promise<void> {
+  await call(client, 'workspace', { action: 'workspace.describe', workspaceId });
+  await call(client, 'workspace', { action: 'workspace.create', body: {} });
+  const { now } = await call<{ now: string }>(client, 'clock', { action: 'clock.state' });
+  await call(client, 'clock', { action: 'clock.set', now: new Date(Date.parse(now) + 86_400_000).toISOString() });
+
+  const [address] = await call<{ id: string }[]>(client, 'webhooks', { action: 'webhooks.list' });
+  await call(client, 'webhooks', { action: 'webhooks.enable', id: address!.id });
+  await call(client, 'webhooks', { action: 'webhooks.deliveries', id: address!.id, limit: 5 });
+  await call(client, 'webhooks', { action: 'deliveries.list', query: { limit: 5 } });
+
+  const fault = await call<{ id: string }>(client, 'faults', { action: 'faults.add', body: { kind: 'error', path: '/v1/organization' } });
+  expect(await call(client, 'faults', { action: 'faults.get', id: fault.id })).toMatchObject({ id: fault.id });
+  await call(client, 'faults', { action: 'faults.remove', id: fault.id });
+  await call(client, 'faults', { action: 'faults.add', body: { kind: 'error', path: '/v1/organization' } });
+  await call(client, 'faults', { action: 'faults.clear' });
+  const late = await call<{ id: string }>(client, 'faults', { action: 'deliveryFaults.add', body: { kind: 'delay', delay_ms: 1_000 } });
+  await call(client, 'faults', { action: 'deliveryFaults.remove', id: late.id });
+  await call(client, 'faults', { action: 'deliveryFaults.add', body: { kind: 'duplicate' } });
+  await call(client, 'faults', { action: 'deliveryFaults.clear' });
+
+  await call(client, 'onboardings', { action: 'onboardings.list', query: { limit: 5 } });
+  await call(client, 'scenario', { action: 'scenario.reportCtrf', final: true });
+  await call(client, 'scenario', { action: 'scenario.clear' });
+  await call(client, 'requests', { action: 'requests.har', query: { limit: 5 } });
+  await call(client, 'requests', { action: 'requests.clear' });
+  await call(client, 'receiver_check', { action: 'receiverCheckCtrf', body: { url: receiverUrl, secret: SECRET, timeout_ms: 2_000, burst: 1 } });
+  await call(client, 'workspace', { action: 'workspace.reset' });
+}
+
+/** Every action of every listed tool whose answer the client's calls held to its outputSchema; those left out are named. */
+export async function expectEveryAnswerChecked(client: Client, except: readonly string[] = []): Promise<void> {
+  const { tools } = await client.listTools();
+  const all = tools.flatMap((t) => ((t.outputSchema?.properties?.action as { enum?: string[] } | undefined)?.enum ?? []).map((a) => `${t.name} ${a}`));
+  const missing = all.filter((a) => !checkedAnswers(client).has(a) && !except.includes(a));
+  expect(missing).toEqual([]);
+  expect(all.length).toBeGreaterThan(50);
 }

@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { ACTION_NAMES } from '../../src/control/inspect.schemas.js';
+import { makeAjv } from '../../src/core/ajv.js';
 import { Type } from '../../src/core/schema.js';
 import { clientCalls, defineControlRoute, type ControlRoute } from '../../src/operations/control-row.js';
 import { controlRows } from '../../src/control/control.table.js';
@@ -16,8 +18,14 @@ const actionsOf = (tools: McpTool[]) => tools.flatMap((t) => [...t.actions.keys(
 
 /** The tool list of docs/mcp.md, between its markers, as the code makes it. */
 function toolsMarkdown(tools: McpTool[]): string {
-  const lines = ['| tool | actions |', '| --- | --- |'];
-  for (const t of tools) lines.push(`| \`${t.name}\` | ${[...t.actions.values()].map((a) => `\`${a.name}(${a.args.map((n) => (a.required.includes(n) ? n : `${n}?`)).join(', ')})\``).join(', ')} |`);
+  const lines = ['| tool | hints | actions |', '| --- | --- | --- |'];
+  for (const t of tools) {
+    const aliasOf = new Map([...t.aliases].map(([alias, name]) => [name, alias]));
+    const { readOnlyHint, destructiveHint, idempotentHint } = t.annotations;
+    const hints = [readOnlyHint ? 'read-only' : destructiveHint ? 'destructive' : 'writes', ...(idempotentHint && !readOnlyHint ? ['idempotent'] : [])].join(', ');
+    const actions = [...t.actions.values()].map((a) => `\`${a.name}(${a.args.map((n) => (a.required.includes(n) ? n : `${n}?`)).join(', ')})\`${aliasOf.has(a.name) ? ` = \`${aliasOf.get(a.name)}\`` : ''}`);
+    lines.push(`| \`${t.name}\` | ${hints} | ${actions.join(', ')} |`);
+  }
   return lines.join('\n');
 }
 
@@ -44,7 +52,7 @@ describe('MCP tools from the control rows', () => {
       expect(required).toEqual(['action']);
       // Some clients refuse a tool whose input schema branches at its top.
       expect(Object.keys(tool.inputSchema).sort()).toEqual(['additionalProperties', 'properties', 'required', 'type']);
-      expect((properties.action as { enum: string[] }).enum).toEqual([...tool.actions.keys()]);
+      expect((properties.action as { enum: string[] }).enum).toEqual([...tool.actions.keys(), ...tool.aliases.keys()]);
       for (const action of tool.actions.values()) {
         for (const arg of action.args) expect(properties, `${tool.name} ${action.name} ${arg}`).toHaveProperty(arg);
         const { call } = action;
@@ -85,6 +93,57 @@ describe('MCP tools from the control rows', () => {
     expect(things.name).toBe('things');
     expect(things.description).toContain('Add a thing');
     expect(things.inputSchema.properties.body).toMatchObject({ type: 'object', required: ['name'] });
+  });
+
+  it("take an onboarding's allowed actions by their own names, each the method of its row", () => {
+    const onboardings = tools.find((t) => t.name === 'onboardings')!;
+    expect([...onboardings.aliases.keys()].sort()).toEqual([...ACTION_NAMES].sort());
+    for (const [alias, name] of onboardings.aliases) expect(onboardings.actions.get(name)!.row.path).toBe(`/_emulator/onboardings/:id/${alias}`);
+    expect(onboardings.aliases.get('verify-identity')).toBe('onboardings.verifyIdentity');
+    expect(onboardings.description).toContain('- onboardings.verifyIdentity(id, user_id?) = verify-identity [writes]: ');
+    expect(tools.filter((t) => t.aliases.size > 0).map((t) => t.name)).toEqual(['onboardings']);
+  });
+
+  it('declare an outputSchema per tool, {action, result}, result held to the answer of the action named', () => {
+    const ajv = makeAjv(false);
+    for (const tool of tools) {
+      expect(tool.outputSchema).toMatchObject({ type: 'object', required: ['action', 'result'], additionalProperties: false });
+      expect((tool.outputSchema.properties.action as { enum: string[] }).enum).toEqual([...tool.actions.keys()]);
+      ajv.compile(tool.outputSchema);
+    }
+    const clock = ajv.compile(tools.find((t) => t.name === 'clock')!.outputSchema);
+    const state = { now: '2026-01-01T00:00:00.000Z', mode: 'frozen', timers: 0, next: null, fired: [] };
+    expect(clock({ action: 'clock.now', result: '2026-01-01T00:00:00.000Z' })).toBe(true);
+    // clock.now answers the time alone, clock.state the object: neither passes for the other.
+    expect(clock({ action: 'clock.now', result: state })).toBe(false);
+    expect(clock({ action: 'clock.state', result: '2026-01-01T00:00:00.000Z' })).toBe(false);
+    expect(clock({ action: 'clock.rewind', result: '2026-01-01T00:00:00.000Z' })).toBe(false);
+    expect(clock({ result: '2026-01-01T00:00:00.000Z' })).toBe(false);
+    // The list a workspace's keys are: an array, not the row's {data} around it.
+    const workspace = ajv.compile(tools.find((t) => t.name === 'workspace')!.outputSchema);
+    expect(workspace({ action: 'keys', result: [] })).toBe(true);
+    expect(workspace({ action: 'keys', result: { data: [] } })).toBe(false);
+    // An answer too long to list whole (an onboarding) is held to its outline: its required properties and their types.
+    const onboardings = ajv.compile(tools.find((t) => t.name === 'onboardings')!.outputSchema);
+    expect(onboardings({ action: 'onboardings.cancel', result: { onboarding: {} } })).toBe(true);
+    expect(onboardings({ action: 'onboardings.cancel', result: {} })).toBe(false);
+    expect(onboardings({ action: 'onboardings.cancel', result: { onboarding: 'onb_1' } })).toBe(false);
+  });
+
+  it('carry the hints of what their actions do: GET reads; DELETE, PUT and a reset destroy; a mixed tool the conservative ones', () => {
+    const hints = Object.fromEntries(tools.map((t) => [t.name, t.annotations]));
+    for (const name of ['state_machine', 'wait', 'postman']) expect(hints[name], name).toEqual({ readOnlyHint: true, destructiveHint: false, idempotentHint: true });
+    for (const name of ['workspace', 'faults', 'scenario', 'requests']) expect(hints[name], name).toMatchObject({ readOnlyHint: false, destructiveHint: true, idempotentHint: false });
+    expect(hints.snapshot).toEqual({ readOnlyHint: false, destructiveHint: true, idempotentHint: true });
+    for (const name of ['clock', 'onboardings', 'webhooks', 'trigger', 'receiver_check']) expect(hints[name], name).toEqual({ readOnlyHint: false, destructiveHint: false, idempotentHint: false });
+    for (const tool of tools) {
+      for (const a of tool.actions.values()) {
+        const mark = a.effect.destructive ? '[destructive]' : a.effect.readOnly ? undefined : '[writes]';
+        const line = tool.description.split('\n').find((l) => l.startsWith(`- ${a.name}(`))!;
+        if (mark) expect(line, a.name).toContain(mark);
+        else expect(line, a.name).not.toMatch(/\[(writes|destructive)\]/);
+      }
+    }
   });
 
   it('docs/mcp.md lists the tools and their actions as the code makes them', () => {
