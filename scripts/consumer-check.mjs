@@ -89,14 +89,25 @@ function run(command, args, { cwd, limitMs, capture = false }) {
 
 /**
  * What each project installs beside the package (runners pinned by major), what `npm test` runs,
- * and the runner's own init, if it has one. Its files are test/consumers/<name>/.
+ * the runner's own init, if it has one, and what it generates once its files are in place. Its
+ * files are test/consumers/<name>/.
  */
 const PROJECTS = {
   jest: { install: ['jest@^30'], test: 'jest' },
   'node-test': { install: [], test: 'node --test' },
   // tsc --init's defaults (strict, exactOptionalPropertyTypes, nodenext, ...) with the node types a
   // Node project has and the library check on: every type file the package ships is compiled.
-  typescript: { install: ['typescript@^5', '@types/node@^20'], test: 'tsc --noEmit', init: ['npx', 'tsc', '--init', '--types', 'node', '--skipLibCheck', 'false'] },
+  // Types for the webhook messages are generated as a partner does: the OpenAPI document the
+  // package builds, through openapi-typescript with its default settings (webhook.mts uses them).
+  typescript: {
+    install: ['typescript@^5', '@types/node@^20', 'openapi-typescript@^7'],
+    test: 'tsc --noEmit',
+    init: ['npx', 'tsc', '--init', '--types', 'node', '--skipLibCheck', 'false'],
+    generate: [
+      ['node', '--input-type=module', '-e', "import { buildOpenApi } from 'onboarding-emulator'; import { writeFileSync } from 'node:fs'; writeFileSync('openapi.json', JSON.stringify(buildOpenApi()));"],
+      ['npx', 'openapi-typescript', 'openapi.json', '--output', 'openapi.mts'],
+    ],
+  },
   vitest: { install: ['vitest@^4'], test: 'vitest run' },
 };
 
@@ -139,6 +150,7 @@ try {
       result.install = (await run('npm', ['install', '--no-package-lock', '--save-dev', ...spec.install, tarball], { cwd: project, limitMs: LIMITS.install })).seconds;
       if (spec.init) await run(spec.init[0], spec.init.slice(1), { cwd: project, limitMs: LIMITS.pack, capture: true });
       await cp(join(consumers, name), project, { recursive: true });
+      for (const [command, ...args] of spec.generate ?? []) await run(command, args, { cwd: project, limitMs: LIMITS.pack, capture: true });
       console.log(`\n==> ${name}: npm test`);
       result.test = (await run('npm', ['test'], { cwd: project, limitMs: LIMITS.test })).seconds;
       result.ok = true;

@@ -1,6 +1,7 @@
 import { controlRoutes } from './control.routes.js';
 import { deliveryFaultRoutes } from './delivery-faults.routes.js';
 import { deliveryRoutes } from './deliveries.routes.js';
+import { eventCatalogRoutes } from './event-catalog.routes.js';
 import { postmanRoutes } from './postman.routes.js';
 import { inspectRoutes } from './inspect.routes.js';
 import { onboardingActionRoutes } from './onboarding-actions.routes.js';
@@ -21,4 +22,5 @@ export const controlRows = [
   ...controlRoutes, ...onboardingActionRoutes, ...scenarioRoutes, ...inspectRoutes, ...requestRoutes, ...deliveryFaultRoutes,
   ...stateMachineRoutes, ...receiverCheckRoutes, ...relayRoutes, ...waitRoutes, ...deliveryRoutes, ...postmanRoutes,
   ...triggerRoutes,
+  ...eventCatalogRoutes,
 ];

@@ -10,6 +10,7 @@ import { DEFAULT_BASE_URL, EMULATOR_VERSION } from '../core/product.js';
 import { pageRoutes } from '../pages/pages.routes.js';
 import type { PageResponse, PageRoute } from '../pages/route.js';
 import { allControlRoutes, apiRoutes, servedPaths } from './routes.js';
+import { webhooks } from './openapi.webhooks.js';
 
 const toOpenApiPath = (path: string) => path.replace(/:([A-Za-z]+)/g, '{$1}');
 
@@ -302,7 +303,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Documents: 'The documents of an onboarding and their files.',
   Integrations: 'The payroll connector and its last synchronization.',
   Reviews: 'Links for the review embedded in a partner product.',
-  Webhooks: 'Webhook addresses, their secrets and their delivery log.',
+  Webhooks: 'Webhook addresses, their secrets and their delivery log; the messages themselves are under webhooks, one per event type.',
   Control: 'The emulator itself: health, keys, workspaces, clock, faults, snapshots and the actions people take in the product\'s screens.',
   Inspect: 'What the inspector page reads: every record of a workspace, whichever key made it.',
   Scenarios: 'Scenario documents that play onboardings by themselves.',
@@ -373,6 +374,7 @@ export function buildOpenApi(serverUrl: string = DEFAULT_SERVER_URL) {
       },
     },
   };
+  const messages = webhooks((schema) => schemas.ref(schema));
   const shared = components(schemas);
   // Every tag the operations use, in the order the route tables first use them.
   const tags = [...new Set(Object.values(paths).flatMap((item) => Object.values(item).flatMap((op) => (op as { tags: string[] }).tags)))];
@@ -381,12 +383,13 @@ export function buildOpenApi(serverUrl: string = DEFAULT_SERVER_URL) {
     info: {
       title: 'Hosted Employee Onboarding Service (emulator)',
       version: '1.0.0',
-      description: `The /v1 interface as the emulator serves it, plus its control API under /_emulator. Emulator ${EMULATOR_VERSION}.`,
+      description: `The /v1 interface as the emulator serves it, the webhook messages it sends (webhooks), and its control API under /_emulator. Emulator ${EMULATOR_VERSION}.`,
       license: { name: 'MIT', identifier: 'MIT' },
     },
     servers: [{ url: serverUrl.replace(/\/+$/, ''), description: 'This emulator' }],
     tags: tags.map((name) => ({ name, ...(TAG_DESCRIPTIONS[name] ? { description: TAG_DESCRIPTIONS[name] } : {}) })),
     paths,
+    webhooks: messages,
     components: { ...shared, schemas: sortedByName(schemas.components), requestBodies: sortedByName(schemas.requestBodies) },
   };
 }

@@ -38,7 +38,8 @@ const TOOL_OF_GROUP: Record<string, ToolGroup> = {
   receiverCheckCtrf: { tool: 'receiver_check', about: '' },
   stateMachine: { tool: 'state_machine', about: 'The onboarding life cycle as its transition table, with a Mermaid diagram.' },
   waitFor: { tool: 'wait', about: 'Wait, bounded in time, until the workspace reaches a condition.' },
-  trigger: { tool: 'trigger', about: 'Make one webhook event of a type happen, through the life cycle (a new onboarding, or one named, played forward), delivered and signed like any other; ping goes to every enabled test address.' },
+  trigger: { tool: 'trigger', about: 'Make one webhook event of a type happen, through the life cycle (a new onboarding, or one named, played forward), delivered and signed like any other; ping goes to every enabled test address. The event catalog: every type, when it is sent, its schema and a signed sample.' },
+  eventCatalog: { tool: 'trigger', about: '' },
 };
 
 /**

@@ -4,7 +4,7 @@ import { createIds } from '../core/ids.js';
 import { createRandom } from '../core/random.js';
 import type { EventType } from '../resources/events/events.model.js';
 import type { CheckGrade } from './receiver-check.checks.js';
-import { messageBody } from '../resources/webhooks/webhooks.dispatcher.js';
+import { messageBody } from '../resources/webhooks/webhooks.message.js';
 import { signatureHeader } from '../delivery/signature.js';
 import type { Transport, TransportResult } from '../delivery/transport.js';
 

@@ -10,6 +10,8 @@ import { until } from '../support/wait.js';
 const SECRET = 'whsec_boundsSecret000000000000001';
 const started: InProcessEmulator[] = [];
 const receivers = useReceivers();
+/** A receiver check sends wrong messages on purpose: they are not held to the document. */
+const UNCHECKED = { unchecked: ['/hook'] };
 afterEach(async () => {
   for (const em of started.splice(0)) await em.close();
 });
@@ -26,7 +28,7 @@ const check = (url: string, receiver: string, timeoutMs: number, signal?: AbortS
 describe('receiver checks', () => {
   it('run at most 4 at once: a 5th is refused with 429 and Retry-After, and taken once one has finished', async () => {
     const { url } = await emulator();
-    const slow = await receivers.start(hang);
+    const slow = await receivers.start(hang, UNCHECKED);
     const four = Array.from({ length: 4 }, () => check(url, slow.url(), 300));
     await until(() => slow.requests.length >= 4, 'the four runs to start', 5_000);
     const fifth = await check(url, slow.url(), 300);
@@ -34,20 +36,20 @@ describe('receiver checks', () => {
     expect(fifth.headers.get('retry-after')).toBe('5');
     expect(((await fifth.json()) as { error: { code: string } }).error.code).toBe('rate_limited');
     for (const res of await Promise.all(four)) expect(res.status).toBe(200);
-    const fine = await receivers.start(answer(200));
+    const fine = await receivers.start(answer(200), UNCHECKED);
     expect((await check(url, fine.url(), 300)).status).toBe(200);
   }, 60_000);
 
   it('stop starting checks once the client has hung up', async () => {
     const { url } = await emulator();
     // Each answer takes 200 ms: a whole run is a few dozen messages, several seconds long.
-    const slow = await receivers.start({ kind: 'delay', ms: 200, then: { kind: 'status', status: 200 } });
+    const slow = await receivers.start({ kind: 'delay', ms: 200, then: { kind: 'status', status: 200 } }, UNCHECKED);
     const client = new AbortController();
     const pending = check(url, slow.url(), 2_000, client.signal).catch(() => 'aborted');
     await until(() => slow.requests.length >= 2, 'the run to start', 5_000);
     // Three more runs on a receiver that never answers take the other places for as long as this test lasts.
     const others = new AbortController();
-    const stuck = await receivers.start(hang);
+    const stuck = await receivers.start(hang, UNCHECKED);
     const held = Array.from({ length: 3 }, () => check(url, stuck.url(), 2_000, others.signal).catch(() => 'aborted'));
     await until(() => stuck.requests.length >= 3, 'the three other runs to start', 5_000);
     // A check refused by its address once it has a place (422), or refused a place (429): whether the hung-up run still holds one.

@@ -77,9 +77,9 @@ describe('Redocly lint (recommended rules)', () => {
   });
 });
 
-/** A client's journey written against the generated types: create, read, list, events, webhooks. */
+/** A client's journey written against the generated types: create, read, list, events, webhooks, and a receiver's messages. */
 const JOURNEY = `
-import type { components, paths } from './api';
+import type { components, paths, webhooks } from './api';
 
 type Schemas = components['schemas'];
 type CreateBody = NonNullable<paths['/v1/onboardings']['post']['requestBody']>['content']['application/json'];
@@ -135,6 +135,21 @@ export function keepSecret(created: paths['/v1/webhooks']['post']['responses'][2
 export function failure(error: Schemas['Error']): string {
   return error.error.code + error.error.request_id;
 }
+
+// A receiver's handlers, typed from the document's webhooks.
+type MessageOf<T extends keyof webhooks> = NonNullable<webhooks[T]['post']['requestBody']>['content']['application/json'];
+type SignatureOf<T extends keyof webhooks> = webhooks[T]['post']['parameters']['header']['Service-Signature'];
+
+export function onCompleted(message: MessageOf<'onboarding.completed'>, signature: SignatureOf<'onboarding.completed'>): string {
+  const type: 'onboarding.completed' = message.type;
+  return [type, message.id, message.api_version, message.data.onboarding_id, message.data.data_version ?? 0, signature].join(' ');
+}
+
+export function onFailed(message: MessageOf<'integration.sync_failed'>): string {
+  return (message.data.connector ?? 'none') + (message.data.error_code ?? 'unknown');
+}
+
+export const ping = (message: MessageOf<'ping'>): string => message.data.message;
 `;
 
 /** Mistakes the types must catch, each in a file of its own: what it is, and the text to find. */
@@ -153,6 +168,11 @@ export const steps = (row: components['schemas']['OnboardingListItem']) => row.s
 export function role(event: components['schemas']['Event']): string {
   return event.type === 'onboarding.created' ? event.data.role : '';
 }
+`,
+  // An onboarding.completed message carries no role.
+  roleOnCompletedMessage: `import type { webhooks } from './api';
+type Completed = NonNullable<webhooks['onboarding.completed']['post']['requestBody']>['content']['application/json'];
+export const role = (message: Completed): string => message.data.role;
 `,
   // A webhook address read later has no secret.
   secretOnRead: `import type { paths } from './api';
@@ -221,5 +241,6 @@ describe('openapi-typescript types', () => {
     expect(errorsIn('stepsInList.ts').join('\n')).toMatch(/steps/);
     expect(errorsIn('roleOnCreated.ts').join('\n')).toMatch(/role/);
     expect(errorsIn('secretOnRead.ts').join('\n')).toMatch(/secret/);
+    expect(errorsIn('roleOnCompletedMessage.ts').join('\n')).toMatch(/role/);
   }, 120_000);
 });

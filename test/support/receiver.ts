@@ -1,13 +1,15 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { afterEach } from 'vitest';
+import { afterEach, expect } from 'vitest';
 import { closedPort } from './net.js';
+import { isWebhookMessage, messageProblems } from './webhook-messages.js';
 
 /**
  * Real webhook receivers for the tests: node:http servers on 127.0.0.1 (never another
  * interface), each answering by a programmable behaviour and recording every request with its
  * exact raw body bytes. `useReceivers()` registers an afterEach that closes every server the
- * test started, hanging connections included.
+ * test started, hanging connections included, and fails the test if any webhook message one of
+ * them got does not match its webhook in the published document (test/support/webhook-messages.ts).
  */
 
 /** What a receiver does with one request, after the whole body has been read. */
@@ -61,21 +63,37 @@ export interface Receiver {
   program(next: Program): void;
   /** Resolves once at least `count` requests arrived; rejects after `timeoutMs`. */
   waitFor(count: number, timeoutMs?: number): Promise<ReceivedRequest[]>;
+  /** What was wrong with the webhook messages received so far, by the document; the test fails unless empty at its end. */
+  readonly mismatches: string[];
   close(): Promise<void>;
+}
+
+interface ReceiverOptions {
+  /** Paths whose messages are not checked: a receiver check sends wrong ones on purpose. */
+  unchecked?: readonly string[];
 }
 
 const CHUNK = Buffer.alloc(64 * 1024, 'x');
 
+/** Fails unless every webhook message these receivers got matched its webhook in the document. */
+export function expectConforming(receivers: readonly Receiver[]): void {
+  const mismatches = receivers.flatMap((r) => r.mismatches.map((m) => `${r.base}: ${m}`));
+  expect(mismatches, 'webhook messages that do not match their webhook in /openapi.json').toEqual([]);
+}
+
 export function useReceivers() {
   const open: Receiver[] = [];
   afterEach(async () => {
-    await Promise.all(open.splice(0).map((r) => r.close()));
+    const closing = open.splice(0);
+    await Promise.all(closing.map((r) => r.close()));
+    expectConforming(closing);
   });
 
   /** A receiver on 127.0.0.1 with a free port; answers 200 unless programmed otherwise. */
-  async function start(initial: Program = answer(200)): Promise<Receiver> {
+  async function start(initial: Program = answer(200), options: ReceiverOptions = {}): Promise<Receiver> {
     let program: Program = initial;
     const requests: ReceivedRequest[] = [];
+    const mismatches: string[] = [];
     const sockets = new Set<Socket>();
     const waiters: { count: number; resolve: () => void }[] = [];
     const timers = new Set<NodeJS.Timeout>();
@@ -94,6 +112,7 @@ export function useReceivers() {
           receivedAt: Date.now(),
         };
         requests.push(received);
+        if (isWebhookMessage(received.headers) && !options.unchecked?.includes(received.path)) mismatches.push(...messageProblems(received.headers, received.body));
         for (const w of waiters.filter((w) => requests.length >= w.count)) {
           waiters.splice(waiters.indexOf(w), 1);
           w.resolve();
@@ -160,6 +179,7 @@ export function useReceivers() {
       url: (path = '/hook') => `${base}${path}`,
       requests,
       to: (path) => requests.filter((r) => r.path === path),
+      mismatches,
       program: (next) => {
         program = next;
       },

@@ -4,10 +4,8 @@ import { tracer, type TraceParent } from '../../core/tracing.js';
 import type { Workspace } from '../../core/workspace.js';
 import type { OnboardingRecord } from '../onboardings/onboardings.model.js';
 import { dispatchEvent } from '../webhooks/webhooks.rules.js';
-import { EVENT_RETENTION_MS, OLDER_NAMES, type EventData, type EventRecord, type EventType } from './events.model.js';
-import { extraDataFields } from './events.schemas.js';
-
-export type EventFacts = Pick<EventData, 'role' | 'returned_to' | 'kind' | 'connector' | 'error_code'>;
+import { EVENT_RETENTION_MS, OLDER_NAMES, type EventRecord, type EventType } from './events.model.js';
+import { eventData, type EventFacts } from './events.schemas.js';
 
 /**
  * The one place events are made. Called only by the onboarding transition applier, so every
@@ -28,14 +26,7 @@ export function emitEvents(ws: Workspace, r: OnboardingRecord, types: readonly E
 }
 
 function makeEvent(ws: Workspace, r: OnboardingRecord, type: EventType, facts: EventFacts, trace: TraceParent | null): EventRecord {
-  const data: EventData = {
-    onboarding_id: r.id,
-    reference: r.reference,
-    metadata: { ...(r.creation_metadata ?? r.metadata) },
-    data_version: r.data_version,
-  };
-  // The fields of the type's data schema beyond the common ones.
-  for (const field of extraDataFields(type) as (keyof EventFacts)[]) Object.assign(data, { [field]: facts[field] ?? null });
+  const data = eventData({ onboarding_id: r.id, reference: r.reference, metadata: r.creation_metadata ?? r.metadata, data_version: r.data_version }, type, facts);
   const event: EventRecord = {
     id: ws.ids.id('evt'),
     seq: nextSequence(ws.store),

@@ -1,7 +1,7 @@
 import { Type, type Static, type TSchema } from '../../core/schema.js';
 import { DateTime, Literals, MetadataSchema, Nullable, pageQuery } from '../common.schemas.js';
 import { ROLES } from '../organizations/organizations.model.js';
-import { EVENT_TYPES, type EventType } from './events.model.js';
+import { EVENT_TYPES, type EventData, type EventType } from './events.model.js';
 
 /** Names a client may filter on: every type, older names included, never ping. */
 const LISTED_TYPES = EVENT_TYPES.filter((t): t is Exclude<EventType, 'ping'> => t !== 'ping');
@@ -70,15 +70,33 @@ const EVENT_DATA: Record<ListedType, TSchema> = {
   'onboarding.cancelled': EventData,
 };
 
+/** The schema of a type's data: the same table the emitter fills data from (the webhook messages use it too). */
+export const eventDataSchema = (type: ListedType): TSchema => EVENT_DATA[type];
+
 /** The fields of a type's data beyond the common ones (none for ping, which is no onboarding's). */
-export function extraDataFields(type: EventType): string[] {
+function extraDataFields(type: EventType): string[] {
   if (type === 'ping') return [];
   return Object.keys(EVENT_DATA[type].properties as object).filter((k) => !(k in common));
 }
 
-/** `onboarding.invitation_sent` → `OnboardingInvitationSentEvent`: the schema's name. */
-const eventName = (type: string) =>
-  `${type.split(/[._]/).map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('')}Event`;
+/** The facts of a transition a type's data may carry beyond the common fields. */
+export type EventFacts = Pick<EventData, 'role' | 'returned_to' | 'kind' | 'connector' | 'error_code'>;
+type CommonData = Pick<EventData, 'onboarding_id' | 'reference' | 'metadata' | 'data_version'>;
+
+/**
+ * An event's data: the common fields, then the fields of the type's schema beyond them, each
+ * from `facts` (null when the transition did not tell it). Pure: the emitter and the published
+ * samples make data through it alike.
+ */
+export function eventData(base: CommonData, type: EventType, facts: EventFacts = {}): EventData {
+  const data: EventData = { onboarding_id: base.onboarding_id, reference: base.reference, metadata: { ...base.metadata }, data_version: base.data_version };
+  for (const field of extraDataFields(type) as (keyof EventFacts)[]) Object.assign(data, { [field]: facts[field] ?? null });
+  return data;
+}
+
+/** `onboarding.invitation_sent`, `Event` → `OnboardingInvitationSentEvent`: a schema's name. */
+export const schemaName = (type: string, suffix: string) =>
+  `${type.split(/[._]/).map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('')}${suffix}`;
 
 const eventOf = (type: ListedType) =>
   Type.Object(
@@ -91,7 +109,7 @@ const eventOf = (type: ListedType) =>
       organization_id: Type.String(),
       data: EVENT_DATA[type],
     },
-    { title: eventName(type) },
+    { title: schemaName(type, 'Event') },
   );
 
 /**

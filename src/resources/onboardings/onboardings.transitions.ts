@@ -1,6 +1,7 @@
 import { fail } from '../../core/errors.js';
 import type { Workspace } from '../../core/workspace.js';
-import { emitEvents, type EventFacts } from '../events/events.emit.js';
+import { emitEvents } from '../events/events.emit.js';
+import type { EventFacts } from '../events/events.schemas.js';
 import { decide, type Trigger } from './onboardings.machine.js';
 import type { OnboardingRecord, OnboardingStatus } from './onboardings.model.js';
 

@@ -4,7 +4,6 @@ import { nextSequence } from '../../core/store.js';
 import type { Timer } from '../../core/timers.js';
 import type { TraceParent } from '../../core/tracing.js';
 import type { Workspace } from '../../core/workspace.js';
-import type { EventRecord } from '../events/events.model.js';
 import { withSent, type DeliveryRecord, type WebhookEndpointRecord } from './webhooks.model.js';
 import { vetDeliveryTarget } from '../../delivery/address-policy.js';
 import { isSessionUrl } from '../../delivery/relay.js';
@@ -15,6 +14,7 @@ import { attemptFault, bentSignature, firstAttemptDue, holdBehind, injectedMark,
 import { retryDelayMs } from '../../delivery/schedule.js';
 import { deliverySettings, type DeliverySettings } from '../../delivery/settings.js';
 import { signatureHeader } from '../../delivery/signature.js';
+import { messageHeaders } from './webhooks.message.js';
 
 /**
  * The webhook dispatcher's mechanics: a delivery per address it is handed, each attempt a
@@ -27,18 +27,6 @@ const DELIVERY_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
 const FALLBACK_SETTINGS = deliverySettings();
 
 const settingsOf = (ws: Workspace): DeliverySettings => ws.delivery ?? FALLBACK_SETTINGS;
-
-/** The message body (spec: Events, Message) with the address's api_version. */
-export function messageBody(event: Pick<EventRecord, 'id' | 'type' | 'created_at' | 'organization_id'> & { data: object }, apiVersion: string): string {
-  return JSON.stringify({
-    id: event.id,
-    type: event.type,
-    created_at: event.created_at,
-    organization_id: event.organization_id,
-    api_version: apiVersion,
-    data: event.data,
-  });
-}
 
 /**
  * What the webhook rules (resources/webhooks/webhooks.rules.ts) decide around an attempt: the
@@ -190,13 +178,7 @@ export async function attempt(ws: Workspace, endpoint: WebhookEndpointRecord, de
 function headersFor(ws: Workspace, secrets: string[], delivery: DeliveryRecord, injected: InjectedAttempt | null): Record<string, string> {
   const now = settingsOf(ws).signatureClock === 'emulated' ? Math.floor(ws.clock.nowMs() / 1000) : wallClockSeconds();
   const t = signedAt(now, injected?.kind);
-  return {
-    'Content-Type': 'application/json',
-    'User-Agent': 'Service-Webhooks/1',
-    'Service-Event-Id': delivery.event_id,
-    'Service-Event-Type': delivery.event_type,
-    'Service-Signature': bentSignature(signatureHeader(secrets, t, delivery.body), injected?.kind),
-  };
+  return messageHeaders(delivery.event_id, delivery.event_type, bentSignature(signatureHeader(secrets, t, delivery.body), injected?.kind));
 }
 
 /** Dead: no more attempts (what it means for the address is the rules' `died`). */

@@ -7,7 +7,8 @@ import { tracer } from '../../core/tracing.js';
 import type { IdFactory } from '../../core/ids.js';
 import type { Workspace } from '../../core/workspace.js';
 import { checkAddressUrl } from '../../delivery/address-policy.js';
-import { attempt, enqueue, messageBody, stopPending } from './webhooks.dispatcher.js';
+import { attempt, enqueue, stopPending } from './webhooks.dispatcher.js';
+import { messageBody, PING_DATA } from './webhooks.message.js';
 import { ATTEMPT_RULES } from './webhooks.rules.js';
 import { deliverySettings } from '../../delivery/settings.js';
 import { EVENT_TYPES } from '../events/events.model.js';
@@ -90,8 +91,6 @@ export function rotateSecret(ws: Workspace, p: Principal, id: string, body: Rota
     previous_secret_expires_at: hours > 0 ? new Date(expires).toISOString() : null,
   });
 }
-
-const PING_DATA = { message: 'A test message from the onboarding emulator.' };
 
 /** A ping along the normal route to this address alone; it is no event of GET /v1/events. */
 export function sendTestPing(ws: Workspace, p: Principal, id: string): DeliveryRecord {
