@@ -1,3 +1,4 @@
+import { catalogRoutes } from './catalog.routes.js';
 import { controlRoutes } from './control.routes.js';
 import { deliveryFaultRoutes } from './delivery-faults.routes.js';
 import { deliveryRoutes } from './deliveries.routes.js';
@@ -21,4 +22,5 @@ export const controlRows = [
   ...controlRoutes, ...onboardingActionRoutes, ...scenarioRoutes, ...inspectRoutes, ...requestRoutes, ...deliveryFaultRoutes,
   ...stateMachineRoutes, ...receiverCheckRoutes, ...relayRoutes, ...waitRoutes, ...deliveryRoutes, ...postmanRoutes,
   ...triggerRoutes,
+  ...catalogRoutes,
 ];
