@@ -16,7 +16,7 @@ const HEADINGS: Record<CatalogSection, { title: string; intro: string }> = {
   },
   payroll_failure: {
     title: 'Payroll failures',
-    intro: 'What makes a payroll run fail (besides the magic addresses), and the `payroll.error_code` it leaves. Manual entry (the connector `manual`) never fails.',
+    intro: 'What makes a payroll run fail (besides the magic addresses), and the `payroll.error_code` it leaves; and the one connector that never fails.',
   },
   control_action: {
     title: 'Control actions',

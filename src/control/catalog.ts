@@ -4,6 +4,7 @@ import { OLDER_NAMES, type EventType } from '../resources/events/events.model.js
 import { TRANSITIONS, type Trigger } from '../resources/onboardings/onboardings.machine.js';
 import type { OnboardingStatus } from '../resources/onboardings/onboardings.model.js';
 import { TEST_IDENTITY, type PersonalDataKind } from '../resources/onboardings/onboardings.personal-data.js';
+import { MANUAL_CONNECTOR } from '../resources/onboardings/onboardings.payroll.js';
 import { DEFAULT_PAYROLL_FAILURE_CODE } from '../resources/organizations/organizations.model.js';
 import { MAGIC_ADDRESSES, type MagicName } from '../scenarios/scenario.magic.js';
 import { DEFAULT_PAYROLL_ERROR } from '../scenarios/scenario.rules.js';
@@ -142,6 +143,20 @@ const EMPLOYEE_SIGNED = upTo(9);
 const PROCESSING = upTo(10);
 const ACTION_REQUIRED = [...PROCESSING, call('payroll/fail')];
 
+/** The journey at org_bakker, whose payroll is entered by hand; its template asks a manager and the owner. */
+const MANUAL_ENTRY: CatalogRequest[] = [
+  create({ organization_id: 'org_bakker', employment: { ...ONBOARDING.employment, location_id: 'loc_bakker_haarlem', template_id: 'tpl_bakker_baker' } }),
+  call('employee/open'),
+  call('employee/submit'),
+  call('verify-identity', { user_id: 'usr_bakker_mila' }),
+  call('approve', { role: 'manager', user_id: 'usr_bakker_mila' }),
+  call('approve', { role: 'owner', user_id: 'usr_bakker_bram' }),
+  call('send-contract'),
+  call('employee/sign'),
+  call('employer-sign'),
+  call('payroll/fail'),
+];
+
 /**
  * The examples of the control actions: the calls before, then the action itself with a body
  * that succeeds. Keyed by ActionName, so an action added to ACTIONS without one does not compile.
@@ -259,6 +274,12 @@ function payrollEntries(): CatalogEntry[] {
         { method: 'PATCH', path: rowPath('patchOrganizationSettings', 'org_acme'), body: { payroll_failure: { enabled: true, error_code: 'bsn_rejected' } } },
         { method: 'POST', path: '/v1/sandbox/onboardings/{id}/advance', auth: 'test_key' },
       ],
+    },
+    {
+      section: 'payroll_failure', name: 'manual-entry', input: `an employer whose payroll_connector is ${MANUAL_CONNECTOR} (org_bakker in the default fixtures)`,
+      outcome: 'payroll never fails: nothing can be down; payroll/fail is refused, a payroll_down fault is left for another run',
+      expect: { error: { status: 409, code: 'payroll_manual_entry' } },
+      example: MANUAL_ENTRY,
     },
     {
       section: 'payroll_failure', name: 'payroll/fail', input: 'POST /_emulator/onboardings/{id}/payroll/fail',

@@ -7,6 +7,7 @@ import { ERROR_CODES } from '../../src/core/errors.js';
 import { TRANSITIONS, type Trigger } from '../../src/resources/onboardings/onboardings.machine.js';
 import { findPersonalData, PERSONAL_DATA_KINDS, TEST_IDENTITY } from '../../src/resources/onboardings/onboardings.personal-data.js';
 import { MAGIC_ADDRESSES } from '../../src/scenarios/scenario.magic.js';
+import { checkBsn, checkIban } from '../../src/pages/hosted/hosted.forms.js';
 
 /** The catalogue against the tables the code runs on: nothing left out, nothing twice. */
 const catalog = sandboxCatalog();
@@ -54,6 +55,10 @@ describe('the sandbox catalogue walks the tables the code uses', () => {
     const values = of('test_value');
     for (const value of Object.values(TEST_IDENTITY)) expect(values.filter((e) => e.input === value), value).toHaveLength(1);
     const refused = values.filter((e) => e.expect.error?.code === 'metadata_personal_data');
+    // What the entries say of the hosted form, by the form's own checks.
+    expect(checkBsn(TEST_IDENTITY.bsn)).toEqual({ ok: true, value: TEST_IDENTITY.bsn });
+    expect(checkIban(TEST_IDENTITY.iban)).toEqual({ ok: true, value: TEST_IDENTITY.iban });
+    expect(checkBsn(values.find((e) => e.name === 'bsn-fails-11-check')!.input)).toMatchObject({ ok: false, message: expect.stringContaining('11-check') });
     // One sample of each kind, recognised as that kind by the check the metadata rules run.
     expect(refused.map((e) => findPersonalData(e.input)).sort()).toEqual([...PERSONAL_DATA_KINDS].sort());
     expect(findPersonalData(values.find((e) => e.name === 'bsn-fails-11-check')!.input)).toBeNull();
