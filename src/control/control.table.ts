@@ -1,3 +1,4 @@
+import { catalogRoutes } from './catalog.routes.js';
 import { controlRoutes } from './control.routes.js';
 import { deliveryFaultRoutes } from './delivery-faults.routes.js';
 import { deliveryRoutes } from './deliveries.routes.js';
@@ -23,4 +24,5 @@ export const controlRows = [
   ...stateMachineRoutes, ...receiverCheckRoutes, ...relayRoutes, ...waitRoutes, ...deliveryRoutes, ...postmanRoutes,
   ...triggerRoutes,
   ...eventCatalogRoutes,
+  ...catalogRoutes,
 ];

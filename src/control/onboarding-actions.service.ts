@@ -1,7 +1,7 @@
 import { dashboardPrincipal } from '../resources/organizations/organizations.access.js';
 import { ApiError, fail } from '../core/errors.js';
 import type { Workspace } from '../core/workspace.js';
-import type { Role, User } from '../resources/organizations/organizations.model.js';
+import { DEFAULT_PAYROLL_FAILURE_CODE, type Role, type User } from '../resources/organizations/organizations.model.js';
 import * as life from '../resources/onboardings/onboardings.lifecycle.js';
 import { decide, type Trigger } from '../resources/onboardings/onboardings.machine.js';
 import type { OnboardingRecord } from '../resources/onboardings/onboardings.model.js';
@@ -113,7 +113,7 @@ export const payrollComplete: Action<unknown> = (ws, r) => {
 export const payrollFail: Action<PayrollFailBody> = (ws, r, body) => {
   requireAllowed(r, 'payroll_fail');
   const org = ws.store.organizations.get(r.organization_id);
-  return life.payrollFail(ws, r, body.error_code ?? org?.payroll_failure.error_code ?? 'connector_unavailable');
+  return life.payrollFail(ws, r, body.error_code ?? org?.payroll_failure.error_code ?? DEFAULT_PAYROLL_FAILURE_CODE);
 };
 
 /** False when `check` refuses (throws the action's own error); other failures are bugs and propagate. */

@@ -311,6 +311,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Wait: 'Hold a request until something happens in the workspace (an event, a delivery, a request, a status) or nothing is left to run: a test waits for it instead of sleeping.',
   'Delivery faults': 'Faults on the workspace\'s webhook messages: duplicated, reordered, late, unacknowledged or badly signed, on purpose.',
   'State machine': 'The onboarding life cycle as data: every status and trigger, its events, refusals and guards, and a Mermaid diagram of it.',
+  Catalog: 'The sandbox catalogue: every magic input (addresses, test values, payroll failures) and control action, with its outcome and an example.',
   'Receiver checks': 'A conformance run against a webhook receiver: real signed messages, each answer graded against what the spec asks of a receiver.',
   Relays: 'Webhook relays: a process beside the receiver (onboarding-emulator listen) takes the messages the emulator cannot send itself, posts them and reports each answer.',
   MCP: 'The Model Context Protocol for coding agents: the control actions as tools, one workspace per session, test keys only (docs/mcp.md).',

@@ -4,8 +4,8 @@ import type { ControlMethods } from '../control/control.client.js';
 /**
  * The MCP resources: documents an agent reads rather than calls. The OpenAPI document of the
  * emulator it talks to (given by the transport: built here in process, fetched from a running
- * one), the onboarding state machine (its control method) and the error catalogue (the code's
- * one table of codes, statuses and types).
+ * one), the onboarding state machine and the sandbox catalogue (their control methods) and the
+ * error catalogue (the code's one table of codes, statuses and types).
  */
 export interface ResourceSources {
   methods: ControlMethods;
@@ -31,6 +31,12 @@ export const MCP_RESOURCES: readonly McpResource[] = [
     name: 'Onboarding state machine',
     description: 'The life cycle of an onboarding: statuses, triggers, the events each emits and the 409 code when not allowed, with a Mermaid diagram.',
     read: (s) => s.methods.stateMachine(),
+  },
+  {
+    uri: 'emulator://catalog.json',
+    name: 'Sandbox catalogue',
+    description: 'Every magic input (e-mail addresses, test identity numbers, values a check refuses, payroll failures) and every control action and transition, with its outcome and an example.',
+    read: (s) => s.methods.catalog(),
   },
   {
     uri: 'emulator://errors.json',

@@ -37,6 +37,7 @@ const TOOL_OF_GROUP: Record<string, ToolGroup> = {
   receiverCheck: { tool: 'receiver_check', about: 'Grade a webhook receiver: real signed messages, good and bad, and a verdict on each answer.' },
   receiverCheckCtrf: { tool: 'receiver_check', about: '' },
   stateMachine: { tool: 'state_machine', about: 'The onboarding life cycle as its transition table, with a Mermaid diagram.' },
+  catalog: { tool: 'catalog', about: 'The sandbox catalogue: every magic input (e-mail addresses, test values, payroll failures) and control action, with its outcome and an example.' },
   waitFor: { tool: 'wait', about: 'Wait, bounded in time, until the workspace reaches a condition.' },
   trigger: { tool: 'trigger', about: 'Make one webhook event of a type happen, through the life cycle (a new onboarding, or one named, played forward), delivered and signed like any other; ping goes to every enabled test address. The event catalog: every type, when it is sent, its schema and a signed sample.' },
   eventCatalog: { tool: 'trigger', about: '' },

@@ -34,7 +34,7 @@ export const MAGIC_ADDRESSES = {
   'payroll-fail-recover': { summary: 'payroll fails, then is resolved a day later', rule: merge({ payroll: { outcome: 'failure', error_code: 'payroll_rejected', resolved: '1d' } }) },
 } satisfies Record<string, { summary: string; rule: Omit<ScenarioRule, 'match'> }>;
 
-type MagicName = keyof typeof MAGIC_ADDRESSES;
+export type MagicName = keyof typeof MAGIC_ADDRESSES;
 
 function magicNameOf(email: string): MagicName | null {
   const local = email.split('@')[0]!.split('+')[0]!.toLowerCase();

@@ -32,7 +32,8 @@ export function driverFor(ws: Workspace, r: OnboardingRecord): Driver | null {
   return magicRuleFor(r.employee.email);
 }
 
-const DEFAULT_PAYROLL_ERROR = 'payroll_rejected';
+/** The payroll error_code of a scripted failure that names none. */
+export const DEFAULT_PAYROLL_ERROR = 'payroll_rejected';
 
 /** The scripted payroll of an onboarding a scenario (or magic address) drives, else null. */
 export function scriptedPayroll(ws: Workspace, r: OnboardingRecord): ScriptedPayroll | null {

@@ -6,6 +6,7 @@ import { makeAjv } from '../../src/core/ajv.js';
 import { SECRET, gradedReceiver, type GradedReceiver } from './graded-receivers.js';
 import { createBody, KEYS } from './harness.js';
 import type { Receiver } from './receiver.js';
+import { MAGIC_ADDRESSES } from '../../src/scenarios/scenario.magic.js';
 
 /**
  * The MCP tools driven through the SDK's own client, the same way over every transport: each
@@ -195,6 +196,11 @@ export async function exerciseEveryTool(client: Client, base: string, receiver: 
   expect(machine.object).toBe('state_machine');
   expect(machine.triggers.length).toBeGreaterThan(10);
 
+  // catalog: the sandbox catalogue.
+  const catalog = await use<{ object: string; entries: { section: string }[] }>('catalog', { action: 'catalog' });
+  expect(catalog.object).toBe('catalog');
+  expect(catalog.entries.filter((e) => e.section === 'control_action').length).toBeGreaterThan(10);
+
   // receiver_check: a correct receiver passes.
   const graded = await gradedReceiver('correct');
   const report = await use<{ ok: boolean }>('receiver_check', { action: 'receiverCheck', body: { url: graded.url, secret: SECRET, timeout_ms: 2_000, burst: 1 } });
@@ -223,12 +229,17 @@ export async function exerciseRefusals(client: Client, bound: string, other: str
 /** The resources: each read, each the document it names. */
 export async function readResources(client: Client): Promise<void> {
   const { resources } = await client.listResources();
-  expect(resources.map((r) => r.uri)).toEqual(['emulator://openapi.json', 'emulator://state-machine.json', 'emulator://errors.json']);
+  expect(resources.map((r) => r.uri)).toEqual(['emulator://openapi.json', 'emulator://state-machine.json', 'emulator://catalog.json', 'emulator://errors.json']);
   const read = async (uri: string) => JSON.parse(((await client.readResource({ uri })).contents[0] as { text: string }).text) as Record<string, unknown>;
   const openapi = await read('emulator://openapi.json');
   expect(openapi.openapi).toMatch(/^3\./);
   expect(Object.keys(openapi.paths as object)).toContain('/v1/onboardings');
   expect(await read('emulator://state-machine.json')).toHaveProperty('mermaid');
+  // The catalogue as GET /_emulator/catalog answers it: every magic address among its entries.
+  const catalog = await read('emulator://catalog.json');
+  expect(catalog.object).toBe('catalog');
+  const magic = (catalog.entries as { section: string; name: string }[]).filter((e) => e.section === 'magic_address').map((e) => e.name);
+  expect(magic).toEqual(Object.keys(MAGIC_ADDRESSES));
   const errors = (await read('emulator://errors.json')).data as { code: string; status: number }[];
   expect(errors).toContainEqual({ code: 'sandbox_test_keys_only', status: 403, type: 'permission_error' });
 }

@@ -1,5 +1,6 @@
 import type { EmployeeDetails, OnboardingRecord } from '../../resources/onboardings/onboardings.model.js';
 import type { LinkRefusal } from '../../resources/onboardings/onboardings.lifecycle.js';
+import { TEST_IDENTITY } from '../../resources/onboardings/onboardings.personal-data.js';
 import { readableDate, readableInstant } from '../dates.js';
 import { html, type Html } from '../html.js';
 import { ACCEPTED_TYPES, DETAIL_FIELDS, LABELS, MAX_UPLOAD_BYTES, printIban, type FieldErrors, type FieldValues, type FormField } from './hosted.forms.js';
@@ -154,7 +155,7 @@ ${docError ? html`<p class="field-error" id="identity_document-error">${docError
 </fieldset>
 <button type="submit">Send my details</button>
 </form>
-<p class="note">Emulator: use fictitious data only. A valid test BSN is 111222333; a valid IBAN NL91ABNA0417164300.</p>`,
+<p class="note">Emulator: use fictitious data only. A valid test BSN is ${TEST_IDENTITY.bsn}; a valid IBAN ${TEST_IDENTITY.iban}.</p>`,
   };
 }
 

@@ -3,7 +3,14 @@
  * IBANs (mod-97 checked), BSNs (11-check) and Dutch mobile numbers. Like the real service it
  * is a safety net: it looks at the whole value and at every candidate inside a longer text.
  */
-export type PersonalDataKind = 'email' | 'iban' | 'bsn' | 'mobile';
+export const PERSONAL_DATA_KINDS = ['email', 'iban', 'bsn', 'mobile'] as const;
+export type PersonalDataKind = (typeof PERSONAL_DATA_KINDS)[number];
+
+/**
+ * The test identity numbers: fictitious, yet they pass the checks (the 11-check, mod-97), so the
+ * hosted form takes them; the form's note offers them and the sandbox catalogue lists them.
+ */
+export const TEST_IDENTITY = { bsn: '111222333', iban: 'NL91ABNA0417164300' } as const;
 
 const EMAIL = /[^\s@<>()"',;]+@[^\s@<>()"',;]+\.[A-Za-z]{2,}/;
 // Compact, or printed in groups of four.

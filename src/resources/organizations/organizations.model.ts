@@ -1,4 +1,8 @@
 /** Organizations, their users and API keys, as the fixtures describe them. */
+
+/** The payroll error_code an organization's payroll failure answers when its settings name none. */
+export const DEFAULT_PAYROLL_FAILURE_CODE = 'connector_unavailable';
+
 export const ROLES = ['manager', 'payroll_reviewer', 'owner'] as const;
 export type Role = (typeof ROLES)[number];
 /** The roles that review an onboarding (open the dossier, sign in on the review page); every role, today. */
