@@ -176,8 +176,8 @@ export async function exerciseEveryTool(client: Client, base: string, receiver: 
   await use('wait', { action: 'waitFor', query: { for: 'delivery', event_type: 'onboarding.approved', status: 'succeeded', timeout_ms: 2_000 } });
   expect(receiver.requests.some((r) => r.headers['service-event-id'] === made.event_id)).toBe(true);
   // trigger's eventCatalog: every type once, each with a signed sample.
-  const catalog = await use<{ data: { type: string; sample: { headers: Record<string, string> } }[] }>('trigger', { action: 'eventCatalog' });
-  expect(catalog.data.find((e) => e.type === 'onboarding.approved')?.sample.headers['Service-Event-Type']).toBe('onboarding.approved');
+  const events = await use<{ data: { type: string; sample: { headers: Record<string, string> } }[] }>('trigger', { action: 'eventCatalog' });
+  expect(events.data.find((e) => e.type === 'onboarding.approved')?.sample.headers['Service-Event-Type']).toBe('onboarding.approved');
 
   // postman: the /v1 collection with the workspace's keys as variables.
   const collection = await use<{ info: { schema: string }; variable: { key: string; value: string }[] }>('postman', { action: 'postman.collection' });
