@@ -7,7 +7,7 @@ export const TriggerBody = Type.Object(
   {
     event_type: Type.Unsafe<(typeof EVENT_TYPES)[number]>({
       ...Literals(EVENT_TYPES),
-      description: 'the event type to make happen: any of GET /v1/events, the older names included, or ping',
+      description: 'the event type to make happen: a type of GET /v1/events, the older names included, or ping',
     }),
     onboarding_id: Type.Optional(Type.String({
       minLength: 1,

@@ -59,7 +59,7 @@ function webhook(type: EventType, publish: Publish): Json {
         },
       },
       responses: {
-        '2XX': { description: 'Received: any 2xx acknowledges the message (within 10 seconds; redirects are not followed)' },
+        '2XX': { description: 'Received: a 2xx answer acknowledges the message (within 10 seconds; redirects are not followed)' },
         '4XX': { description: 'Refused, as a receiver refuses a message whose signature does not verify: retried on the schedule like any failure' },
       },
     },

@@ -1,5 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { until } from '../support/wait.js';
 import { EVENT_TYPES } from '../../src/resources/events/events.model.js';
 import { KEYS } from '../support/harness.js';
 import { answer, useReceivers, type Receiver } from '../support/receiver.js';
@@ -22,12 +23,9 @@ afterAll(() => {
 
 /** The receiver's request carrying this event, waited for up to 5 s (the answer may come before the attempt ends). */
 async function deliveredTo(receiver: Receiver, eventId: string) {
-  for (let waited = 0; waited < 5_000; waited += 50) {
-    const found = receiver.requests.find((r) => r.headers['service-event-id'] === eventId);
-    if (found) return found;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return undefined;
+  const carrying = () => receiver.requests.find((r) => r.headers['service-event-id'] === eventId);
+  await until(() => carrying() !== undefined, `the delivery of ${eventId}`);
+  return carrying();
 }
 
 describe('onboarding-emulator trigger', () => {

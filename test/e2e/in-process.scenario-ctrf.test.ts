@@ -2,9 +2,9 @@ import { validate } from 'ctrf';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiError, httpControl, request } from '../../src/client/http.js';
 import { localMethods } from '../../src/control/control.local.js';
-import { createEmulator, type InProcessEmulator } from '../../src/index.js';
+import type { InProcessEmulator } from '../../src/index.js';
 import { callTool } from '../../src/mcp/mcp.call.js';
-import { REPORTED } from '../support/report-scenarios.js';
+import { reportedRun } from '../support/report-scenarios.js';
 
 /**
  * The CTRF form of the scenario report on every way in besides HTTP itself: createEmulator()'s
@@ -12,32 +12,14 @@ import { REPORTED } from '../support/report-scenarios.js';
  * document as GET /_emulator/scenario/report?format=ctrf, and an unknown format refused on each.
  */
 const START = '2026-10-05T09:00:00.000Z';
-const OWNER = 'hrs_test_acme_owner';
 const started: InProcessEmulator[] = [];
 
 afterEach(async () => {
   for (const em of started.splice(0)) await em.close();
 });
 
-const scenario = REPORTED;
 
-async function running(): Promise<{ em: InProcessEmulator; url: string }> {
-  const em = createEmulator({ seed: 1, clock: { mode: 'frozen', start: START } });
-  started.push(em);
-  const { url } = await em.start(0);
-  await em.scenario.load(scenario);
-  const res = await fetch(`${url}/v1/onboardings`, {
-    method: 'POST',
-    headers: { Authorization: `Bearer ${OWNER}`, 'Content-Type': 'application/json', 'Idempotency-Key': 'ctrf-1' },
-    body: JSON.stringify({
-      reference: 'REPORT-1',
-      employee: { first_name: 'Lotte', last_name: 'de Boer', email: 'lotte@example.test' },
-      employment: { position: 'Clerk', start_date: '2026-12-01', location_id: 'loc_acme_amsterdam', template_id: 'tpl_acme_standard', hours_per_week: 20, hourly_wage_cents: 1500 },
-    }),
-  });
-  expect(res.status).toBe(201);
-  return { em, url };
-}
+const running = () => reportedRun(started, 'ctrf-1');
 
 const overHttp = async (url: string, query: string) => (await (await fetch(`${url}/_emulator/scenario/report?format=ctrf${query}`)).json()) as unknown;
 

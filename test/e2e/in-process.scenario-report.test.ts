@@ -1,35 +1,18 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createEmulator, type InProcessEmulator } from '../../src/index.js';
-import { REPORTED } from '../support/report-scenarios.js';
+import type { InProcessEmulator } from '../../src/index.js';
+import { reportedRun } from '../support/report-scenarios.js';
 
 /** scenario.report() of createEmulator(): the same report as GET /_emulator/scenario/report, on the emulator and on workspace handles. */
-const START = '2026-10-05T09:00:00.000Z';
-const OWNER = 'hrs_test_acme_owner';
 const started: InProcessEmulator[] = [];
 
 afterEach(async () => {
   for (const em of started.splice(0)) await em.close();
 });
 
-const scenario = REPORTED;
 
 describe('scenario.report() in process', () => {
   it('works the expectations out against the in-process clock, as the HTTP route does', async () => {
-    const em = createEmulator({ seed: 1, clock: { mode: 'frozen', start: START } });
-    started.push(em);
-    const { url } = await em.start(0);
-    await em.scenario.load(scenario);
-    const res = await fetch(`${url}/v1/onboardings`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${OWNER}`, 'Content-Type': 'application/json', 'Idempotency-Key': 'report-1' },
-      body: JSON.stringify({
-        reference: 'REPORT-1',
-        employee: { first_name: 'Lotte', last_name: 'de Boer', email: 'lotte@example.test' },
-        employment: { position: 'Clerk', start_date: '2026-12-01', location_id: 'loc_acme_amsterdam', template_id: 'tpl_acme_standard', hours_per_week: 20, hourly_wage_cents: 1500 },
-      }),
-    });
-    expect(res.status).toBe(201);
-    const id = ((await res.json()) as { id: string }).id;
+    const { em, url, id } = await reportedRun(started, 'report-1');
     expect(await em.scenario.report()).toMatchObject({ scenario: 'reported', final: false, passed: 0, failed: 0, pending: 2 });
     // The verdict at the end of a run, as ?final=true gives it: what is pending failed.
     const final = await em.scenario.report(true);

@@ -3,6 +3,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { CURRENT_SPEC_VERSION, validate } from 'ctrf';
 import { describe, expect, it } from 'vitest';
+import { until } from '../support/wait.js';
 import { harness, KEYS, type Harness } from '../support/harness.js';
 import { createOnboarding } from '../support/sandbox-steps.js';
 import { EXPECTING } from '../support/report-scenarios.js';
@@ -71,7 +72,9 @@ describe('GET /_emulator/scenario/report?format=ctrf', () => {
     // Two hours in on the frozen workspace clock, whatever the wall clock says.
     const at = Date.parse('2026-10-05T11:00:00.000Z');
     expect(first.results.summary).toMatchObject({ start: at, stop: at });
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    // The wall clock moves on; the document does not.
+    const wall = Date.now();
+    await until(() => Date.now() > wall, 'the wall clock to move on');
     expect(await ctrf(h)).toEqual(first);
     await h.http().post('/_emulator/clock/advance').send({ by: '1m' }).expect(200);
     expect((await ctrf(h)).results.summary.stop).toBe(at + 60_000);

@@ -1,3 +1,5 @@
+import { expect } from 'vitest';
+import { createEmulator, type InProcessEmulator } from '../../src/index.js';
 import type { ScenarioDocument } from '../../src/scenarios/scenario.schemas.js';
 
 /** The scenarios whose reports the JSON, JUnit and CTRF tests read alike. */
@@ -29,3 +31,25 @@ export const REPORTED: ScenarioDocument = {
     { name: 'contract within 2h', onboarding: { match: { reference: 'REPORT-*' }, reaches: 'contract_ready', within: '2h' } },
   ],
 };
+
+/**
+ * An emulator on a frozen clock with REPORTED loaded and one REPORT-1 onboarding created over
+ * HTTP; pushed on `started` for the caller's afterEach to close.
+ */
+export async function reportedRun(started: InProcessEmulator[], idempotencyKey: string): Promise<{ em: InProcessEmulator; url: string; id: string }> {
+  const em = createEmulator({ seed: 1, clock: { mode: 'frozen', start: '2026-10-05T09:00:00.000Z' } });
+  started.push(em);
+  const { url } = await em.start(0);
+  await em.scenario.load(REPORTED);
+  const res = await fetch(`${url}/v1/onboardings`, {
+    method: 'POST',
+    headers: { Authorization: 'Bearer hrs_test_acme_owner', 'Content-Type': 'application/json', 'Idempotency-Key': idempotencyKey },
+    body: JSON.stringify({
+      reference: 'REPORT-1',
+      employee: { first_name: 'Lotte', last_name: 'de Boer', email: 'lotte@example.test' },
+      employment: { position: 'Clerk', start_date: '2026-12-01', location_id: 'loc_acme_amsterdam', template_id: 'tpl_acme_standard', hours_per_week: 20, hourly_wage_cents: 1500 },
+    }),
+  });
+  expect(res.status).toBe(201);
+  return { em, url, id: ((await res.json()) as { id: string }).id };
+}
