@@ -23,7 +23,7 @@ export const EXPECTING: ScenarioDocument = {
 };
 
 /** Two reaches within 2h (in review, contract ready) for onboardings referenced REPORT-*. */
-export const REPORTED: ScenarioDocument = {
+const REPORTED: ScenarioDocument = {
   name: 'reported',
   rules: [{ match: { all: true }, employee: { opens: '1h', submits: '30m' } }],
   expect: [
