@@ -37,7 +37,7 @@ await build({
   format: 'esm',
   target: 'node20',
   logLevel: 'warning',
-  external: ['@modelcontextprotocol/sdk', '@modelcontextprotocol/sdk/*'],
+  external: ['@modelcontextprotocol/server', '@modelcontextprotocol/server/*'],
   // Less text for V8 to parse at every start; names stay, so a stack trace still names functions.
   minifyWhitespace: true,
   minifySyntax: true,

@@ -1,42 +1,69 @@
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { fail } from '../core/errors.js';
-import { createMcpServer, mcpSdk, type McpServerSession } from './mcp.server.js';
+import { createMcpServer, mcpSdk, protocolVersions, type McpServerSession } from './mcp.server.js';
 
 /**
- * One MCP message received over HTTP, answered statelessly: a server for this message alone
- * (the workspace comes with each request's path, so there is no session to keep), handed the
- * message through the SDK's in-memory transport. What the server answers is returned for the
- * control row to reply with, so the adapter's writer sends it as every answer; a notification
- * or a response has no answer (undefined: 202, as the streamable HTTP transport says). The
- * transport is loaded with the SDK, on first use.
+ * One MCP message received over HTTP, answered statelessly by the SDK's own HTTP serving: the
+ * stateless revision's requests (the version in each request's _meta) by its per-request
+ * handler, the initialize revisions' by a streamable HTTP transport without sessions. Either
+ * way a server for this message alone (the workspace comes with each request's path, so there
+ * is nothing to keep) and an answer in JSON, never an event stream. What the SDK answers is
+ * returned for the control row to reply with, so the adapter's writer sends it as every answer.
  */
-const loadTransport = () => import('@modelcontextprotocol/sdk/inMemory.js');
-let transport: ReturnType<typeof loadTransport> | undefined;
+export interface McpHeaders {
+  /** MCP-Protocol-Version, Mcp-Method and Mcp-Name, as the client sent them. */
+  [name: string]: string | undefined;
+}
 
-export async function answerMessage(session: McpServerSession, body: unknown, protocolVersion: string | undefined): Promise<JSONRPCMessage | undefined> {
-  const [{ InMemoryTransport }, { types }] = await Promise.all([(transport ??= loadTransport()), mcpSdk()]);
-  const read = types.JSONRPCMessageSchema.safeParse(body);
-  if (!read.success) {
+export interface McpAnswer {
+  status: number;
+  /** The JSON-RPC answer; none for a notification or a response (202). */
+  body: unknown;
+}
+
+/** The message is handed to the SDK as a request to one internal address: the wire it came on is the emulator's. */
+const INTERNAL_ADDRESS = 'http://mcp.internal/mcp';
+
+function isMessage(body: unknown): boolean {
+  if (typeof body !== 'object' || body === null) return false;
+  const m = body as Record<string, unknown>;
+  const id = typeof m.id === 'string' || (typeof m.id === 'number' && Number.isInteger(m.id));
+  if (typeof m.method === 'string') return m.id === undefined || id;
+  return id && ('result' in m || 'error' in m);
+}
+
+export async function answerMessage(session: McpServerSession, body: unknown, headers: McpHeaders): Promise<McpAnswer> {
+  if (!isMessage(body)) {
     throw fail('parameter_invalid', 'The body is not a JSON-RPC 2.0 message: a request has an id and a method, a notification a method alone, a response an id and a result or an error.');
   }
-  const message = read.data;
+  const sdk = await mcpSdk();
+  const versions = await protocolVersions();
+  const version = headers['mcp-protocol-version'];
   // Every message after initialize names the version its client speaks (left out, the oldest the transport assumes).
-  if (protocolVersion !== undefined && !types.SUPPORTED_PROTOCOL_VERSIONS.includes(protocolVersion) && !types.isInitializeRequest(message)) {
-    throw fail('request_malformed', `Unsupported MCP-Protocol-Version ${protocolVersion}; supported: ${types.SUPPORTED_PROTOCOL_VERSIONS.join(', ')}.`, 'MCP-Protocol-Version');
+  if (version !== undefined && !versions.includes(version) && !sdk.isInitializeRequest(body)) {
+    throw fail('request_malformed', `Unsupported MCP-Protocol-Version ${version}; supported: ${versions.join(', ')}.`, 'MCP-Protocol-Version');
   }
-  const request = types.isJSONRPCRequest(message) ? message : undefined;
-  const [client, serverEnd] = InMemoryTransport.createLinkedPair();
-  const answered = new Promise<JSONRPCMessage>((resolve) => {
-    client.onmessage = (sent) => {
-      if (request && 'id' in sent && sent.id === request.id && !('method' in sent)) resolve(sent);
-    };
-  });
-  const server = await createMcpServer(session);
-  await server.connect(serverEnd);
-  try {
-    await client.send(message);
-    return request ? await answered : undefined;
-  } finally {
-    await server.close();
+  const sent: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+  for (const [name, value] of Object.entries(headers)) if (value !== undefined) sent[name] = value;
+  const request = new Request(INTERNAL_ADDRESS, { method: 'POST', headers: sent, body: JSON.stringify(body) });
+  const factory = () => createMcpServer(session);
+  let response: Response;
+  if (await sdk.isLegacyRequest(request, body)) {
+    const server = await factory();
+    const transport = new sdk.WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    await server.connect(transport);
+    try {
+      response = await transport.handleRequest(request, { parsedBody: body });
+    } finally {
+      await server.close();
+    }
+  } else {
+    const handler = sdk.createMcpHandler(factory, { legacy: 'reject', responseMode: 'json' });
+    try {
+      response = await handler.fetch(request, { parsedBody: body });
+    } finally {
+      await handler.close();
+    }
   }
+  const answer = await response.text();
+  return { status: response.status, body: answer === '' ? undefined : JSON.parse(answer) };
 }

@@ -29,7 +29,12 @@ const McpMessage = Type.Unsafe<unknown>({
   properties: { jsonrpc: { const: '2.0' }, id: { type: ['string', 'integer'] }, method: { type: 'string' }, params: { type: 'object' } },
 });
 
-const PROTOCOL_VERSION = 'MCP-Protocol-Version';
+/** The headers an MCP client sends besides the body, handed to the SDK as they came. */
+const MCP_HEADERS = {
+  'MCP-Protocol-Version': 'The protocol version the client speaks (after initialize, or on every request of the stateless revision 2026-07-28; left out: 2025-03-26); an unsupported one is refused with 400',
+  'Mcp-Method': 'The JSON-RPC method of the body (stateless revision); one that differs from the body is refused',
+  'Mcp-Name': 'The tool or resource the body names (stateless revision); one that differs from the body is refused',
+};
 const RESTORE = { method: 'tools/call', tool: toolOfMethod('restore'), action: 'restore' };
 
 /** Over 1 MB, a message must be the restore of a snapshot: parsing and checking 30 MB of anything else took seconds. */
@@ -50,7 +55,7 @@ export const mcpRoute: ControlRoute<ControlHost> = {
   bodyLimit: SNAPSHOT_BODY_LIMIT,
   bodyDepth: BODY_DEPTH_LIMIT + 32,
   admitBody: admitMcpBody,
-  headers: { [PROTOCOL_VERSION]: { description: 'The protocol version the client speaks, after initialize (left out: 2025-03-26); an unsupported one is refused with 400', optional: true } },
+  headers: Object.fromEntries(Object.entries(MCP_HEADERS).map(([name, description]) => [name, { description, optional: true }])),
   admitKey: (key) => {
     if (isLiveKey(key)) throw fail('sandbox_test_keys_only', 'The MCP endpoint works with test keys only (hrs_test_...).');
   },
@@ -59,6 +64,7 @@ export const mcpRoute: ControlRoute<ControlHost> = {
   responses: {
     200: { description: 'The JSON-RPC answer', schema: McpMessage },
     202: { description: 'A notification or a response was taken; nothing to answer' },
+    400: { description: 'An MCP-Protocol-Version the server does not speak (the error envelope), or a message the SDK refuses before any handler (a JSON-RPC error: a stateless request whose headers and body disagree)' },
     403: { description: 'Error', schema: ErrorSchema },
   },
   handle: async ({ emulator, workspace, body, headers, info }) => {
@@ -70,7 +76,8 @@ export const mcpRoute: ControlRoute<ControlHost> = {
       openapi: () => Promise.resolve(info.apiDocument?.(info.baseUrl)),
       requestId: () => info.requestId,
     };
-    const answer = await answerMessage(session, body, headers[PROTOCOL_VERSION]);
-    return answer === undefined ? { status: 202, body: undefined } : ok(answer);
+    const given = Object.fromEntries(Object.keys(MCP_HEADERS).map((name) => [name.toLowerCase(), headers[name]]));
+    const answer = await answerMessage(session, body, given);
+    return answer.status === 200 ? ok(answer.body) : answer;
   },
 };

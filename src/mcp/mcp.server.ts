@@ -1,4 +1,4 @@
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { Server, Tool } from '@modelcontextprotocol/server';
 import { EMULATOR_VERSION } from '../core/product.js';
 import { callTool, mcpTools, type McpSession } from './mcp.call.js';
 import { MCP_RESOURCES, type ResourceSources } from './mcp.resources.js';
@@ -10,12 +10,17 @@ import { MCP_RESOURCES, type ResourceSources } from './mcp.resources.js';
  */
 export type McpServerSession = McpSession & ResourceSources & { requestId?: () => string };
 
-const loadSdk = async () => {
-  const [{ Server }, types] = await Promise.all([import('@modelcontextprotocol/sdk/server/index.js'), import('@modelcontextprotocol/sdk/types.js')]);
-  return { Server, types };
-};
+const loadSdk = () => import('@modelcontextprotocol/server');
 let sdk: ReturnType<typeof loadSdk> | undefined;
 export const mcpSdk = (): ReturnType<typeof loadSdk> => (sdk ??= loadSdk());
+
+/**
+ * The stateless revision (no initialize, the version in each request's _meta, server/discover)
+ * first, then the initialize revisions the SDK speaks. The SDK keeps its list of stateless
+ * revisions to itself, so the one it implements is named here.
+ */
+export const MODERN_PROTOCOL_VERSIONS: readonly string[] = ['2026-07-28'];
+export const protocolVersions = async (): Promise<string[]> => [...MODERN_PROTOCOL_VERSIONS, ...(await mcpSdk()).SUPPORTED_PROTOCOL_VERSIONS];
 
 const INSTRUCTIONS = 'A local emulator of the employee-onboarding API. This session acts on one workspace with test keys only. '
   + 'Each tool takes `action` (a control method) and that method\'s arguments; an answer is the method\'s JSON as text, and {action, result} as structured content; refusals come back as the emulator\'s error envelope. '
@@ -25,15 +30,15 @@ const INSTRUCTIONS = 'A local emulator of the employee-onboarding API. This sess
 const text = (value: unknown): string => JSON.stringify(value) ?? 'null';
 
 export async function createMcpServer(session: McpServerSession): Promise<Server> {
-  const { Server, types } = await mcpSdk();
+  const { Server, ResourceNotFoundError } = await mcpSdk();
   const server = new Server(
     { name: 'onboarding-emulator', version: EMULATOR_VERSION },
-    { capabilities: { tools: {}, resources: {} }, instructions: `${INSTRUCTIONS} Workspace: ${session.workspaceId}.` },
+    { capabilities: { tools: {}, resources: {} }, instructions: `${INSTRUCTIONS} Workspace: ${session.workspaceId}.`, supportedProtocolVersions: await protocolVersions() },
   );
-  server.setRequestHandler(types.ListToolsRequestSchema, () => ({
-    tools: [...mcpTools().values()].map(({ name, description, inputSchema, outputSchema, annotations }) => ({ name, description, inputSchema, outputSchema, annotations })),
-  }));
-  server.setRequestHandler(types.CallToolRequestSchema, async (request) => {
+  // The rows' JSON schemas are JSON; the SDK types a schema as a tree of JSON values.
+  const tools = [...mcpTools().values()].map(({ name, description, inputSchema, outputSchema, annotations }) => ({ name, description, inputSchema, outputSchema, annotations }) as Tool);
+  server.setRequestHandler('tools/list', () => ({ tools }));
+  server.setRequestHandler('tools/call', async (request) => {
     let answer;
     try {
       answer = await callTool(session, request.params.name, request.params.arguments ?? {}, session.requestId?.() ?? '');
@@ -46,12 +51,12 @@ export async function createMcpServer(session: McpServerSession): Promise<Server
       ? { content: [{ type: 'text' as const, text: text(answer.value) }], structuredContent: { action: answer.action, result: answer.value ?? null } }
       : { isError: true, content: [{ type: 'text' as const, text: text(answer.error) }] };
   });
-  server.setRequestHandler(types.ListResourcesRequestSchema, () => ({
+  server.setRequestHandler('resources/list', () => ({
     resources: MCP_RESOURCES.map(({ uri, name, description }) => ({ uri, name, description, mimeType: 'application/json' })),
   }));
-  server.setRequestHandler(types.ReadResourceRequestSchema, async (request) => {
+  server.setRequestHandler('resources/read', async (request) => {
     const resource = MCP_RESOURCES.find((r) => r.uri === request.params.uri);
-    if (!resource) throw new types.McpError(types.ErrorCode.InvalidParams, `No resource ${request.params.uri}; the resources are ${MCP_RESOURCES.map((r) => r.uri).join(', ')}.`);
+    if (!resource) throw new ResourceNotFoundError(request.params.uri, `No resource ${request.params.uri}; the resources are ${MCP_RESOURCES.map((r) => r.uri).join(', ')}.`);
     return { contents: [{ uri: resource.uri, mimeType: 'application/json', text: text(await resource.read(session)) }] };
   });
   return server;

@@ -75,9 +75,9 @@ describe('the SDK is loaded on first use only', () => {
     const res = await initialize(served.url);
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ result: { serverInfo: { name: 'onboarding-emulator' } } });
-    // The server and the in-memory transport that hands it the message; the HTTP transport is no longer used.
-    expect(log.loaded().some((url) => url.includes('/server/index.js'))).toBe(true);
-    expect(log.loaded().some((url) => url.includes('/inMemory.js'))).toBe(true);
+    // The SDK's server package (2.x), and nothing of the 1.x SDK the tests' own clients use.
+    expect(log.loaded().some((url) => url.includes('/@modelcontextprotocol/server/dist/index.mjs'))).toBe(true);
+    expect(log.loaded().filter((url) => url.includes('/@modelcontextprotocol/sdk/'))).toEqual([]);
   });
 
   it('the package: createEmulator() and start() load none of it', async () => {

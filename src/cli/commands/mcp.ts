@@ -110,7 +110,7 @@ export function registerMcp(program: Command): void {
       process.stderr.write(`onboarding-emulator mcp: ${(err as Error).message}\n`);
       process.exit(err instanceof UsageError ? 2 : 1);
     }
-    const [{ StdioServerTransport }, { createMcpServer }] = await Promise.all([import('@modelcontextprotocol/sdk/server/stdio.js'), import('../../mcp/mcp.server.js')]);
+    const [{ StdioServerTransport }, { createMcpServer }] = await Promise.all([import('@modelcontextprotocol/server/stdio'), import('../../mcp/mcp.server.js')]);
     const server = await createMcpServer(session);
     let stopping = false;
     const stop = () => {
