@@ -57,13 +57,15 @@ export async function answerMessage(session: McpServerSession, body: unknown, he
       await server.close();
     }
   } else {
-    const handler = sdk.createMcpHandler(factory, { legacy: 'reject', responseMode: 'json' });
+    // Its default response mode answers JSON unless a handler sends a message before its answer, which none does.
+    const handler = sdk.createMcpHandler(factory, { legacy: 'reject' });
     try {
       response = await handler.fetch(request, { parsedBody: body });
     } finally {
       await handler.close();
     }
   }
+  if (response.headers.get('content-type')?.startsWith('text/event-stream')) throw new Error('The MCP server answered with an event stream; its answers are JSON.');
   const answer = await response.text();
   return { status: response.status, body: answer === '' ? undefined : JSON.parse(answer) };
 }

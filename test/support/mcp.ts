@@ -1,4 +1,3 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { ValidateFunction } from 'ajv';
 import { expect } from 'vitest';
 import { ACTION_NAMES } from '../../src/control/inspect.schemas.js';
@@ -18,11 +17,24 @@ interface ToolResult {
   structuredContent?: { action?: unknown; result?: unknown };
 }
 
+/** What the helpers ask of a client: the 1.x SDK's Client and the 2.x client package's alike. */
+export interface McpClient {
+  listTools(): Promise<{ tools: ListedTool[] }>;
+  callTool(params: { name: string; arguments?: Record<string, unknown> }): Promise<unknown>;
+  listResources(): Promise<{ resources: { uri: string }[] }>;
+  readResource(params: { uri: string }): Promise<{ contents: unknown[] }>;
+}
+type Client = McpClient;
+
 interface ListedTool {
   name: string;
-  outputSchema?: { properties?: { action?: { enum?: string[] } } };
+  description?: string;
+  outputSchema?: Record<string, unknown>;
   annotations?: Record<string, unknown>;
 }
+
+/** The methods an outputSchema's `action` names. */
+const actionsOf = (tool: ListedTool): string[] => (tool.outputSchema as { properties?: { action?: { enum?: string[] } } } | undefined)?.properties?.action?.enum ?? [];
 
 /** Per client: its tools as listed (once), a validator of each tool's outputSchema, and the actions whose answers were checked. */
 const seen = new WeakMap<Client, { tools: Promise<Map<string, { tool: ListedTool; valid: ValidateFunction }>>; checked: Set<string> }>();
@@ -53,7 +65,7 @@ async function checkStructured(client: Client, name: string, args: Record<string
   const ok = listed!.valid(structured);
   expect(ok, `${name} ${String(args.action)}: ${JSON.stringify(listed!.valid.errors?.slice(0, 3))}`).toBe(true);
   expect(structured!.result).toEqual(JSON.parse(textOf(result)));
-  const methods = listed!.tool.outputSchema?.properties?.action?.enum ?? [];
+  const methods = actionsOf(listed!.tool);
   // Named by its method, the answer names it too; named by an allowed action, it names the method behind it.
   if (methods.includes(String(args.action))) expect(structured!.action).toBe(args.action);
   else expect(methods).toContain(structured!.action);
@@ -382,7 +394,7 @@ export async function callTheOtherActions(client: Client, workspaceId: string, r
 /** Every action of every listed tool whose answer the client's calls held to its outputSchema; those left out are named. */
 export async function expectEveryAnswerChecked(client: Client, except: readonly string[] = []): Promise<void> {
   const { tools } = await client.listTools();
-  const all = tools.flatMap((t) => ((t.outputSchema?.properties?.action as { enum?: string[] } | undefined)?.enum ?? []).map((a) => `${t.name} ${a}`));
+  const all = tools.flatMap((t) => actionsOf(t).map((a) => `${t.name} ${a}`));
   const missing = all.filter((a) => !checkedAnswers(client).has(a) && !except.includes(a));
   expect(missing).toEqual([]);
   expect(all.length).toBeGreaterThan(50);

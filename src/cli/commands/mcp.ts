@@ -110,17 +110,18 @@ export function registerMcp(program: Command): void {
       process.stderr.write(`onboarding-emulator mcp: ${(err as Error).message}\n`);
       process.exit(err instanceof UsageError ? 2 : 1);
     }
-    const [{ StdioServerTransport }, { createMcpServer }] = await Promise.all([import('@modelcontextprotocol/server/stdio'), import('../../mcp/mcp.server.js')]);
-    const server = await createMcpServer(session);
+    const [{ serveStdio }, { createMcpServer }] = await Promise.all([import('@modelcontextprotocol/server/stdio'), import('../../mcp/mcp.server.js')]);
+    // The SDK's stdio entry takes the era from the opening message (initialize, or a stateless
+    // request such as server/discover) and serves the connection from one server of this session.
+    const served = serveStdio(() => createMcpServer(session), { onerror: (err) => process.stderr.write(`onboarding-emulator mcp: ${err.message}\n`) });
     let stopping = false;
     const stop = () => {
       if (stopping) return;
       stopping = true;
-      void server.close().then(() => em?.close()).then(() => process.exit(0), () => process.exit(1));
+      void served.close().then(() => em?.close()).then(() => process.exit(0), () => process.exit(1));
     };
     process.stdin.once('end', stop);
     process.once('SIGTERM', stop);
     process.once('SIGINT', stop);
-    await server.connect(new StdioServerTransport());
   });
 }
