@@ -19,7 +19,7 @@ export const mcpSdk = (): ReturnType<typeof loadSdk> => (sdk ??= loadSdk());
  * first, then the initialize revisions the SDK speaks. The SDK keeps its list of stateless
  * revisions to itself, so the one it implements is named here.
  */
-export const MODERN_PROTOCOL_VERSIONS: readonly string[] = ['2026-07-28'];
+const MODERN_PROTOCOL_VERSIONS: readonly string[] = ['2026-07-28'];
 export const protocolVersions = async (): Promise<string[]> => [...MODERN_PROTOCOL_VERSIONS, ...(await mcpSdk()).SUPPORTED_PROTOCOL_VERSIONS];
 
 const INSTRUCTIONS = 'A local emulator of the employee-onboarding API. This session acts on one workspace with test keys only. '

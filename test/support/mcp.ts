@@ -18,7 +18,7 @@ interface ToolResult {
 }
 
 /** What the helpers ask of a client: the 1.x SDK's Client and the 2.x client package's alike. */
-export interface McpClient {
+interface McpClient {
   listTools(): Promise<{ tools: ListedTool[] }>;
   callTool(params: { name: string; arguments?: Record<string, unknown> }): Promise<unknown>;
   listResources(): Promise<{ resources: { uri: string }[] }>;
