@@ -33,7 +33,10 @@ ENV NODE_ENV=production \
     EMULATOR_PORT=4010
 WORKDIR /app
 COPY package.json package-lock.json .npmrc ./
-RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
+# Less what Node never loads: source maps and type declarations (7.6 of 22.4 MB, most of
+# them the MCP SDK's).
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force \
+ && find node_modules \( -name '*.map' -o -name '*.d.ts' -o -name '*.d.cts' -o -name '*.d.mts' \) -delete
 # Tracing's OpenTelemetry packages are optional peer dependencies (and devDependencies for the
 # tests), so `npm ci --omit=dev` leaves them out; the image ships them, loaded only when an OTLP
 # endpoint is set. Their dependencies are all in the same scope, so the build stage's copy of
