@@ -30,6 +30,10 @@ const LAYERS = [
     why: 'The receiver check runs from the CLI with no emulator at all: it uses delivery and the event names, nothing that needs a workspace driven from above.',
   },
   {
+    name: 'parity-kit-stands-alone', folder: 'parity', may: ['core', 'resources', 'parity'],
+    why: 'The parity kit talks to a target over HTTP, the real service as readily as the emulator: it reads the event names and the error vocabulary, and is handed the OpenAPI document it checks against, so it never needs an emulator of its own.',
+  },
+  {
     name: 'scenarios-know-no-adapters', folder: 'scenarios', may: ['core', 'operations', 'delivery', 'delivery-faults', 'resources', 'scenarios'],
     why: 'Scenarios play and judge the life cycle through the resources; persistence, the composition root and the adapters call scenarios, never the other way round.',
   },

@@ -1,0 +1,46 @@
+/**
+ * What differs between two runs of the same flow without anything having drifted: ids, times,
+ * tokens and links. The one place that says which values those are; such a value is compared
+ * by its shape (an id by its prefix, a time by being one, a link by being one), every other
+ * value by itself. Which headers matter is said here too.
+ */
+
+/** A value's shape, where its value is volatile; undefined where the value itself counts. */
+export function volatileShape(key: string, value: unknown): string | undefined {
+  if (typeof value !== 'string') {
+    // A cursor is a string or null: null when there is no next page, which is a value.
+    return undefined;
+  }
+  if (SECRET.test(value)) return `secret:${value.slice(0, value.indexOf('_') + 1)}`;
+  if (PREFIXED_ID.test(value) && (key === 'id' || key.endsWith('_id') || key === 'starting_after' || key === 'next_cursor' || ID_KEYS.has(key))) return `id:${value.slice(0, value.indexOf('_'))}`;
+  if (key === 'next_cursor' || key === 'starting_after') return 'cursor';
+  if (key.endsWith('_at') || key === 'since' || key === 'until' || DATE_TIME.test(value)) return DATE_TIME.test(value) ? 'date-time' : undefined;
+  if (TOKEN_KEYS.has(key)) return 'token';
+  if (key.endsWith('url') && /^https?:\/\//.test(value) && LINK_PATH.test(value)) return `link:${new URL(value).pathname.split('/')[1] ?? ''}`;
+  if (key === 'request_id') return 'id:req';
+  return undefined;
+}
+
+/** Prefix, underscore, then at least 8 letters and digits: `onb_3xT...`. */
+const PREFIXED_ID = /^[a-z]{2,6}_[A-Za-z0-9]{8,}$/;
+/** ISO 8601 date-time, with or without fractions, Z or an offset. */
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})$/;
+/** A secret as recorded: masked (`whsec_…a1b2c3`), or whole in a live answer. */
+const SECRET = /^(?:whsec_|hrs_(?:test|live)_)/;
+/** Links the service makes (an employee's link, a review session): a token in their path. */
+const LINK_PATH = /\/(?:hosted|review|onboarding|r|l)\//;
+/** Keys whose string is an id though the key says otherwise (a list's `data` items hold `id`). */
+const ID_KEYS = new Set(['employee', 'organization', 'location', 'document', 'event', 'delivery', 'webhook', 'last_event']);
+const TOKEN_KEYS = new Set(['token', 'code', 'session', 'client_secret']);
+
+/** Response headers compared by value (Content-Type by its media type). */
+export const HEADERS_BY_VALUE = ['content-type', 'service-version', 'idempotent-replayed'] as const;
+/** Response headers compared by shape: present, and a number where one is a number. */
+export const HEADERS_BY_SHAPE = ['request-id', 'retry-after', 'location'] as const;
+/** Request headers kept in a corpus: what changes an answer. Authorization never (the step's `key` names its role). */
+export const REQUEST_HEADERS = ['content-type', 'idempotency-key', 'service-version', 'service-organization'] as const;
+
+/** A header's value as compared: the media type alone for Content-Type. */
+export function headerValue(name: string, value: string): string {
+  return name === 'content-type' ? value.split(';')[0]!.trim().toLowerCase() : value;
+}
