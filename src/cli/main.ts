@@ -36,6 +36,7 @@ import { registerWebhooks } from './commands/webhooks.js';
 import { registerWait } from './commands/wait.js';
 import { registerPostman } from './commands/postman.js';
 import { registerTrigger } from './commands/trigger.js';
+import { registerParity } from './commands/parity.js';
 
 // `... | head -3` closes the pipe before the output is written: stop quietly, as other
 // command-line tools do, instead of dying on an EPIPE stack trace.
@@ -164,6 +165,7 @@ registerWebhooks(program);
 registerWait(program);
 registerPostman(program);
 registerTrigger(program);
+registerParity(program);
 registerSnapshot(program);
 registerScenario(program);
 registerControl(program);

@@ -1,4 +1,4 @@
-import { HEADERS_BY_SHAPE, HEADERS_BY_VALUE, headerValue, volatileShape } from './volatile.js';
+import { HEADERS_BY_SHAPE, HEADERS_BY_VALUE, headerValue, isList, STATE_KEYS, volatileShape, withoutIds } from './volatile.js';
 
 /**
  * One answer held to its recording: the status, the headers that matter and the body, each
@@ -80,15 +80,22 @@ export function compareValue(path: string, key: string, recorded: unknown, actua
     r.forEach((item, i) => compareValue(`${path}[${i}]`, key, item, a[i], bindings, found));
     return;
   }
+  if (isList(recorded) && isList(actual)) {
+    if (recorded.data.length && actual.data.length) actual.data.forEach((item, i) => compareShape(`${path}.data[${i}]`, recorded.data[0], item, found));
+    for (const k of ['has_more', 'next_cursor'] as const) compareShape(`${path}.${k}`, (recorded as Record<string, unknown>)[k], (actual as Record<string, unknown>)[k], found);
+    return;
+  }
   if (rt === 'object') {
     const r = recorded as Record<string, unknown>;
     const a = actual as Record<string, unknown>;
     for (const k of new Set([...Object.keys(r), ...Object.keys(a)])) compareValue(`${path}${/^[A-Za-z_][A-Za-z0-9_]*$/.test(k) ? `.${k}` : `[${JSON.stringify(k)}]`}`, k, r[k], a[k], bindings, found);
     return;
   }
+  if (STATE_KEYS.has(key)) return;
   const shape = volatileShape(key, recorded);
   if (shape === undefined) {
-    if (recorded !== actual) found.push({ path, recorded, actual, why: 'the value differs' });
+    const same = typeof recorded === 'string' ? withoutIds(recorded) === withoutIds(actual as string) : recorded === actual;
+    if (!same) found.push({ path, recorded, actual, why: 'the value differs' });
     return;
   }
   const name = typeof recorded === 'string' ? boundName(recorded, bindings) : undefined;
@@ -99,4 +106,26 @@ export function compareValue(path: string, key: string, recorded: unknown, actua
   }
   const now = volatileShape(key, actual);
   if (now !== shape) found.push({ path, recorded, actual, why: `the shape differs: ${shape} recorded, ${now ?? typeOf(actual)} now` });
+}
+
+/** Held to a recorded value's shape only: the same type, and for an object the same fields, each of the same shape. */
+function compareShape(path: string, recorded: unknown, actual: unknown, found: Drift[]): void {
+  if (recorded === undefined || actual === undefined) {
+    if (recorded !== actual) found.push({ path, recorded: render(recorded), actual: render(actual), why: recorded === undefined ? 'a field the recording does not have' : 'a recorded field is missing' });
+    return;
+  }
+  const rt = typeOf(recorded);
+  const at = typeOf(actual);
+  // A cursor is a string or null, depending on what follows: either is its shape.
+  if (rt !== at && !(rt === 'null' || at === 'null')) {
+    found.push({ path, recorded, actual, why: `the type differs: ${rt} recorded, ${at} now` });
+    return;
+  }
+  if (rt === 'object' && at === 'object') {
+    const r = recorded as Record<string, unknown>;
+    const a = actual as Record<string, unknown>;
+    for (const k of new Set([...Object.keys(r), ...Object.keys(a)])) compareShape(`${path}.${k}`, r[k], a[k], found);
+  } else if (rt === 'array' && at === 'array' && (recorded as unknown[]).length && (actual as unknown[]).length) {
+    (actual as unknown[]).forEach((item, i) => compareShape(`${path}[${i}]`, (recorded as unknown[])[0], item, found));
+  }
 }

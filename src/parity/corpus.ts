@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { makeAjv } from '../core/ajv.js';
 
 /**
@@ -168,3 +169,6 @@ export function readCorpus(dir: string): Flow[] {
   }
   return flows;
 }
+
+/** The corpus the package ships: every /v1 operation, event type and named error code, recorded against the emulator. */
+export const SHIPPED_CORPUS = fileURLToPath(new URL('../../parity/corpus/', import.meta.url));

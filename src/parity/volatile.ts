@@ -18,8 +18,15 @@ export function volatileShape(key: string, value: unknown): string | undefined {
   if (TOKEN_KEYS.has(key)) return 'token';
   if (key.endsWith('url') && /^https?:\/\//.test(value) && LINK_PATH.test(value)) return `link:${new URL(value).pathname.split('/')[1] ?? ''}`;
   if (key === 'request_id') return 'id:req';
+  // Another made identifier (`EXT-V71IDKRL`): its length and separators.
+  if (key.endsWith('_id')) return `id:${value.replace(/[A-Za-z0-9]/g, 'x')}`;
   return undefined;
 }
+
+const ID_IN_TEXT = /\b([a-z]{2,6})_[A-Za-z0-9]{8,}\b/g;
+
+/** A text with the ids in it written as their prefix (`the document doc_…`), for texts compared by value. */
+export const withoutIds = (text: string): string => text.replace(ID_IN_TEXT, '$1_…');
 
 /** Prefix, underscore, then at least 8 letters and digits: `onb_3xT...`. */
 const PREFIXED_ID = /^[a-z]{2,6}_[A-Za-z0-9]{8,}$/;
@@ -32,6 +39,20 @@ const LINK_PATH = /\/(?:hosted|review|onboarding|r|l)\//;
 /** Keys whose string is an id though the key says otherwise (a list's `data` items hold `id`). */
 const ID_KEYS = new Set(['employee', 'organization', 'location', 'document', 'event', 'delivery', 'webhook', 'last_event']);
 const TOKEN_KEYS = new Set(['token', 'code', 'session', 'client_secret']);
+
+/**
+ * Values that are the target's own set-up rather than its behaviour (an organization's name, a
+ * location's city, a user's name): compared by type, so a corpus recorded against one sandbox
+ * replays against another.
+ */
+export const STATE_KEYS: ReadonlySet<string> = new Set(['name', 'legal_name', 'city', 'display_name', 'domain', 'kvk_number']);
+
+/**
+ * A list answer (`object: "list"`) holds the target's state: which items, how many. Its items
+ * are held to the shape of the first recorded item (their fields and types), not to its values.
+ */
+export const isList = (value: unknown): value is { object: 'list'; data: unknown[] } =>
+  value !== null && typeof value === 'object' && (value as { object?: unknown }).object === 'list' && Array.isArray((value as { data?: unknown }).data);
 
 /** Response headers compared by value (Content-Type by its media type). */
 export const HEADERS_BY_VALUE = ['content-type', 'service-version', 'idempotent-replayed'] as const;
