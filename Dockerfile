@@ -45,6 +45,7 @@ COPY --from=build /otel/@opentelemetry ./node_modules/@opentelemetry
 COPY --from=build /app/dist ./dist
 COPY fixtures ./fixtures
 COPY scenarios ./scenarios
+COPY parity/corpus ./parity/corpus
 # The two folders the process may write, both owned by the user it runs as: V8's compile
 # cache and /data, the documented place for a state file on a volume
 # (-v emu-state:/data -e EMULATOR_STATE_FILE=/data/state.json). A new named volume takes this

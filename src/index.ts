@@ -29,6 +29,14 @@ export type {
 } from './in-process.js';
 export type { CtrfReport } from './core/ctrf.js';
 export { StateFileError } from './persistence/state-file.js';
+/** The parity kit (docs/parity.md): a corpus of recorded flows replayed against a target, drift at its JSON path. */
+export { runParity, paritySummary, parityJunit, parityCtrf, type ParityReport } from './parity/parity.js';
+export { readCorpus, flowProblems, CorpusError, SHIPPED_CORPUS, type Flow, type CorpusStep, type CorpusRequest, type CorpusResponse, type CorpusEvents, type Provenance } from './parity/corpus.js';
+export { recordFlow, RecordingRefused, type Exchange, type RecordOptions } from './parity/record.js';
+export { operationsOf, type Coverage, type CoverageSet } from './parity/coverage.js';
+export type { ParityTarget, ReplayOptions, FlowResult, StepResult, Verdict } from './parity/replay.js';
+export type { Drift } from './parity/compare.js';
+
 export { WELL_KNOWN_KEYS, type WellKnownKey } from './fixtures/well-known-keys.js';
 export { enableTracing, type TracingHandle } from './tracing/load.js';
 export { startRelay, type RelayOptions, type RelayHandle, type RelayedDelivery, type RelayEnd, type RelayNotice, type OpenedRelayInfo } from './client/relay.js';

@@ -5,7 +5,7 @@
 const STEP = /\.([A-Za-z_][A-Za-z0-9_]*)|\[(\d+)\]/y;
 
 /** The value at a path in a JSON value; undefined where there is none (or the path is not one). */
-export function valueAt(value: unknown, path: string): unknown {
+function valueAt(value: unknown, path: string): unknown {
   if (!path.startsWith('$')) return undefined;
   let at = value;
   STEP.lastIndex = 1;

@@ -63,10 +63,10 @@ export interface Flow {
   events?: CorpusEvents;
 }
 
-export const FLOW_FILE = /\.flow\.json$/;
+const FLOW_FILE = /\.flow\.json$/;
 
 /** A flow file's schema: what a corpus must hold, checked when one is read. */
-export const FLOW_SCHEMA = {
+const FLOW_SCHEMA = {
   type: 'object',
   required: ['flow', 'provenance', 'steps'],
   additionalProperties: false,
@@ -137,7 +137,7 @@ export function flowProblems(value: unknown): string[] {
 export class CorpusError extends Error {}
 
 /** At most this many flows in a corpus folder, and this many bytes a file (docs/configuration.md "Limits"). */
-export const CORPUS_LIMITS = { flows: 500, fileBytes: 2 * 1024 * 1024 } as const;
+const CORPUS_LIMITS = { flows: 500, fileBytes: 2 * 1024 * 1024 } as const;
 
 /** Every flow in a folder, by file name; a file that is no flow is an error naming it. */
 export function readCorpus(dir: string): Flow[] {

@@ -26,7 +26,7 @@ export interface Coverage {
  * The codes the spec names for particular conditions. It states that the complete list is not
  * shown; the emulator's other codes are its own reading, so they are counted apart.
  */
-export const SPEC_ERROR_CODES = ['subscription_required', 'api_approvals_disabled', 'idempotency_in_progress', 'metadata_personal_data', 'return_url_not_allowed', 'events_invalid', 'field_not_updatable'] as const;
+const SPEC_ERROR_CODES = ['subscription_required', 'api_approvals_disabled', 'idempotency_in_progress', 'metadata_personal_data', 'return_url_not_allowed', 'events_invalid', 'field_not_updatable'] as const;
 
 const METHODS = ['get', 'post', 'patch', 'put', 'delete'] as const;
 
@@ -38,7 +38,7 @@ export function operationsOf(document: { paths?: Record<string, Record<string, u
 }
 
 /** A request's operation: its path's segments matched to a template's (`{{x}}` and ids fill `{param}`). */
-export function operationOf(method: string, path: string, operations: readonly string[]): string | undefined {
+function operationOf(method: string, path: string, operations: readonly string[]): string | undefined {
   const segments = path.split('?')[0]!.split('/');
   return operations.find((op) => {
     const [m, template] = op.split(' ') as [string, string];

@@ -40,7 +40,7 @@ export interface FlowResult {
 }
 
 /** The key the `invalid` role sends: one that exists nowhere, so no secret. */
-export const INVALID_KEY = 'hrs_test_parity_no_such_key';
+const INVALID_KEY = 'hrs_test_parity_no_such_key';
 
 export const REPLAY_DEFAULTS = { stepTimeoutMs: 10_000, eventsWaitMs: 5_000 } as const;
 

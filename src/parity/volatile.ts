@@ -38,7 +38,7 @@ const SECRET = /^(?:whsec_|hrs_(?:test|live)_)/;
 const LINK_PATH = /\/(?:hosted|review|onboarding|r|l)\//;
 /** Keys whose string is an id though the key says otherwise (a list's `data` items hold `id`). */
 const ID_KEYS = new Set(['employee', 'organization', 'location', 'document', 'event', 'delivery', 'webhook', 'last_event']);
-const TOKEN_KEYS = new Set(['token', 'code', 'session', 'client_secret']);
+const TOKEN_KEYS = new Set(['token', 'session', 'client_secret']);
 
 /**
  * Values that are the target's own set-up rather than its behaviour (an organization's name, a
