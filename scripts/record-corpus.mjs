@@ -65,6 +65,98 @@ const FLOWS = [
     await call('owner', 'POST', `/v1/onboardings/${made.body.id}/cancel`);
     await call('owner', 'GET', `/v1/onboardings/${made.body.id}`);
   }],
+  ['review-and-contract', 'The review through the API: open approvals, a review session, the identity check, approvals (one refused: a role the key does not hold), the contract, then the sandbox advance to completed.', async ({ call }) => {
+    const { body: made } = await call('owner', 'POST', '/v1/onboardings', newHire('parity-review'));
+    const id = made.id;
+    await call('owner', 'POST', `/v1/onboardings/${id}/review-sessions`, { reviewer: { email: 'mark.manager@acme.test', external_id: 'user-42', name: 'Mark Manager' } });
+    await call('owner', 'POST', `/v1/sandbox/onboardings/${id}/advance`);
+    await call('owner', 'POST', `/v1/sandbox/onboardings/${id}/advance`);
+    await call('manager', 'GET', '/v1/approvals');
+    await call('manager', 'POST', `/v1/onboardings/${id}/review-sessions`, { reviewer: { email: 'mark.manager@acme.test', external_id: 'user-42', name: 'Mark Manager' } });
+    const { body: now } = await call('manager', 'POST', `/v1/onboardings/${id}/identity-verification`);
+    const version = now.data_version;
+    await call('manager', 'POST', `/v1/onboardings/${id}/approvals`, { role: 'manager', data_version: version });
+    await call('manager', 'POST', `/v1/onboardings/${id}/approvals`, { role: 'payroll_reviewer', data_version: version });
+    await call('payroll', 'POST', `/v1/onboardings/${id}/approvals`, { role: 'payroll_reviewer', data_version: version });
+    await call('owner', 'POST', `/v1/onboardings/${id}/approvals`, { role: 'owner', data_version: version });
+    await call('owner', 'POST', `/v1/onboardings/${id}/contract`);
+    for (let i = 0; i < 6; i++) if ((await call('owner', 'POST', `/v1/sandbox/onboardings/${id}/advance`)).status !== 200) break;
+    await call('owner', 'GET', `/v1/onboardings/${id}`);
+  }],
+  ['invitations', 'An onboarding created with its invitation sent, then a new link sent to the employee.', async ({ call }) => {
+    const { body: made } = await call('owner', 'POST', '/v1/onboardings', newHire('parity-invite', { options: { send_invitation: true, expires_in_hours: 72 } }));
+    await call('owner', 'POST', `/v1/onboardings/${made.id}/hosted-link`, { expires_in_hours: 24, send_invitation: true });
+    await call('owner', 'GET', `/v1/onboardings/${made.id}`);
+  }],
+  ['returned-for-correction', 'Returned to the employee for correction after submitting (set up through the emulator\'s control API), then submitted again.', async ({ call }) => {
+    const { body: made } = await call('owner', 'POST', '/v1/onboardings', newHire('parity-returned'));
+    await call('owner', 'POST', `/v1/sandbox/onboardings/${made.id}/advance`);
+    await call('owner', 'POST', `/v1/sandbox/onboardings/${made.id}/advance`);
+    await call('none', 'POST', `/_emulator/onboardings/${made.id}/return`, { to: 'employee', reason: 'The IBAN is of someone else' });
+    await call('owner', 'GET', `/v1/onboardings/${made.id}`);
+    await call('owner', 'POST', `/v1/sandbox/onboardings/${made.id}/advance`);
+    await call('owner', 'GET', `/v1/onboardings/${made.id}`);
+  }],
+  ['terms-changed', 'The terms changed during the review (set up through the emulator\'s control API): the approvals lapse and are asked again.', async ({ call }) => {
+    const { body: made } = await call('owner', 'POST', '/v1/onboardings', newHire('parity-terms'));
+    await call('owner', 'POST', `/v1/sandbox/onboardings/${made.id}/advance`);
+    await call('owner', 'POST', `/v1/sandbox/onboardings/${made.id}/advance`);
+    await call('none', 'POST', `/_emulator/onboardings/${made.id}/change-terms`, { hours_per_week: 32 });
+    await call('owner', 'GET', `/v1/onboardings/${made.id}`);
+  }],
+  ['payroll-fails', 'Payroll processing fails for the employer (set up through the emulator\'s control API, and set back at the end): the sandbox advance ends in action_required.', async ({ call }) => {
+    await call('none', 'PATCH', '/_emulator/organizations/org_acme', { payroll_failure: { enabled: true, error_code: 'bsn_rejected' } });
+    const { body: made } = await call('owner', 'POST', '/v1/onboardings', newHire('parity-payroll'));
+    for (let i = 0; i < 12; i++) if ((await call('owner', 'POST', `/v1/sandbox/onboardings/${made.id}/advance`)).status !== 200) break;
+    await call('owner', 'GET', `/v1/onboardings/${made.id}`);
+    await call('owner', 'GET', '/v1/integrations');
+    await call('none', 'PATCH', '/_emulator/organizations/org_acme', { payroll_failure: { enabled: false } });
+  }],
+  ['webhooks', 'A webhook address registered, read, listed, sent a ping, its deliveries listed and one retried, its secret rotated, then deleted; an unknown event name refused. Its deliveries are held for an hour (a delivery fault set through the emulator\'s control API, cleared at the end), so no answer depends on how far one got.', async ({ call }) => {
+    await call('none', 'POST', '/_emulator/delivery-faults', { kind: 'delay', delay_ms: 3_600_000, url: 'https://hooks.example.test/*', count: 10 });
+    const { body: hook } = await call('owner', 'POST', '/v1/webhooks', { url: 'https://hooks.example.test/parity', description: 'parity', events: ['onboarding.created', 'onboarding.completed'] });
+    await call('owner', 'GET', `/v1/webhooks/${hook.id}`);
+    await call('owner', 'GET', '/v1/webhooks');
+    await call('owner', 'POST', `/v1/webhooks/${hook.id}/test`);
+    const { body: deliveries } = await call('owner', 'GET', `/v1/webhooks/${hook.id}/deliveries`);
+    if (deliveries.data[0]) await call('owner', 'POST', `/v1/webhooks/${hook.id}/deliveries/${deliveries.data[0].id}/retry`);
+    await call('owner', 'POST', `/v1/webhooks/${hook.id}/rotate-secret`, { overlap_hours: 1 });
+    await call('owner', 'POST', '/v1/webhooks', { url: 'https://hooks.example.test/parity-2', events: ['onboarding.hired'] });
+    await call('owner', 'DELETE', `/v1/webhooks/${hook.id}`);
+    await call('owner', 'GET', `/v1/webhooks/${hook.id}`);
+    await call('none', 'DELETE', '/_emulator/delivery-faults');
+  }],
+  ['refusals', 'The refusals the spec names: no key, an unknown key, a missing scope, an unknown onboarding, personal data in metadata, a return_url not allowed, employee data in a PATCH, no subscription, API approvals off.', async ({ call }) => {
+    await call('none', 'GET', '/v1/onboardings');
+    await call('invalid', 'GET', '/v1/onboardings');
+    await call('noscopes', 'GET', '/v1/onboardings');
+    await call('readonly', 'POST', '/v1/onboardings', newHire('parity-readonly'));
+    await call('owner', 'GET', '/v1/onboardings/onb_doesnotexist00000000');
+    await call('owner', 'POST', '/v1/onboardings', newHire('parity-bsn', { metadata: { note: '111222333' } }));
+    await call('owner', 'POST', '/v1/onboardings', newHire('parity-return-url', { options: { return_url: 'http://app.acme.test/onboarded' } }));
+    const { body: made } = await call('owner', 'POST', '/v1/onboardings', newHire('parity-refusals'));
+    await call('owner', 'PATCH', `/v1/onboardings/${made.id}`, { employee: { first_name: 'Other' } });
+    await call('corner', 'POST', '/v1/onboardings', { ...newHire('parity-corner'), employment: { ...newHire('x').employment, location_id: 'loc_corner_main', template_id: 'tpl_corner_staff' } });
+    const { body: bakker } = await call('bakker', 'POST', '/v1/onboardings', { ...newHire('parity-bakker'), employment: { ...newHire('x').employment, location_id: 'loc_bakker_haarlem', template_id: 'tpl_bakker_baker' } });
+    await call('bakker', 'POST', `/v1/sandbox/onboardings/${bakker.id}/advance`);
+    await call('bakker', 'POST', `/v1/sandbox/onboardings/${bakker.id}/advance`);
+    await call('bakker', 'POST', `/v1/onboardings/${bakker.id}/identity-verification`);
+  }],
+  ['partner', 'An API partner admitted by two employers: its organizations, one employer chosen with Service-Organization (required when there are two), its onboardings; a partner without a write scope refused.', async ({ call }) => {
+    await call('hrsoft', 'GET', '/v1/organizations');
+    await call('hrsoft', 'GET', '/v1/organization');
+    await call('hrsoft', 'GET', '/v1/organization', undefined, { 'service-organization': 'org_acme' });
+    await call('hrsoft', 'GET', '/v1/onboardings?limit=5', undefined, { 'service-organization': 'org_acme' });
+    await call('payflow', 'POST', '/v1/onboardings', newHire('parity-payflow'));
+  }],
+  ['lists-and-paging', 'Lists read a page at a time: onboardings by status, employees, events of one type, each next page by its cursor.', async ({ call }) => {
+    const { body: first } = await call('owner', 'GET', '/v1/onboardings?limit=1');
+    if (first.next_cursor) await call('owner', 'GET', `/v1/onboardings?limit=1&starting_after=${first.next_cursor}`);
+    await call('owner', 'GET', '/v1/onboardings?status=completed&limit=10');
+    await call('owner', 'GET', '/v1/employees');
+    await call('owner', 'GET', '/v1/events?type=onboarding.created&limit=2');
+    await call('owner', 'GET', '/v1/onboardings?limit=500');
+  }],
 ];
 
 const em = createEmulator({ seed: 'parity-corpus' });

@@ -3,7 +3,7 @@ import { junitXml } from '../core/junit.js';
 import type { TestCase, TestSuite } from '../core/test-report.js';
 import { coverageOf, type Coverage } from './coverage.js';
 import type { Flow } from './corpus.js';
-import { replayFlow, type FlowResult, type ParityTarget, type ReplayOptions } from './replay.js';
+import { isEmulator, replayFlow, type FlowResult, type ParityTarget, type ReplayOptions } from './replay.js';
 
 /**
  * A corpus replayed against one target: each flow in turn (a flow's steps depend on each
@@ -25,7 +25,8 @@ export interface ParityReport {
 export async function runParity(flows: readonly Flow[], target: ParityTarget, operations: readonly string[], options: ReplayOptions = {}): Promise<ParityReport> {
   const started = Date.now();
   const results: FlowResult[] = [];
-  for (const flow of flows) results.push(await replayFlow(flow, target, options));
+  const settings = { ...options, emulator: options.emulator ?? (await isEmulator(target, options.stepTimeoutMs)) };
+  for (const flow of flows) results.push(await replayFlow(flow, target, settings));
   const steps = results.flatMap((f) => f.steps);
   const count = (kind: string) => steps.filter((s) => s.verdict.kind === kind).length;
   const counts = { flows: results.length, steps: steps.length, match: count('match'), drift: count('drift'), unchecked: count('unchecked') };

@@ -66,6 +66,8 @@ export function recordFlow(exchanges: readonly Exchange[], options: RecordOption
   const names = new Map<string, string>();
   const binds: Record<string, string>[] = exchanges.map(() => ({}));
   const taken = new Map<string, number>();
+  // Names of what the flow made (201): its events are the onboardings' the flow created, not those it only read.
+  const created = new Set<string>();
   const bind = (id: string): string => {
     const known = names.get(id);
     if (known) return known;
@@ -83,7 +85,7 @@ export function recordFlow(exchanges: readonly Exchange[], options: RecordOption
     for (const [, text] of strings([x.path, x.body, pick(x.headers, REQUEST_HEADERS)])) for (const id of text.match(ID_IN_TEXT) ?? []) if (origin.has(id)) bind(id);
     for (const [path, text] of strings(x.response.body)) if (WHOLE_ID.test(text) && !origin.has(text)) origin.set(text, { step: i, path });
     const made = (x.response.body as { id?: unknown } | undefined)?.id;
-    if (x.response.status === 201 && typeof made === 'string' && origin.has(made)) bind(made);
+    if (x.response.status === 201 && typeof made === 'string' && origin.has(made)) created.add(bind(made));
   });
   const steps: CorpusStep[] = exchanges.map((x, i) => {
     const auth = x.headers.authorization;
@@ -102,7 +104,7 @@ export function recordFlow(exchanges: readonly Exchange[], options: RecordOption
     if (Object.keys(binds[i]!).length) step.bind = binds[i]!;
     return step;
   });
-  const onboardings = [...names].filter(([id]) => id.startsWith('onb_')).map(([, name]) => name);
+  const onboardings = [...names].filter(([id, name]) => id.startsWith('onb_') && created.has(name)).map(([, name]) => name);
   const events: CorpusEvents | undefined = options.events && onboardings.length ? { for: onboardings, data: options.events } : undefined;
   const flow: Flow = maskJson({
     flow: options.flow,

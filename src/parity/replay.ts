@@ -17,6 +17,11 @@ export interface ParityTarget {
 }
 
 export interface ReplayOptions {
+  /**
+   * Whether the target is an emulator (it answers GET /_emulator/health): a flow's set-up steps
+   * on the emulator's control API (`/_emulator/...`) are replayed only there.
+   */
+  emulator?: boolean;
   /** How long a request may take before its step is reported unanswered (ms). */
   stepTimeoutMs?: number;
   /** How long the flow's events may take to be listed (ms). */
@@ -102,6 +107,10 @@ export async function replayFlow(flow: Flow, target: ParityTarget, options: Repl
       results.push({ name: label, request: shown, verdict: unchecked(`needs ${missing.map((n) => `{{${n}}}`).join(', ')}, bound by an earlier step that did not answer as recorded`), ms: 0 });
       continue;
     }
+    if (step.request.path.startsWith('/_emulator/') && !options.emulator) {
+      results.push({ name: label, request: shown, verdict: unchecked('a set-up step on the emulator\'s control API, which the target does not have'), ms: 0 });
+      continue;
+    }
     if (role !== 'none' && role !== 'invalid' && target.keys[role] === undefined) {
       results.push({ name: label, request: shown, verdict: unchecked(`no key for the role ${role}: pass --key ${role}=hrs_test_...`), ms: 0 });
       continue;
@@ -182,4 +191,15 @@ async function listEvents(target: ParityTarget, since: string | undefined, ids: 
     after = list.next_cursor;
   }
   return out;
+}
+
+/** Whether the target is an emulator: it answers its health check. */
+export async function isEmulator(target: ParityTarget, timeoutMs: number = REPLAY_DEFAULTS.stepTimeoutMs): Promise<boolean> {
+  try {
+    const res = await fetch(new URL('/_emulator/health', target.url), { signal: AbortSignal.timeout(timeoutMs) });
+    await res.arrayBuffer();
+    return res.status === 200 && res.headers.get('content-type')?.includes('json') === true;
+  } catch {
+    return false;
+  }
 }

@@ -47,6 +47,9 @@ const TOKEN_KEYS = new Set(['token', 'session', 'client_secret']);
  */
 export const STATE_KEYS: ReadonlySet<string> = new Set(['name', 'legal_name', 'city', 'display_name', 'domain', 'kvk_number']);
 
+/** Objects whose keys the client chose (an onboarding's metadata): in a list item, held to being an object. */
+export const FREE_FORM_KEYS: ReadonlySet<string> = new Set(['metadata']);
+
 /**
  * A list answer (`object: "list"`) holds the target's state: which items, how many. Its items
  * are held to the shape of the first recorded item (their fields and types), not to its values.
