@@ -22,7 +22,7 @@ const DOCUMENT_ID = 'parity-openapi.json';
 const segment = (s: string): string => encodeURIComponent(s.replace(/~/g, '~0').replace(/\//g, '~1'));
 
 /** `/data/0/status` as `$.data[0].status`. */
-export function jsonPath(pointer: string): string {
+function jsonPath(pointer: string): string {
   return `$${pointer
     .split('/')
     .slice(1)

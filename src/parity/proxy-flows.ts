@@ -12,7 +12,7 @@ import { recordFlow, RecordingRefused, type Exchange } from './record.js';
 export const FLOW_NAME = new RegExp(FLOW_SCHEMA.properties.flow.pattern);
 
 /** GET /v1/events read for a flow's events: pages of this many, at most this many pages. */
-export const EVENT_PAGE = { limit: 100, pages: 20 } as const;
+const EVENT_PAGE = { limit: 100, pages: 20 } as const;
 
 interface OpenFlow {
   name: string;

@@ -75,6 +75,6 @@ export function registerParityProxy(parity: Command): void {
       });
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);
-      process.stderr.write(`parity proxy listening on ${running.url}, forwarding to ${o.target}${o.record ? `, recording to ${o.record}` : ''}; Ctrl-C stops\n`);
+      process.stderr.write(`parity proxy listening on ${running.url}, forwarding to ${new URL(o.target).origin}${o.record ? `, recording to ${o.record}` : ''}; Ctrl-C stops\n`);
     });
 }
