@@ -99,10 +99,14 @@ export function responseChecker(document: object): ResponseChecker {
       }
       if (why) return out;
       if (!validate(body)) {
+        const seen = new Set<string>();
         for (const e of validate.errors ?? []) {
           const params = e.params as { missingProperty?: string; additionalProperty?: string };
           const extra = params.missingProperty ?? params.additionalProperty;
-          out.push({ location: jsonPath(`${e.instancePath}${extra === undefined ? '' : `/${extra}`}`), message: e.message ?? 'is not valid', severity: 'error' });
+          const v: Violation = { location: jsonPath(`${e.instancePath}${extra === undefined ? '' : `/${extra}`}`), message: e.message ?? 'is not valid', severity: 'error' };
+          // A schema reached by two branches reports the same mistake twice.
+          if (!seen.has(`${v.location} ${v.message}`)) out.push(v);
+          seen.add(`${v.location} ${v.message}`);
         }
       }
       return out;

@@ -19,6 +19,8 @@ export const PROXY_LIMITS = {
   keptBodyBytes: 1024 * 1024,
   /** The Parity-Violations header is left out above this many bytes. */
   violationsHeaderBytes: 8 * 1024,
+  /** Violations of one answer written as lines; the rest are counted. */
+  violationLines: 100,
   /** How long the target may take to answer, or stay silent mid-answer (ms). */
   upstreamTimeoutMs: 30_000,
   flowGapMs: 2_000,
@@ -179,7 +181,9 @@ export async function startParityProxy(options: ParityProxyOptions): Promise<Par
       const op = checker.operation(method, path);
       const report = (found: Violation[]): void => {
         violations += found.length;
-        for (const v of found) log(`violation ${method} ${path} ${status}: ${v.location} ${v.message} (${v.severity})`);
+        // One line each, up to a bound: a 1 MB body can hold tens of thousands.
+        for (const v of found.slice(0, PROXY_LIMITS.violationLines)) log(`violation ${method} ${path} ${status}: ${v.location} ${v.message} (${v.severity})`);
+        if (found.length > PROXY_LIMITS.violationLines) log(`violation ${method} ${path} ${status}: ${found.length - PROXY_LIMITS.violationLines} more not shown`);
         const header = JSON.stringify(found);
         if (found.length && Buffer.byteLength(header) <= PROXY_LIMITS.violationsHeaderBytes) headers['parity-violations'] = header;
       };

@@ -162,6 +162,39 @@ describe('parity proxy: checking', () => {
   });
 });
 
+describe('parity proxy: bounds', () => {
+  it('leaves the violations header out past 8 KB, counts each, and logs the first 100', async () => {
+    const target = await fakeTarget((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ object: 'list', data: Array.from({ length: 60 }, () => ({ id: 7, object: 'onboarding' })), has_more: false, next_cursor: null }));
+    });
+    const { proxy, lines } = await proxyTo(target);
+    const res = await call(proxy.url, 'GET', '/v1/onboardings', { key: KEYS.owner });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('parity-violations')).toBeNull();
+    const { violations } = await proxy.close();
+    // 60 items, each with a number for an id and without the other required fields.
+    expect(violations).toBeGreaterThan(600);
+    const shown = lines.filter((l) => l.startsWith('violation '));
+    expect(shown).toHaveLength(101);
+    expect(shown[0]).toMatch(/^violation GET \/v1\/onboardings 200: \$\.data\[0\]\.\w+ /);
+    expect(shown[100]).toBe(`violation GET /v1/onboardings 200: ${violations - 100} more not shown`);
+  });
+
+  it('refuses a Parity-Flow header that is no flow name with 400 in the envelope, forwarding nothing', async () => {
+    let forwarded = 0;
+    const target = await fakeTarget((_req, res) => {
+      forwarded++;
+      res.end();
+    });
+    const { proxy } = await proxyTo(target, { record: tmp() });
+    const res = await call(proxy.url, 'GET', '/v1/organization', { key: KEYS.owner, flow: '../escape' });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { error: { code: string; message: string } }).error).toMatchObject({ code: 'request_malformed', message: expect.stringContaining('Parity-Flow') });
+    expect(forwarded).toBe(0);
+  });
+});
+
 describe('parity proxy: hostile targets and traffic', () => {
   it('answers 20 concurrent requests', async () => {
     const { proxy } = await proxyTo(await emulator());
@@ -195,7 +228,9 @@ describe('parity proxy: hostile targets and traffic', () => {
     const big = JSON.stringify({ data: Array.from({ length: 30_000 }, (_, i) => ({ id: `onb_${String(i).padStart(10, '0')}`, object: 'onboarding', note: 'x'.repeat(30) })), has_more: false, next_cursor: null });
     expect(big.length).toBeGreaterThan(1024 * 1024);
     let received = 0;
+    let flowHeader: unknown = 'not seen';
     const target = await fakeTarget((req, res) => {
+      flowHeader = req.headers['parity-flow'];
       req.on('data', (c: Buffer) => (received += c.length));
       req.on('end', () => {
         res.writeHead(200, { 'content-type': 'application/json' });
@@ -208,6 +243,8 @@ describe('parity proxy: hostile targets and traffic', () => {
     expect(res.status).toBe(200);
     expect((await res.text()).length).toBe(big.length);
     expect(received).toBe(big.length);
+    // The proxy's own header is not forwarded.
+    expect(flowHeader).toBeUndefined();
     await proxy.close();
     expect(readdirSync(dir)).toEqual([]);
     expect(lines).toEqual(expect.arrayContaining([expect.stringMatching(/over 1048576 bytes passed through/)]));
