@@ -21,7 +21,7 @@ export const STATUS_OF_TYPE: Record<ErrorType, readonly number[]> = {
   not_found: [404],
   conflict: [409],
   rate_limited: [429],
-  api_error: [500],
+  api_error: [500, 502, 504],
 };
 
 const def = (status: number, type: ErrorType) => ({ status, type });
@@ -127,6 +127,9 @@ export const ERROR_CODES = {
   wait_limit_reached: def(429, 'rate_limited'),
   internal_error: def(500, 'api_error'),
   state_not_written: def(500, 'api_error'),
+  // The parity proxy's own answers when its target fails it (502, 504)
+  upstream_unreachable: def(502, 'api_error'),
+  upstream_timeout: def(504, 'api_error'),
 } as const satisfies Record<string, { status: number; type: ErrorType }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -66,7 +66,7 @@ export interface Flow {
 const FLOW_FILE = /\.flow\.json$/;
 
 /** A flow file's schema: what a corpus must hold, checked when one is read. */
-const FLOW_SCHEMA = {
+export const FLOW_SCHEMA = {
   type: 'object',
   required: ['flow', 'provenance', 'steps'],
   additionalProperties: false,

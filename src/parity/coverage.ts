@@ -38,7 +38,7 @@ export function operationsOf(document: { paths?: Record<string, Record<string, u
 }
 
 /** A request's operation: its path's segments matched to a template's (`{{x}}` and ids fill `{param}`). */
-function operationOf(method: string, path: string, operations: readonly string[]): string | undefined {
+export function operationOf(method: string, path: string, operations: readonly string[]): string | undefined {
   const segments = path.split('?')[0]!.split('/');
   return operations.find((op) => {
     const [m, template] = op.split(' ') as [string, string];

@@ -8,6 +8,7 @@ import { operationsOf } from '../../parity/coverage.js';
 import { parityCtrf, parityJunit, paritySummary, runParity } from '../../parity/parity.js';
 import { REPLAY_DEFAULTS, type ParityTarget } from '../../parity/replay.js';
 import { action, printReportAs, usageExit } from '../client.js';
+import { registerParityProxy } from './parity-proxy.js';
 
 /**
  * `parity`: the emulator measured against a target. `run` replays a corpus (the shipped one
@@ -52,6 +53,7 @@ export function registerParity(program: Command): void {
     .command('parity')
     .description('Measure the emulator against a target: replay a corpus of recorded flows and report drift (docs/parity.md)')
     .exitOverride(usageExit);
+  registerParityProxy(parity);
   parity
     .command('run [dir]')
     .description('Replay a corpus (default: the shipped one) against --target, or against an emulator started here')

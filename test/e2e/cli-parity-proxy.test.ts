@@ -1,0 +1,81 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { WELL_KNOWN_KEYS as KEYS } from '../../src/fixtures/well-known-keys.js';
+import { createEmulator } from '../../src/index.js';
+
+/**
+ * `parity proxy` as a process: the built command registered under a `parity` command, as the
+ * CLI's main does, so its exit codes, ready line and signals are those a user meets.
+ */
+const COMMAND = new URL('../../dist/cli/commands/parity-proxy.js', import.meta.url).href;
+const SCRIPT = `import { Command } from 'commander';
+import { registerParityProxy } from ${JSON.stringify(COMMAND)};
+const program = new Command('onboarding-emulator');
+registerParityProxy(program.command('parity'));
+await program.parseAsync(process.argv.slice(1), { from: 'user' });`;
+
+const children: ChildProcess[] = [];
+const cleanups: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  for (const c of children.splice(0)) if (c.exitCode === null) c.kill('SIGKILL');
+  while (cleanups.length) await cleanups.pop()!();
+});
+
+function run(args: string[]): { child: ChildProcess; stderr: () => string; exit: Promise<number | null> } {
+  const child = spawn(process.execPath, ['--input-type=module', '-e', SCRIPT, 'parity', 'proxy', ...args], { cwd: new URL('../..', import.meta.url).pathname, stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push(child);
+  let err = '';
+  child.stderr!.on('data', (c: Buffer) => (err += c.toString()));
+  const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, stderr: () => err, exit };
+}
+
+const within = <T>(p: Promise<T>, ms = 15_000): Promise<T> => Promise.race([p, new Promise<T>((_, reject) => setTimeout(() => reject(new Error(`not within ${ms} ms`)), ms))]);
+
+describe('parity proxy on the command line', () => {
+  it.each([
+    [['--target', 'ftp://example.test'], /--target must be an http\(s\) URL/],
+    [['--target', 'http://127.0.0.1:9', '--port', 'eighty'], /--port must be a number/],
+    [['--target', 'http://127.0.0.1:9', '--record', '/dev/null/corpus'], /cannot write the record folder/],
+    [[], /required option '--target <url>'/],
+  ])('exits 2 on %j', async (args, message) => {
+    const p = run(args);
+    expect(await within(p.exit)).toBe(2);
+    expect(p.stderr()).toMatch(message);
+  });
+
+  it('exits 1 when the port is in use', async () => {
+    const taken = http.createServer();
+    await new Promise<void>((r) => taken.listen(0, '127.0.0.1', r));
+    cleanups.push(() => new Promise((r) => taken.close(r)));
+    const p = run(['--target', 'http://127.0.0.1:9', '--port', String((taken.address() as AddressInfo).port)]);
+    expect(await within(p.exit)).toBe(1);
+    expect(p.stderr()).toMatch(/cannot listen on 127\.0\.0\.1:\d+: EADDRINUSE/);
+  });
+
+  it('prints one ready line, forwards, and writes the open flow on SIGTERM (exit 0)', async () => {
+    const em = createEmulator();
+    const { url } = await em.start(0, '127.0.0.1');
+    cleanups.push(() => em.close());
+    const dir = mkdtempSync(join(tmpdir(), 'parity-proxy-cli-'));
+    writeFileSync(join(dir, 'flow-004.flow.json'), '{}');
+    const p = run(['--target', url, '--record', dir, '--port', '0', '--flow-gap', '60000']);
+    const ready = await within(new Promise<string>((resolve) => {
+      const look = () => (/listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(p.stderr()) ? resolve(/listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(p.stderr())![1]!) : setTimeout(look, 50));
+      look();
+    }));
+    expect(p.stderr().trim().split('\n')).toHaveLength(1);
+    const res = await fetch(`${ready}/v1/organization`, { headers: { authorization: `Bearer ${KEYS.owner}` } });
+    expect(res.status).toBe(200);
+    p.child.kill('SIGTERM');
+    expect(await within(p.exit)).toBe(0);
+    // Numbered after the flows the folder already holds.
+    expect(readdirSync(dir).sort()).toEqual(['flow-004.flow.json', 'flow-005.flow.json']);
+    expect(p.stderr()).toMatch(/1 flows written, 0 violations/);
+  });
+});
