@@ -44,7 +44,8 @@ export async function answerMessage(session: McpServerSession, body: unknown, he
   }
   const sent: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
   for (const [name, value] of Object.entries(headers)) if (value !== undefined) sent[name] = value;
-  const request = new Request(INTERNAL_ADDRESS, { method: 'POST', headers: sent, body: JSON.stringify(body) });
+  // The body goes as parsedBody, which the SDK reads instead of the request's: it is not written out again.
+  const request = new Request(INTERNAL_ADDRESS, { method: 'POST', headers: sent });
   const factory = () => createMcpServer(session);
   let response: Response;
   if (await sdk.isLegacyRequest(request, body)) {

@@ -29,20 +29,31 @@ export function namesUsed(value: unknown, into = new Set<string>()): Set<string>
   return into;
 }
 
-/** The value with every `{{name}}` in its strings replaced by the bound value (every name must be bound). */
-export function fill<T>(value: T, bound: ReadonlyMap<string, string>): T {
-  if (typeof value === 'string') return value.replace(PLACEHOLDER, (_, name: string) => bound.get(name) ?? `{{${name}}}`) as T;
+const WHOLE = /^\{\{([A-Za-z_][A-Za-z0-9_]*)\}\}$/;
+
+/**
+ * The value with every `{{name}}` in its strings replaced by the bound value (every name must
+ * be bound); a string that is a placeholder alone stands for the bound value whole, an object
+ * included (a body that sends back an earlier answer, as a snapshot's restore does).
+ */
+export function fill<T>(value: T, bound: ReadonlyMap<string, unknown>): T {
+  if (typeof value === 'string') {
+    const whole = WHOLE.exec(value);
+    if (whole && bound.has(whole[1]!) && typeof bound.get(whole[1]!) !== 'string') return bound.get(whole[1]!) as T;
+    return value.replace(PLACEHOLDER, (_, name: string) => (bound.has(name) ? String(bound.get(name)) : `{{${name}}}`)) as T;
+  }
   if (Array.isArray(value)) return value.map((v: unknown) => fill(v, bound)) as T;
   if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fill(v, bound)])) as T;
   return value;
 }
 
-/** The bound values of a step's answer: name to string, those the path does not find left out. */
-export function bindAnswer(bind: Record<string, string> | undefined, body: unknown): Map<string, string> {
-  const out = new Map<string, string>();
+/** The bound values of a step's answer: an id as its string, a whole answer (`$`) as it is; those the path does not find left out. */
+export function bindAnswer(bind: Record<string, string> | undefined, body: unknown): Map<string, unknown> {
+  const out = new Map<string, unknown>();
   for (const [name, path] of Object.entries(bind ?? {})) {
     const v = valueAt(body, path);
     if (typeof v === 'string' || typeof v === 'number') out.set(name, String(v));
+    else if (v !== undefined && v !== null && path === '$') out.set(name, v);
   }
   return out;
 }

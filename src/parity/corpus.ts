@@ -33,7 +33,10 @@ export interface CorpusRequest {
 }
 
 export interface CorpusResponse {
+  /** 0: no answer: the target closed the connection (a lost answer, rehearsed with a fault), or the client stopped waiting. */
   status: number;
+  /** With status 0: the client stopped waiting after this long (a timeout it rehearses); a replay waits as long. */
+  abandoned_after_ms?: number;
   /** Headers that matter (volatile.ts), by lower-case name. */
   headers?: Record<string, string>;
   body?: unknown;
@@ -107,7 +110,8 @@ export const FLOW_SCHEMA = {
             required: ['status'],
             additionalProperties: false,
             properties: {
-              status: { type: 'integer', minimum: 100, maximum: 599 },
+              status: { type: 'integer', minimum: 0, maximum: 599, not: { exclusiveMinimum: 0, exclusiveMaximum: 100 } },
+              abandoned_after_ms: { type: 'integer', minimum: 1, maximum: 600_000 },
               headers: { type: 'object', additionalProperties: { type: 'string', maxLength: 4096 }, maxProperties: 20 },
               body: {},
             },

@@ -36,6 +36,8 @@ export interface FlowSinkOptions {
   log: (line: string) => void;
   /** GET on the target with an Authorization: the answer's status and JSON body. */
   get: (path: string, authorization: string) => Promise<{ status: number; body: unknown }>;
+  /** The role of each key, by role (as a replay takes them): `{ owner: 'hrs_test_...' }`. Other keys are named `key2`, `key3`, ... in the order they come, the same in every flow. */
+  roles?: Readonly<Record<string, string>>;
 }
 
 /** The record folder made if missing, and proved writable; a reason when it is not. */
@@ -59,6 +61,12 @@ export function flowSink(options: FlowSinkOptions): FlowSink {
   let current: OpenFlow | undefined;
   const ending = new Set<Promise<void>>();
   const written: string[] = [];
+  // One naming of keys for the whole session, so a role means the same key in every flow.
+  const roles = new Map(Object.entries(options.roles ?? {}).map(([role, key]) => [key, role]));
+  const roleOf = (key: string): string => {
+    if (!roles.has(key)) roles.set(key, [...roles.values()].includes('owner') ? `key${roles.size + 1}` : 'owner');
+    return roles.get(key)!;
+  };
   // Numbered flows go on after those the folder holds, so a second session adds to the first.
   let counter = options.record ? Math.max(0, ...readdirSync(options.record).map((n) => /^flow-(\d+)\.flow\.json$/.exec(n)?.[1]).filter(Boolean).map(Number)) : 0;
 
@@ -93,6 +101,7 @@ export function flowSink(options: FlowSinkOptions): FlowSink {
     try {
       const recorded = recordFlow(exchanges, {
         flow: flow.name,
+        roleOf,
         provenance: {
           recorded_at: new Date().toISOString(),
           target: bareTarget(options.target),

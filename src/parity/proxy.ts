@@ -39,6 +39,8 @@ export interface ParityProxyOptions {
   flowGapMs?: number;
   upstreamTimeoutMs?: number;
   log?: (line: string) => void;
+  /** The role of each key, by role: `{ owner: 'hrs_test_...', readonly: 'hrs_test_...' }` (the keys `parity run` then takes for them). */
+  roles?: Readonly<Record<string, string>>;
 }
 
 export interface ParityProxy {
@@ -133,7 +135,7 @@ export async function startParityProxy(options: ParityProxyOptions): Promise<Par
       req.on('error', reject);
       req.end();
     });
-  const flows = flowSink({ target: options.target, gapMs: options.flowGapMs ?? PROXY_LIMITS.flowGapMs, log, get: getJson, ...(options.record ? { record: options.record } : {}) });
+  const flows = flowSink({ target: options.target, gapMs: options.flowGapMs ?? PROXY_LIMITS.flowGapMs, log, get: getJson, ...(options.record ? { record: options.record } : {}), ...(options.roles ? { roles: options.roles } : {}) });
 
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
     const method = req.method ?? 'GET';
@@ -144,8 +146,8 @@ export async function startParityProxy(options: ParityProxyOptions): Promise<Par
       refuse(res, 'request_malformed', `Parity-Flow must be a flow name: lower-case letters, digits, '.', '_' and '-', at most 80, got ${JSON.stringify(flowName.slice(0, 100))}`);
       return;
     }
-    // Only the service's API is recorded: the corpus replays against any target.
-    const recorded = path.startsWith('/v1/');
+    // The service's API, and the emulator's control API as a flow's set-up (replayed only against an emulator).
+    const recorded = path.startsWith('/v1/') || path.startsWith('/_emulator/');
     const slot = recorded ? flows.join(typeof flowName === 'string' ? flowName : undefined) : undefined;
     let settled = false;
     const settle = (x: Exchange | undefined) => {
@@ -154,23 +156,42 @@ export async function startParityProxy(options: ParityProxyOptions): Promise<Par
     };
     const requestBody = new Kept();
     const upstream = agent.request(new URL(`${base}${path}`, target), { method, headers: forwardable(req.headers) });
+    let connected = false;
+    upstream.on('socket', (socket) => {
+      if (socket.connecting) socket.once('connect', () => void (connected = true));
+      else connected = true;
+    });
     upstream.setTimeout(upstreamTimeoutMs, () => upstream.destroy(Object.assign(new Error('timeout'), { code: 'PARITY_TIMEOUT' })));
     upstream.on('error', (err: NodeJS.ErrnoException) => {
-      settle(undefined);
+      let dropped: Exchange | undefined;
       if (err.code === 'PARITY_TIMEOUT') {
         log(`${method} ${path}: the target did not answer within ${upstreamTimeoutMs} ms`);
         refuse(res, 'upstream_timeout', `The target ${target.origin} did not answer within ${upstreamTimeoutMs / 1000} s.`);
+      } else if (connected && !res.headersSent) {
+        // The target took the request and dropped the connection (a lost answer is what some tests rehearse): so does the proxy,
+        // and the flow records a step without an answer (status 0), so that a replay sends it too.
+        log(`${method} ${path}: the target closed the connection without an answer; so does the proxy`);
+        const sent = requestBody.whole;
+        if (sent !== undefined) dropped = { method, path, headers: flat(req.headers), ...(sent.length ? { body: bodyOf(sent, req.headers['content-type']) } : {}), response: { status: 0, headers: {} } };
+        req.socket.destroy();
       } else {
         log(`${method} ${path}: the target cannot be reached: ${err.code ?? err.message}`);
         refuse(res, 'upstream_unreachable', `The target ${target.origin} cannot be reached (${err.code ?? err.message}).`);
       }
+      settle(dropped);
     });
     req.on('data', (c: Buffer) => requestBody.add(c));
     req.pipe(upstream);
+    const began = performance.now();
     res.on('close', () => {
       if (!res.writableFinished) {
         upstream.destroy();
-        settle(undefined);
+        // The client gave up waiting (a timeout it rehearses): recorded with how long it waited, so a replay waits as long.
+        const sent = requestBody.whole;
+        const waited = Math.round(performance.now() - began);
+        settle(connected && !res.headersSent && sent !== undefined
+          ? { method, path, headers: flat(req.headers), ...(sent.length ? { body: bodyOf(sent, req.headers['content-type']) } : {}), response: { status: 0, headers: {}, abandoned_after_ms: waited } }
+          : undefined);
       }
     });
 

@@ -1,6 +1,6 @@
 import { KEY_IN_TEXT, maskJson } from '../core/mask.js';
 import type { CorpusEvents, CorpusStep, Flow, Provenance } from './corpus.js';
-import { HEADERS_BY_SHAPE, HEADERS_BY_VALUE, REQUEST_HEADERS } from './volatile.js';
+import { HEADERS_BY_SHAPE, HEADERS_BY_VALUE, MADE_ID, REQUEST_HEADERS } from './volatile.js';
 
 /**
  * Exchanges as they passed (keys, ids and secrets in them) made into a flow a corpus can hold:
@@ -15,13 +15,14 @@ export interface Exchange {
   /** Request headers by lower-case name, Authorization included. */
   headers: Record<string, string>;
   body?: unknown;
-  response: { status: number; headers: Record<string, string>; body?: unknown };
+  /** status 0: no answer came; with abandoned_after_ms, the client stopped waiting after that long. */
+  response: { status: number; headers: Record<string, string>; body?: unknown; abandoned_after_ms?: number };
 }
 
 export class RecordingRefused extends Error {}
 
-const ID_IN_TEXT = /\b[a-z]{2,6}_[A-Za-z0-9]{8,}\b/g;
-const WHOLE_ID = /^[a-z]{2,6}_[A-Za-z0-9]{8,}$/;
+const ID_IN_TEXT = new RegExp(`\\b${MADE_ID}\\b`, 'g');
+const WHOLE_ID = new RegExp(`^${MADE_ID}$`);
 const NAMES: Record<string, string> = { onb: 'onboarding', emp: 'employee', org: 'organization', loc: 'location', doc: 'document', wh: 'webhook', whd: 'delivery', evt: 'event', rvs: 'review_session' };
 
 /** Every string in a JSON value with its path (`$.data[0].id`). */
@@ -49,7 +50,7 @@ export interface RecordOptions {
   provenance: Provenance;
   /** The role of a key (`owner`, `readonly`); by default the first key seen is `owner`, the next `key2`, ... */
   roleOf?: (key: string) => string | undefined;
-  /** The events of the flow's onboardings, oldest first, as GET /v1/events lists them. */
+  /** Events as GET /v1/events lists them, oldest first: those of the onboardings the flow made are kept. */
   events?: unknown[];
 }
 
@@ -87,6 +88,21 @@ export function recordFlow(exchanges: readonly Exchange[], options: RecordOption
     const made = (x.response.body as { id?: unknown } | undefined)?.id;
     if (x.response.status === 201 && typeof made === 'string' && origin.has(made)) created.add(bind(made));
   });
+  // A body that sends an earlier answer back whole (a snapshot restored) is bound to it, not written again.
+  const answers = exchanges.map((x) => (x.response.body !== null && typeof x.response.body === 'object' ? JSON.stringify(x.response.body) : undefined));
+  const sentBack = new Map<number, string>();
+  exchanges.forEach((x, i) => {
+    if (x.body === null || typeof x.body !== 'object') return;
+    const text = JSON.stringify(x.body);
+    const from = answers.slice(0, i).lastIndexOf(text);
+    if (from < 0) return;
+    const base = exchanges[from]!.path.split('?')[0]!.split('/').pop()!.replace(/[^A-Za-z0-9_]/g, '_') || 'answer';
+    const n = (taken.get(base) ?? 0) + 1;
+    taken.set(base, n);
+    const name = n === 1 ? base : `${base}_${n}`;
+    binds[from]![name] = '$';
+    sentBack.set(i, `{{${name}}}`);
+  });
   const steps: CorpusStep[] = exchanges.map((x, i) => {
     const auth = x.headers.authorization;
     const key = auth === undefined ? 'none' : x.response.status === 401 ? 'invalid' : roleOf(auth.replace(/^Bearer\s+/i, ''));
@@ -96,16 +112,24 @@ export function recordFlow(exchanges: readonly Exchange[], options: RecordOption
         method: x.method,
         path: replaceIds(x.path, names),
         ...(headers ? { headers: replaceIds(headers, names) } : {}),
-        ...(x.body === undefined ? {} : { body: replaceIds(x.body, names) }),
+        ...(x.body === undefined ? {} : { body: sentBack.get(i) ?? replaceIds(x.body, names) }),
         ...(key === 'owner' ? {} : { key }),
       },
-      response: { status: x.response.status, ...withHeaders(x.response.headers), ...(x.response.body === undefined ? {} : { body: x.response.body }) },
+      response: {
+        status: x.response.status,
+        ...withHeaders(x.response.headers),
+        ...(x.response.body === undefined ? {} : { body: x.response.body }),
+        ...(x.response.abandoned_after_ms === undefined ? {} : { abandoned_after_ms: x.response.abandoned_after_ms }),
+      },
     };
     if (Object.keys(binds[i]!).length) step.bind = binds[i]!;
     return step;
   });
-  const onboardings = [...names].filter(([id, name]) => id.startsWith('onb_') && created.has(name)).map(([, name]) => name);
-  const events: CorpusEvents | undefined = options.events && onboardings.length ? { for: onboardings, data: options.events } : undefined;
+  const made = [...names].filter(([id, name]) => id.startsWith('onb_') && created.has(name));
+  const ids = new Set(made.map(([id]) => id));
+  const events: CorpusEvents | undefined = options.events && made.length
+    ? { for: made.map(([, name]) => name), data: options.events.filter((e) => ids.has(String((e as { data?: { onboarding_id?: unknown } }).data?.onboarding_id))) }
+    : undefined;
   const flow: Flow = maskJson({
     flow: options.flow,
     ...(options.description ? { description: options.description } : {}),

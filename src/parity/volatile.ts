@@ -15,21 +15,28 @@ export function volatileShape(key: string, value: unknown): string | undefined {
   if (PREFIXED_ID.test(value) && (key === 'id' || key.endsWith('_id') || key === 'starting_after' || key === 'next_cursor' || ID_KEYS.has(key))) return `id:${value.slice(0, value.indexOf('_'))}`;
   if (key === 'next_cursor' || key === 'starting_after') return 'cursor';
   if (key.endsWith('_at') || key === 'since' || key === 'until' || DATE_TIME.test(value)) return DATE_TIME.test(value) ? 'date-time' : undefined;
-  if (TOKEN_KEYS.has(key)) return 'token';
-  if (key.endsWith('url') && /^https?:\/\//.test(value) && LINK_PATH.test(value)) return `link:${new URL(value).pathname.split('/')[1] ?? ''}`;
+  if (TOKEN_KEYS.has(key) || (key === 'code' && /^\d{4,8}$/.test(value))) return 'token';
+  if ((key.endsWith('url') || key.endsWith('link')) && /^https?:\/\//.test(value) && LINK_PATH.test(value)) return `link:${new URL(value).pathname.split('/')[1] ?? ''}`;
   if (key === 'request_id') return 'id:req';
   // Another made identifier (`EXT-V71IDKRL`): its length and separators.
   if (key.endsWith('_id')) return `id:${value.replace(/[A-Za-z0-9]/g, 'x')}`;
   return undefined;
 }
 
-const ID_IN_TEXT = /\b([a-z]{2,6})_[A-Za-z0-9]{8,}\b/g;
+/**
+ * A made id: a prefix of 2 to 6 letters, an underscore, then at least 8 letters and digits of
+ * which one at least is a capital or a digit (`onb_3xT...`), so that words such as
+ * `stale_timestamp` are not taken for one.
+ */
+const ID_PREFIX = '[a-z]{2,6}';
+const ID_BODY = '(?=[A-Za-z0-9]*[A-Z0-9])[A-Za-z0-9]{8,}';
+export const MADE_ID = `${ID_PREFIX}_${ID_BODY}`;
+const ID_IN_TEXT = new RegExp(`\\b(${ID_PREFIX})_${ID_BODY}\\b`, 'g');
 
 /** A text with the ids in it written as their prefix (`the document doc_…`), for texts compared by value. */
 export const withoutIds = (text: string): string => text.replace(ID_IN_TEXT, '$1_…');
 
-/** Prefix, underscore, then at least 8 letters and digits: `onb_3xT...`. */
-const PREFIXED_ID = /^[a-z]{2,6}_[A-Za-z0-9]{8,}$/;
+const PREFIXED_ID = new RegExp(`^${MADE_ID}$`);
 /** ISO 8601 date-time, with or without fractions, Z or an offset. */
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})$/;
 /** A secret as recorded: masked (`whsec_…a1b2c3`), or whole in a live answer. */
