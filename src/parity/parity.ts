@@ -1,4 +1,5 @@
 import { ctrfReport, type CtrfReport } from '../core/ctrf.js';
+import { maskJson } from '../core/mask.js';
 import { junitXml } from '../core/junit.js';
 import type { TestCase, TestSuite } from '../core/test-report.js';
 import { coverageOf, type Coverage } from './coverage.js';
@@ -30,8 +31,9 @@ export async function runParity(flows: readonly Flow[], target: ParityTarget, op
   const steps = results.flatMap((f) => f.steps);
   const count = (kind: string) => steps.filter((s) => s.verdict.kind === kind).length;
   const counts = { flows: results.length, steps: steps.length, match: count('match'), drift: count('drift'), unchecked: count('unchecked') };
-  return {
-    object: 'parity_report',
+  // A drift shows the values it found: a key or secret among them is masked, as in every output.
+  return maskJson({
+    object: 'parity_report' as const,
     target: target.url,
     started_at: new Date(started).toISOString(),
     finished_at: new Date().toISOString(),
@@ -39,7 +41,7 @@ export async function runParity(flows: readonly Flow[], target: ParityTarget, op
     counts,
     coverage: coverageOf(flows, operations),
     ok: counts.drift === 0,
-  };
+  });
 }
 
 const show = (v: unknown): string => (typeof v === 'string' ? v : JSON.stringify(v));

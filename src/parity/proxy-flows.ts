@@ -62,10 +62,20 @@ export function flowSink(options: FlowSinkOptions): FlowSink {
   const ending = new Set<Promise<void>>();
   const written: string[] = [];
   // One naming of keys for the whole session, so a role means the same key in every flow.
-  const roles = new Map(Object.entries(options.roles ?? {}).map(([role, key]) => [key, role]));
+  // A key named by `roles` keeps its name; the first other key is `owner` unless a key seen
+  // already holds that role, the next ones `key2`, `key3`, ...: one naming for the whole session.
+  const named = new Map(Object.entries(options.roles ?? {}).map(([role, key]) => [key, role]));
+  const given = new Map<string, string>();
+  const seen = new Set<string>();
   const roleOf = (key: string): string => {
-    if (!roles.has(key)) roles.set(key, [...roles.values()].includes('owner') ? `key${roles.size + 1}` : 'owner');
-    return roles.get(key)!;
+    let role = named.get(key) ?? given.get(key);
+    if (role === undefined) {
+      const free = (r: string) => !seen.has(r) && !Object.hasOwn(options.roles ?? {}, r);
+      role = !seen.has('owner') ? 'owner' : `key${[...Array(given.size + named.size + 2).keys()].slice(2).find((n) => free(`key${n}`))}`;
+      given.set(key, role);
+    }
+    seen.add(role);
+    return role;
   };
   // Numbered flows go on after those the folder holds, so a second session adds to the first.
   let counter = options.record ? Math.max(0, ...readdirSync(options.record).map((n) => /^flow-(\d+)\.flow\.json$/.exec(n)?.[1]).filter(Boolean).map(Number)) : 0;

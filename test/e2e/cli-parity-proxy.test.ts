@@ -43,6 +43,8 @@ describe('parity proxy on the command line', () => {
     [['--target', 'http://127.0.0.1:9', '--port', 'eighty'], /--port must be a number/],
     [['--target', 'http://127.0.0.1:9', '--record', '/dev/null/corpus'], /cannot write the record folder/],
     [[], /required option '--target <url>'/],
+    // A role's key must be a test key, and the refusal never repeats the key it was given.
+    [['--target', 'http://127.0.0.1:9', '--role', 'reader=hrs_live_acme_owner'], /--role must be name=hrs_test_\.\.\., got "reader=\.\.\."/],
   ])('exits 2 on %j', async (args, message) => {
     const p = run(args);
     expect(await within(p.exit)).toBe(2);

@@ -4,7 +4,7 @@ import { createEmulator, WELL_KNOWN_KEYS, type InProcessEmulator } from '../../s
 import { buildOpenApi } from '../../src/http/openapi.js';
 import { readCorpus, SHIPPED_CORPUS } from '../../src/parity/corpus.js';
 import { operationsOf } from '../../src/parity/coverage.js';
-import { runParity, type ParityReport } from '../../src/parity/parity.js';
+import { parityCtrf, parityJunit, paritySummary, runParity, type ParityReport } from '../../src/parity/parity.js';
 
 /**
  * The shipped corpus replayed against the emulator: nothing drifts whatever the seed; and
@@ -102,6 +102,18 @@ describe('parity run', () => {
       expect(report.ok).toBe(true);
     }
   }, 60_000);
+
+  it('shows no key or secret in a report, even where the drift is a secret', async () => {
+    const secrets: string[] = [];
+    const leak: Mutation = { when: /^POST \/v1\/webhooks$/, every: true, change: (a) => { if (typeof a.body.secret === 'string') { secrets.push(a.body.secret); a.body.secret_copy = a.body.secret; a.body.key = WELL_KNOWN_KEYS.owner; } } };
+    const report = await replay(await mutating(await emulator('parity-s'), leak));
+    expect(drifts(report)).toContain('webhooks 2 $.secret_copy');
+    expect(secrets.length).toBeGreaterThan(0);
+    for (const text of [JSON.stringify(report), paritySummary(report), parityJunit(report), JSON.stringify(parityCtrf(report))]) {
+      for (const secret of secrets) expect(text).not.toContain(secret);
+      expect(text).not.toContain(WELL_KNOWN_KEYS.owner);
+    }
+  }, 30_000);
 
   it.each(MUTATIONS)('reports %s as drift at its path, and nothing else', async (_, mutation, expected) => {
     const report = await replay(await mutating(await emulator('parity-m'), mutation));

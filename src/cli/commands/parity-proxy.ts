@@ -1,4 +1,5 @@
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
+import { WELL_KNOWN_KEYS } from '../../fixtures/well-known-keys.js';
 import { buildOpenApi } from '../../http/openapi.js';
 import { PROXY_LIMITS, ProxyConfigError, startParityProxy } from '../../parity/proxy.js';
 import { usageExit } from '../client.js';
@@ -10,6 +11,18 @@ interface ProxyOptions {
   host: string;
   flowGap?: string;
   upstreamTimeout?: string;
+  role: string[];
+}
+
+/** `--role name=KEY`: the name a key's requests are recorded under; the default fixtures' keys are named as the README names them. */
+function rolesOf(given: string[]): Record<string, string> {
+  const roles: Record<string, string> = { ...WELL_KNOWN_KEYS };
+  for (const r of given) {
+    const m = /^([a-z][a-z0-9_-]{0,39})=(hrs_test_\S+)$/.exec(r);
+    if (!m) bad(`--role must be name=hrs_test_..., got ${JSON.stringify(r.replace(/=.*/, '=...'))}`);
+    roles[m![1]!] = m![2]!;
+  }
+  return roles;
 }
 
 const bad = (message: string): never => {
@@ -39,6 +52,7 @@ export function registerParityProxy(parity: Command): void {
     .option('--host <host>', 'the address to listen on', '127.0.0.1')
     .option('--flow-gap <ms>', `a flow without a Parity-Flow header ends after this long without traffic (default ${PROXY_LIMITS.flowGapMs})`)
     .option('--upstream-timeout <ms>', `how long the target may take to answer (default ${PROXY_LIMITS.upstreamTimeoutMs})`)
+    .addOption(new Option('--role <name=key>', 'record this test key\'s requests under this role, as `parity run --key name=key` will take it (repeatable; the default fixtures\' keys have their README names; others are key2, key3, ...)').argParser((v: string, prev: string[]) => [...prev, v]).default([]))
     .addHelpText('after', [
       '',
       'Name a flow with the request header Parity-Flow: <name> (not forwarded); without it, a flow',
@@ -56,7 +70,7 @@ export function registerParityProxy(parity: Command): void {
       let proxy;
       try {
         proxy = await startParityProxy({
-          target: o.target, port, host: o.host, document: buildOpenApi(o.target),
+          target: o.target, port, host: o.host, document: buildOpenApi(o.target), roles: rolesOf(o.role),
           ...(o.record ? { record: o.record } : {}),
           ...(flowGapMs !== undefined ? { flowGapMs } : {}),
           ...(upstreamTimeoutMs !== undefined ? { upstreamTimeoutMs } : {}),
