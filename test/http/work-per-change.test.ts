@@ -22,6 +22,8 @@ import { longestHold, watched, type LoopFigures } from '../support/loop-watch.js
 const KEY = 'hrs_test_acme_owner';
 const START = '2026-10-05T09:00:00.000Z';
 const HOLD_LIMIT_MS = 250;
+/** An MCP message at its 1 MB: the SDK checks the message's arguments as JSON before the tool checks them again (docs/configuration.md). */
+const MCP_HOLD_LIMIT_MS = 300;
 const CHANGES = 1000;
 /** The changes phase ends here at the latest, done or not (then the test fails on the count). */
 const CHANGES_BUDGET_MS = 40_000;
@@ -318,7 +320,7 @@ describe('work per change does not grow with what a workspace holds', () => {
     }
   });
 
-  it('holds the loop at most 250 ms for a YAML, scenario, MCP or API body at its limits', { timeout: 60_000 }, async () => {
+  it('holds the loop at most 250 ms for a YAML, scenario or API body at its limits, 300 ms for an MCP message', { timeout: 60_000 }, async () => {
     const yaml = (text: string) => () => send('POST', '/_emulator/scenarios/validate', text, { 'content-type': 'application/yaml' });
     const under = (unit: (i: number) => string, head: string, bytes = 32 * 1024 - 64) => {
       let text = head;
@@ -347,13 +349,14 @@ describe('work per change does not grow with what a workspace holds', () => {
       ['MCP: a call of 1 MB, an object of 60,000 keys', mcp(mcpCall(1, 'scenario', { action: 'scenario.validate', body: { version: 1, rules: [], ...Object.fromEntries(nearMb(60_000, (i) => [`k${i}`, 1] as const)) } })), 200, 'is not a known field'],
     ];
     for (const [what, work, status, says] of checks) {
+      const limit = what.startsWith('MCP') ? MCP_HOLD_LIMIT_MS : HOLD_LIMIT_MS;
       const f = await longestHold(async () => {
         const a = await work();
         expect(a.status, what).toBe(status);
         expect(a.text, what).toContain(says);
-      }, HOLD_LIMIT_MS);
+      }, limit);
       figures(what, f);
-      expect(f.cpuMax, what).toBeLessThanOrEqual(HOLD_LIMIT_MS);
+      expect(f.cpuMax, what).toBeLessThanOrEqual(limit);
     }
     // Three YAML documents at once each hold the loop for their own parse only.
     const three = await longestHold(() => Promise.all([0, 1, 2].map(() => checks[0]![1]())), HOLD_LIMIT_MS);
