@@ -16,12 +16,19 @@ const ROLE = new Map(Object.entries(WELL_KNOWN_KEYS).map(([role, key]) => [key, 
 /** A client whose every exchange is kept, with the key and ids as they are. */
 function recorder(base) {
   const exchanges = [];
-  const call = async (role, method, path, body, extra = {}) => {
+  // abandonAfterMs: the client stops waiting then, and the step is recorded with no answer.
+  const call = async (role, method, path, body, extra = {}, abandonAfterMs = undefined) => {
     const headers = { ...extra };
     if (role === 'invalid') headers.authorization = 'Bearer hrs_test_parity_no_such_key';
     else if (role !== 'none') headers.authorization = `Bearer ${WELL_KNOWN_KEYS[role]}`;
     if (body !== undefined) headers['content-type'] = 'application/json';
-    const res = await fetch(new URL(path, base), { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+    const sent = { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) };
+    if (abandonAfterMs !== undefined) {
+      await fetch(new URL(path, base), { ...sent, signal: AbortSignal.timeout(abandonAfterMs) }).then(() => { throw new Error(`${method} ${path} answered within ${abandonAfterMs} ms`); }, () => {});
+      exchanges.push({ method, path, headers, ...(body === undefined ? {} : { body }), response: { status: 0, headers: {}, abandoned_after_ms: abandonAfterMs } });
+      return { status: 0 };
+    }
+    const res = await fetch(new URL(path, base), sent);
     const text = await res.text();
     const parsed = /json/.test(res.headers.get('content-type') ?? '') && text ? JSON.parse(text) : text || undefined;
     const kept = {};
@@ -141,6 +148,11 @@ const FLOWS = [
     await call('bakker', 'POST', `/v1/sandbox/onboardings/${bakker.id}/advance`);
     await call('bakker', 'POST', `/v1/sandbox/onboardings/${bakker.id}/advance`);
     await call('bakker', 'POST', `/v1/onboardings/${bakker.id}/identity-verification`);
+  }],
+  ['idempotency-in-progress', 'The same Idempotency-Key again while the first request still runs (held 2 s by a latency fault set through the emulator\'s control API; its client stops waiting after 300 ms): 409 idempotency_in_progress.', async ({ call }) => {
+    await call('none', 'POST', '/_emulator/faults', { kind: 'latency', latency_ms: 2000, method: 'POST', path: '/v1/onboardings', count: 1 });
+    await call('owner', 'POST', '/v1/onboardings', newHire('parity-in-progress'), { 'idempotency-key': 'parity-in-progress-1' }, 300);
+    await call('owner', 'POST', '/v1/onboardings', newHire('parity-in-progress'), { 'idempotency-key': 'parity-in-progress-1' });
   }],
   ['partner', 'An API partner admitted by two employers: its organizations, one employer chosen with Service-Organization (required when there are two), its onboardings; a partner without a write scope refused.', async ({ call }) => {
     await call('hrsoft', 'GET', '/v1/organizations');

@@ -96,6 +96,7 @@ export async function replayFlow(flow: Flow, target: ParityTarget, options: Repl
   const bindings: Bindings = { recorded: new Map(), replayed: new Map() };
   const results: StepResult[] = [];
   const onboardingCreated: string[] = [];
+  let skippedSetUp: string | undefined;
   for (const [i, step] of flow.steps.entries()) {
     for (const [name, value] of bindAnswer(step.bind, step.response.body)) bindings.recorded.set(name, value);
     const began = performance.now();
@@ -108,7 +109,13 @@ export async function replayFlow(flow: Flow, target: ParityTarget, options: Repl
       continue;
     }
     if (step.request.path.startsWith('/_emulator/') && !options.emulator) {
+      skippedSetUp ??= label;
       results.push({ name: label, request: shown, verdict: unchecked('a set-up step on the emulator\'s control API, which the target does not have'), ms: 0 });
+      continue;
+    }
+    if (skippedSetUp !== undefined) {
+      // What follows a set-up the target could not take may depend on it: not held to the recording.
+      results.push({ name: label, request: shown, verdict: unchecked(`it follows set-up step ${skippedSetUp}, which needs an emulator`), ms: 0 });
       continue;
     }
     if (role !== 'none' && role !== 'invalid' && target.keys[role] === undefined) {
@@ -141,7 +148,11 @@ export async function replayFlow(flow: Flow, target: ParityTarget, options: Repl
       : compareAnswer(step.response, answer, bindings);
     results.push({ name: label, request: `${step.request.method} ${path}`, verdict: verdictOf(drifts), ms: performance.now() - began });
   }
-  if (flow.events) results.push(await replayEvents(flow, target, bindings, onboardingCreated, options));
+  if (flow.events) {
+    results.push(skippedSetUp === undefined
+      ? await replayEvents(flow, target, bindings, onboardingCreated, options)
+      : { name: 'events', request: 'GET /v1/events', verdict: unchecked(`the flow's events follow set-up step ${skippedSetUp}, which needs an emulator`), ms: 0 });
+  }
   return { flow: flow.flow, steps: results };
 }
 

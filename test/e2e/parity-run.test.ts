@@ -103,6 +103,21 @@ describe('parity run', () => {
     }
   }, 60_000);
 
+  it('against a target that is no emulator: set-up steps and what follows them could not be checked, the rest is held to the recording', async () => {
+    const notEmulator: Mutation = { when: /^GET \/_emulator\/health$/, every: true, change: (a) => { a.status = 404; } };
+    const report = await replay(await mutating(await emulator('parity-n'), notEmulator));
+    expect(drifts(report)).toEqual([]);
+    const flow = (name: string) => report.flows.find((f) => f.flow === name)!;
+    // The webhooks flow starts with a set-up: every step after it, unchecked, with the reason.
+    const webhooks = flow('webhooks').steps;
+    expect(webhooks.every((s) => s.verdict.kind === 'unchecked')).toBe(true);
+    expect(webhooks[0]!.verdict).toMatchObject({ why: expect.stringContaining('control API') as unknown });
+    expect(webhooks[1]!.verdict).toMatchObject({ why: expect.stringContaining('follows set-up step 1') as unknown });
+    // A flow on /v1 alone is checked whole.
+    expect(flow('cancel').steps.every((s) => s.verdict.kind === 'match')).toBe(true);
+    expect(report.ok).toBe(true);
+  }, 30_000);
+
   it('shows no key or secret in a report, even where the drift is a secret', async () => {
     const secrets: string[] = [];
     const leak: Mutation = { when: /^POST \/v1\/webhooks$/, every: true, change: (a) => { if (typeof a.body.secret === 'string') { secrets.push(a.body.secret); a.body.secret_copy = a.body.secret; a.body.key = WELL_KNOWN_KEYS.owner; } } };
