@@ -66,6 +66,12 @@ export interface Flow {
   events?: CorpusEvents;
 }
 
+/**
+ * A step on the emulator's control API: a flow's set-up (the clock, what an employee or payroll
+ * does, a fault), replayed only against an emulator and held to its status alone.
+ */
+export const isSetUp = (path: string): boolean => path.startsWith('/_emulator/');
+
 const FLOW_FILE = /\.flow\.json$/;
 
 /** A flow file's schema: what a corpus must hold, checked when one is read. */

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { errorBody, fail, type ErrorCode } from '../core/errors.js';
 import { responseChecker, type Violation } from './proxy-check.js';
 import { FLOW_NAME, flowSink, recordFolderProblem } from './proxy-flows.js';
+import { isSetUp } from './corpus.js';
 import type { Exchange } from './record.js';
 
 /**
@@ -147,7 +148,7 @@ export async function startParityProxy(options: ParityProxyOptions): Promise<Par
       return;
     }
     // The service's API, and the emulator's control API as a flow's set-up (replayed only against an emulator).
-    const recorded = path.startsWith('/v1/') || path.startsWith('/_emulator/');
+    const recorded = path.startsWith('/v1/') || isSetUp(path);
     const slot = recorded ? flows.join(typeof flowName === 'string' ? flowName : undefined) : undefined;
     let settled = false;
     const settle = (x: Exchange | undefined) => {

@@ -1,6 +1,6 @@
 import { bindAnswer, fill, namesUsed } from './bind.js';
 import { compareAnswer, compareValue, type Bindings, type Drift } from './compare.js';
-import type { CorpusStep, Flow } from './corpus.js';
+import { isSetUp, type CorpusStep, type Flow } from './corpus.js';
 import { HEADERS_BY_SHAPE, HEADERS_BY_VALUE } from './volatile.js';
 
 /**
@@ -108,7 +108,7 @@ export async function replayFlow(flow: Flow, target: ParityTarget, options: Repl
       results.push({ name: label, request: shown, verdict: unchecked(`needs ${missing.map((n) => `{{${n}}}`).join(', ')}, bound by an earlier step that did not answer as recorded`), ms: 0 });
       continue;
     }
-    if (step.request.path.startsWith('/_emulator/') && !options.emulator) {
+    if (isSetUp(step.request.path) && !options.emulator) {
       skippedSetUp ??= label;
       results.push({ name: label, request: shown, verdict: unchecked('a set-up step on the emulator\'s control API, which the target does not have'), ms: 0 });
       continue;
@@ -143,7 +143,7 @@ export async function replayFlow(flow: Flow, target: ParityTarget, options: Repl
     const created = (answer.body as { created_at?: unknown } | undefined)?.created_at;
     if (typeof created === 'string' && path.startsWith('/v1/onboardings')) onboardingCreated.push(created);
     // A set-up step is there to put the target where the recording was: held to its status alone.
-    const drifts = step.request.path.startsWith('/_emulator/')
+    const drifts = isSetUp(step.request.path)
       ? step.response.status === answer.status ? [] : [{ path: 'status', recorded: step.response.status, actual: answer.status, why: 'the status differs' }]
       : compareAnswer(step.response, answer, bindings);
     results.push({ name: label, request: `${step.request.method} ${path}`, verdict: verdictOf(drifts), ms: performance.now() - began });

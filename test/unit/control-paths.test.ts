@@ -32,6 +32,8 @@ const NOT_CALLS: Record<string, string> = {
   "cli/commands/faults.ts '/_emulator/faults'": 'shown in the help of `faults remove` and `faults clear`; they call faults.remove and faults.clear',
   "cli/commands/faults.ts '/_emulator/delivery-faults'": 'shown in the help of `delivery-faults remove` and `clear`; they call the deliveryFaults methods',
   "testcontainers.ts '/_emulator/health'": "Testcontainers' own wait strategy (Wait.forHttp) polls it: its API takes a path",
+  "parity/corpus.ts '/_emulator/'": "the prefix that marks a parity flow's set-up step (recorded, replayed only against an emulator)",
+  "parity/replay.ts '/_emulator/health'": 'asked of a parity target that may be the real service, to learn whether it is an emulator; the kit talks to any target, so through no row client',
   // The browser scripts are compiled apart (tsconfig.browser.json) and run in the page, where the rows and their client are not.
   "browser/explorer.ts '/_emulator/keys'": 'the explorer page fetches the key table to fill in its authorize dialog',
   "browser/inspector.ts '/_emulator'": "the inspector page's base for the default workspace's control paths",
