@@ -24,7 +24,12 @@ interface OpenFlow {
 
 export interface FlowSink {
   /** The flow this request belongs to (by its Parity-Flow header, or none) and a slot for its exchange. */
-  join(name: string | undefined): { flow: string; settle(exchange: Exchange | undefined): void };
+  join(name: string | undefined): {
+    flow: string;
+    settle(exchange: Exchange | undefined): void;
+    /** Set when this request ended the flow before it: settled once that flow's events are read (its file written). */
+    after?: Promise<void>;
+  };
   /** Ends every open flow and writes it; the files written. */
   close(): Promise<string[]>;
 }
@@ -80,7 +85,7 @@ export function flowSink(options: FlowSinkOptions): FlowSink {
   // Numbered flows go on after those the folder holds, so a second session adds to the first.
   let counter = options.record ? Math.max(0, ...readdirSync(options.record).map((n) => /^flow-(\d+)\.flow\.json$/.exec(n)?.[1]).filter(Boolean).map(Number)) : 0;
 
-  const end = (flow: OpenFlow): void => {
+  const end = (flow: OpenFlow): Promise<void> => {
     clearTimeout(flow.timer);
     if (current === flow) current = undefined;
     const done = (async () => {
@@ -89,6 +94,7 @@ export function flowSink(options: FlowSinkOptions): FlowSink {
     })().catch((err: unknown) => options.log(`flow ${flow.name}: not written: ${(err as Error).message}`));
     ending.add(done);
     void done.finally(() => ending.delete(done));
+    return done;
   };
 
   const arm = (flow: OpenFlow): void => {
@@ -132,7 +138,7 @@ export function flowSink(options: FlowSinkOptions): FlowSink {
 
   return {
     join(name) {
-      if (current && name !== undefined && current.name !== name) end(current);
+      const after = current && name !== undefined && current.name !== name ? end(current) : undefined;
       if (!current) {
         current = { name: name ?? `flow-${String(++counter).padStart(3, '0')}`, slots: [], pending: new Set() };
       }
@@ -144,6 +150,7 @@ export function flowSink(options: FlowSinkOptions): FlowSink {
       flow.pending.add(pending);
       return {
         flow: flow.name,
+        ...(after ? { after } : {}),
         settle(exchange) {
           flow.slots[index] = exchange;
           flow.pending.delete(pending);
@@ -153,7 +160,7 @@ export function flowSink(options: FlowSinkOptions): FlowSink {
       };
     },
     async close() {
-      if (current) end(current);
+      if (current) void end(current);
       while (ending.size) await Promise.all([...ending]);
       return written;
     },

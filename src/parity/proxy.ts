@@ -150,6 +150,12 @@ export async function startParityProxy(options: ParityProxyOptions): Promise<Par
     // The service's API, and the emulator's control API as a flow's set-up (replayed only against an emulator).
     const recorded = path.startsWith('/v1/') || isSetUp(path);
     const slot = recorded ? flows.join(typeof flowName === 'string' ? flowName : undefined) : undefined;
+    // The first request of a new flow waits until the flow it ends has read its events: it may reset what they are read from.
+    if (slot?.after) void slot.after.then(() => forward(req, res, method, path, slot));
+    else forward(req, res, method, path, slot);
+  };
+
+  const forward = (req: IncomingMessage, res: ServerResponse, method: string, path: string, slot: ReturnType<typeof flows.join> | undefined): void => {
     let settled = false;
     const settle = (x: Exchange | undefined) => {
       if (!settled) slot?.settle(x);
