@@ -96,7 +96,8 @@ export function recordFlow(exchanges: readonly Exchange[], options: RecordOption
     const text = JSON.stringify(x.body);
     const from = answers.slice(0, i).lastIndexOf(text);
     if (from < 0) return;
-    const base = exchanges[from]!.path.split('?')[0]!.split('/').pop()!.replace(/[^A-Za-z0-9_]/g, '_') || 'answer';
+    const segment = exchanges[from]!.path.split('?')[0]!.split('/').pop()!.replace(/[^A-Za-z0-9_]/g, '_');
+    const base = /^[A-Za-z_]/.test(segment) ? segment : 'answer';
     const n = (taken.get(base) ?? 0) + 1;
     taken.set(base, n);
     const name = n === 1 ? base : `${base}_${n}`;
