@@ -1,4 +1,4 @@
-import type { Request, Response } from 'express';
+import type { Request } from 'express';
 import { fail } from '../core/errors.js';
 import { canonicalJson, IDEMPOTENCY_KEY_MAX, type StoredResponse } from '../core/idempotency.js';
 import type { Workspace } from '../core/workspace.js';
@@ -14,7 +14,7 @@ export interface IdempotencyGuard {
   release(): void;
 }
 
-export function beginIdempotency(req: Request, res: Response, ws: Workspace, apiKey: string): IdempotencyGuard | undefined {
+export function beginIdempotency(req: Request, ws: Workspace, apiKey: string): IdempotencyGuard | undefined {
   const key = req.get('Idempotency-Key');
   if (key === undefined) return undefined;
   if (key.length === 0 || key.length > IDEMPOTENCY_KEY_MAX) {
@@ -31,8 +31,9 @@ export function beginIdempotency(req: Request, res: Response, ws: Workspace, api
     if (!settled) ws.idempotency.release(apiKey, key);
     settled = true;
   };
-  // A client that hangs up mid-request must not hold its key forever.
-  res.on('close', release);
+  // A client that hangs up does not free the key: the request runs on, as the service's would,
+  // and its end completes or releases the key (finish, or the pipeline's abandon), so a retry
+  // meanwhile is 409 idempotency_in_progress and one after it replays what was made.
   return {
     check(fp) {
       fingerprint = fp;

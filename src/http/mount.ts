@@ -113,7 +113,7 @@ export function mountApiRoute(router: Router, emulator: Emulator, route: ApiRout
         const orgHeader = req.get('Service-Organization');
         const principal = route.acting === false ? asItself(caller, route.scope) : actFor(workspace.store, caller, orgHeader, route.scope);
         const query = checkedQuery(compiled, { ...(req.query as Record<string, unknown>) });
-        idem = write ? beginIdempotency(req, res, workspace, caller.key.key) : undefined;
+        idem = write ? beginIdempotency(req, workspace, caller.key.key) : undefined;
         await faultDelay(fault.latencyMs); // after the reservation: a duplicate meanwhile gets 409 idempotency_in_progress
         const body = await validatedBody(route, compiled, req, res);
         const replay = idem?.check(fingerprintOf(req, body));

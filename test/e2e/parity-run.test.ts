@@ -44,7 +44,8 @@ async function mutating(target: string, mutation: Mutation): Promise<string> {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      void (async () => {
+      // A target that drops the connection (a request whose client stopped waiting) is dropped on here too.
+      (async () => {
         const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => k !== 'host' && k !== 'content-length' && k !== 'connection')) as Record<string, string>;
         const body = chunks.length ? Buffer.concat(chunks) : undefined;
         const upstream = await fetch(new URL(req.url!, target), { method: req.method!, headers, ...(body ? { body } : {}) });
@@ -56,7 +57,7 @@ async function mutating(target: string, mutation: Mutation): Promise<string> {
         const passed = Object.fromEntries(['content-type', 'service-version', 'request-id', 'idempotent-replayed', 'location', 'retry-after'].flatMap((h) => { const v = upstream.headers.get(h); return v === null ? [] : [[h, v]]; }));
         res.writeHead(answer.status, passed);
         res.end(JSON.stringify(answer.body));
-      })();
+      })().catch(() => res.destroy());
     });
   });
   servers.push(server);

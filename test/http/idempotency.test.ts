@@ -117,6 +117,28 @@ describe('a duplicate while the first request still runs', () => {
     server = undefined;
   });
 
+  it('keeps the key of a request whose client stopped waiting until that request ends: 409 meanwhile', async () => {
+    const emulator = new Emulator({ clock: { mode: 'frozen', start: FROZEN_START } });
+    const released = vi.spyOn(emulator.defaultWorkspace.idempotency, 'release');
+    server = await listen(emulator, { port: 0, host: '127.0.0.1' });
+    const fault = await fetch(`${server.url}/_emulator/faults`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ kind: 'latency', latency_ms: 1500, method: 'POST', path: '/v1/onboardings', count: 1 }) });
+    expect(fault.status).toBe(201);
+    const send = (signal?: AbortSignal) =>
+      fetch(`${server!.url}/v1/onboardings`, { method: 'POST', headers: { Authorization: `Bearer ${KEYS.owner}`, 'Content-Type': 'application/json', 'Idempotency-Key': 'gone' }, body: JSON.stringify(createBody()), ...(signal ? { signal } : {}) });
+    // The client gives up while the request is held; the request runs on and holds its key.
+    await expect(send(AbortSignal.timeout(200))).rejects.toThrow();
+    const meanwhile = await send();
+    expect(meanwhile.status).toBe(409);
+    expect(((await meanwhile.json()) as { error: { code: string } }).error.code).toBe('idempotency_in_progress');
+    expect(released).not.toHaveBeenCalled();
+    // Its body gone with its client, it made nothing, and its end frees the key: a retry then makes the onboarding once.
+    await until(() => released.mock.calls.length > 0, 'the abandoned request to end and free its key');
+    const retry = await send();
+    expect(retry.status).toBe(201);
+    expect(retry.headers.get('idempotent-replayed')).toBeNull();
+    expect(emulator.defaultWorkspace.store.onboardings.values().filter((o) => o.reference === 'test-ref').length).toBe(1);
+  });
+
   it('gets 409 idempotency_in_progress, and the first then completes', async () => {
     const emulator = new Emulator({ clock: { mode: 'frozen', start: FROZEN_START } });
     // Watched to know when the first request holds its key: no answer tells it while its body is unsent.
