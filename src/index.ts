@@ -29,6 +29,9 @@ export type {
 } from './in-process.js';
 export type { CtrfReport } from './core/ctrf.js';
 export { StateFileError } from './persistence/state-file.js';
+/** The pages' selector contract (docs/pages.md "Selectors for your tests"): every data-testid a test may rely on. */
+export { PAGE_TEST_IDS, TEST_IDS_VERSION, type PageTestId } from './pages/test-ids.js';
+
 /** The parity kit (docs/parity.md): a corpus of recorded flows replayed against a target, drift at its JSON path. */
 export { runParity, paritySummary, parityJunit, parityCtrf, type ParityReport } from './parity/parity.js';
 export { readCorpus, flowProblems, CorpusError, SHIPPED_CORPUS, type Flow, type CorpusStep, type CorpusRequest, type CorpusResponse, type CorpusEvents, type Provenance } from './parity/corpus.js';

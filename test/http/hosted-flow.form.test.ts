@@ -25,7 +25,7 @@ describe('the data form', () => {
       ['identity_document', 'not a JPEG, PNG or PDF'],
     ];
     for (const [field, message] of messages) {
-      expect(res.text).toMatch(new RegExp(`<p class="field-error" id="${field}-error">[^<]*${message.replace(/[()]/g, '\\$&')}`));
+      expect(res.text).toMatch(new RegExp(`<p class="field-error" id="${field}-error"[^>]*>[^<]*${message.replace(/[()]/g, '\\$&')}`));
       expect(res.text).toContain(`<a href="#${field}">`);
     }
     expect(res.text).not.toContain('id="city-error"');

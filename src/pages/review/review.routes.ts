@@ -16,6 +16,7 @@ import {
   document, goneBodies, notFoundBody, reviewView, signInView, type Notice, type Page, type ReviewMessage, type ReviewModel,
 } from './review.views.js';
 import { htmlFile, RawFile } from '../../operations/reply.js';
+import { testId } from '../test-ids.js';
 
 /**
  * The embedded review (spec: POST .../review-sessions, "embed.js with review_url"): the page
@@ -191,7 +192,7 @@ function formRoute(suffix: string, operationId: string, summary: string, fields:
     },
     // A form that could not be read, in the session's frame; nothing was changed.
     refused: (err, ctx) => {
-      const body = html`<h1>The form was not sent</h1><p class="notice error" role="alert">${err.message}</p><p>Nothing was changed.</p>`;
+      const body = html`<h1${testId('page-title')}>The form was not sent</h1><p class="notice error" role="alert"${testId('notice')}>${err.message}</p><p>Nothing was changed.</p>`;
       const title = err.status === 413 ? 'Form too large' : 'Form not readable';
       return answer({ status: err.status, title, body }, ancestorsOf(ctx.workspace, sessionOf(ctx)));
     },

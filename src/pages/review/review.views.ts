@@ -4,6 +4,7 @@ import { readableDate, readableInstant } from '../dates.js';
 import { html, jsonForScript, trusted, type Html } from '../html.js';
 import { MESSAGE_TYPE } from './review.assets.js';
 import { RETURN_REASON_MAX, type EmployeeDetails, type OnboardingStatus } from '../../resources/onboardings/onboardings.model.js';
+import { testId } from '../test-ids.js';
 
 /**
  * The review pages, every value through the auto-escaping `html` template. No inline script:
@@ -52,8 +53,8 @@ function notice(n: Notice | null | undefined): Html | string {
   if (!n) return '';
   const code = n.code ? html` <span class="note">(<code>${n.code}</code>)</span>` : '';
   return n.kind === 'ok'
-    ? html`<p class="notice ok" role="status">${n.text}</p>`
-    : html`<p class="notice error" role="alert">${n.text}${code}</p>`;
+    ? html`<p class="notice ok" role="status"${testId('notice')}>${n.text}</p>`
+    : html`<p class="notice error" role="alert"${testId('notice')}>${n.text}${code}</p>`;
 }
 
 const hidden = (actionToken: string) => html`<input type="hidden" name="action_token" value="${actionToken}">`;
@@ -76,16 +77,16 @@ export function signInView(m: ReviewModel, n?: Notice | null): Html {
   const preferred = m.reviewers.find((u) => u.email.toLowerCase() === session.reviewer.email.toLowerCase())?.id;
   const asked = session.reviewer.name === null ? '' : html` (${session.reviewer.name})`;
   const options = m.reviewers.map(
-    (u) => html`<label><input type="radio" name="user_id" value="${u.id}"${u.id === preferred ? trusted(' checked') : ''}> ${u.name}, ${u.email} <span class="note">(${roleList(u.roles)})</span></label>`,
+    (u) => html`<label><input type="radio" name="user_id" value="${u.id}"${u.id === preferred ? trusted(' checked') : ''}${testId('sign-in-user')}> ${u.name}, ${u.email} <span class="note">(${roleList(u.roles)})</span></label>`,
   );
-  return html`<h1>Sign in to review</h1>
+  return html`<h1${testId('page-title')}>Sign in to review</h1>
 <p>${m.clientName} asks you to review onboarding <code>${session.onboarding_id}</code> at ${organization.name}, for its user <code>${session.reviewer.external_id}</code>${asked}.</p>
 ${notice(n)}
 <p>The first review from this product needs your own account at ${organization.name}; after you sign in, the product's user stays linked to your account for 30 days and later reviews open directly.</p>
-<form method="post" action="${action(m, 'sign-in')}">${hidden(page.action_token)}
+<form method="post" action="${action(m, 'sign-in')}"${testId('sign-in-form')}>${hidden(page.action_token)}
 <fieldset><legend>Your account at ${organization.name}</legend>${options}</fieldset>
-<p><label for="email">Or type the e-mail address of your account</label><input id="email" name="email" type="email" autocomplete="username"></p>
-<button type="submit">Sign in</button>
+<p><label for="email">Or type the e-mail address of your account</label><input id="email" name="email" type="email" autocomplete="username"${testId('sign-in-email')}></p>
+<button type="submit"${testId('sign-in-submit')}>Sign in</button>
 </form>
 <p class="note">Emulator: a fictitious sign-in, no password. The national ID number and the identity document stay with the service.</p>`;
 }
@@ -96,7 +97,7 @@ function employeeData(m: ReviewModel): Html {
   const r = m.context.onboarding;
   const e = r.employee;
   const documents = r.documents.filter((d) => d.kind !== 'identity_document').map((d) => d.title ?? d.kind);
-  return html`<h2>Employee</h2><dl>
+  return html`<h2>Employee</h2><dl${testId('employee-data')}>
 <dt>Name</dt><dd>${e.first_name} ${e.last_name}</dd>
 <dt>E-mail</dt><dd>${e.email}</dd>
 ${e.phone === null ? '' : html`<dt>Phone</dt><dd>${e.phone}</dd>`}
@@ -137,11 +138,11 @@ const reasonOf = (r: ReviewModel['context']['onboarding']) => (r.return_reason ?
 /** The state after the review: what happened, and that nothing is left to do here. */
 function over(m: ReviewModel): Html | null {
   const r = m.context.onboarding;
-  if (r.status === 'in_review' && r.returned_to === 'manager') return html`<p>The data was returned to the manager for correction; the review continues once it is corrected.${reasonOf(r)}</p>`;
+  if (r.status === 'in_review' && r.returned_to === 'manager') return html`<p${testId('review-over')}>The data was returned to the manager for correction; the review continues once it is corrected.${reasonOf(r)}</p>`;
   if (r.status === 'in_review') return null;
-  if (r.status === 'pending_employee' && r.returned_to === 'employee') return html`<p>The data was returned to the employee for correction.${reasonOf(r)}</p>`;
-  if (r.status === 'contract_ready') return html`<p>Every approval is given: the onboarding is approved and the contract can be sent.</p>`;
-  return html`<p>This onboarding is ${STATUS_WORDS[r.status]}; there is nothing left to review here.</p>`;
+  if (r.status === 'pending_employee' && r.returned_to === 'employee') return html`<p${testId('review-over')}>The data was returned to the employee for correction.${reasonOf(r)}</p>`;
+  if (r.status === 'contract_ready') return html`<p${testId('review-over')}>Every approval is given: the onboarding is approved and the contract can be sent.</p>`;
+  return html`<p${testId('review-over')}>This onboarding is ${STATUS_WORDS[r.status]}; there is nothing left to review here.</p>`;
 }
 
 function actions(m: ReviewModel, user: User): Html {
@@ -156,7 +157,7 @@ function actions(m: ReviewModel, user: User): Html {
   const identity = r.identity_verified_at
     ? html`<p>The identity check was confirmed on ${readableInstant(r.identity_verified_at)}.</p>`
     : user.roles.includes('manager')
-      ? html`<form method="post" action="${action(m, 'identity-verification')}">${hidden(token)}<p>Check the identity document in the service, then confirm.</p><button type="submit">Confirm identity check</button></form>`
+      ? html`<form method="post" action="${action(m, 'identity-verification')}">${hidden(token)}<p>Check the identity document in the service, then confirm.</p><button type="submit"${testId('identity-confirm')}>Confirm identity check</button></form>`
       : html`<p>Waiting for a manager to confirm the identity check.</p>`;
 
   let approval: Html;
@@ -167,9 +168,9 @@ function actions(m: ReviewModel, user: User): Html {
   } else if (canApprove.length === 0) {
     approval = html`<p>Still to approve: ${roleList(open)}. You do not hold ${open.length > 1 ? 'any of these roles' : 'this role'}, so someone else approves.</p>`;
   } else {
-    const choices = canApprove.map((role, i) => html`<label><input type="radio" name="role" value="${role}"${i === 0 ? trusted(' checked') : ''}> as ${ROLE_NAMES[role]}</label>`);
+    const choices = canApprove.map((role, i) => html`<label><input type="radio" name="role" value="${role}"${i === 0 ? trusted(' checked') : ''}${testId('approve-role')}> as ${ROLE_NAMES[role]}</label>`);
     approval = html`<form method="post" action="${action(m, 'approvals')}">${hidden(token)}<input type="hidden" name="data_version" value="${r.data_version}">
-<fieldset><legend>Approve data version ${r.data_version}</legend>${choices}</fieldset><button type="submit">Approve</button></form>`;
+<fieldset><legend>Approve data version ${r.data_version}</legend>${choices}</fieldset><button type="submit"${testId('approve-button')}>Approve</button></form>`;
   }
 
   return html`<h2>Identity check</h2>${identity}
@@ -177,11 +178,11 @@ function actions(m: ReviewModel, user: User): Html {
 <h2>Return for correction</h2>
 <form method="post" action="${action(m, 'return')}">${hidden(token)}
 <fieldset><legend>Return the data to</legend>
-<label><input type="radio" name="to" value="employee" checked> the employee</label>
-<label><input type="radio" name="to" value="manager"> the manager</label></fieldset>
+<label><input type="radio" name="to" value="employee" checked${testId('return-to-employee')}> the employee</label>
+<label><input type="radio" name="to" value="manager"${testId('return-to-manager')}> the manager</label></fieldset>
 <label for="return-reason">Reason (optional; the employee sees it above the form)</label>
-<textarea id="return-reason" name="reason" maxlength="${RETURN_REASON_MAX}" rows="3"></textarea>
-<button type="submit" class="secondary">Return for correction</button></form>`;
+<textarea id="return-reason"${testId('return-reason')} name="reason" maxlength="${RETURN_REASON_MAX}" rows="3"></textarea>
+<button type="submit" class="secondary"${testId('return-button')}>Return for correction</button></form>`;
 }
 
 export function reviewView(m: ReviewModel, user: User, n?: Notice | null): Html {
@@ -192,7 +193,7 @@ export function reviewView(m: ReviewModel, user: User, n?: Notice | null): Html 
       ? html`Your account is now linked to user <code>${session.reviewer.external_id}</code> of ${m.clientName} until ${readableInstant(link.expires_at)}, so later reviews open directly.`
       : html`User <code>${session.reviewer.external_id}</code> of ${m.clientName} has been linked to your account since ${readableInstant(link.linked_at)}, so the review opened directly.`;
   const done = over(m);
-  return html`<h1>Review the onboarding of ${r.employee.first_name} ${r.employee.last_name}</h1>
+  return html`<h1${testId('page-title')}>Review the onboarding of ${r.employee.first_name} ${r.employee.last_name}</h1>
 <p>Onboarding <code>${r.id}</code> at ${organization.name}, data version ${r.data_version}.</p>
 <p>Signed in as ${user.name} (${roleList(user.roles)}). ${linkLine}</p>
 ${notice(n)}
@@ -200,13 +201,13 @@ ${employeeData(m)}
 ${done ?? actions(m, user)}`;
 }
 
-export const notFoundBody = html`<h1>Review link not found</h1><p>Check the link, or ask the product for a new review.</p>`;
+export const notFoundBody = html`<h1${testId('page-title')}>Review link not found</h1><p>Check the link, or ask the product for a new review.</p>`;
 
 const AGAIN = html`<p>Ask the product for a new review.</p>`;
 export const goneBodies = {
-  used: () => html`<h1>This review link was already used</h1><p>A review link opens once.</p>${AGAIN}`,
-  expired: (until: string) => html`<h1>This review link has expired</h1><p>It was valid until ${readableInstant(until)}.</p>${AGAIN}`,
-  no_longer_in_review: () => html`<h1>This onboarding is no longer in review</h1><p>There is nothing left to review through this link.</p>`,
-  page_expired: (until: string) => html`<h1>This review has timed out</h1><p>The page accepted changes until ${readableInstant(until)}.</p>${AGAIN}`,
-  invalid: () => html`<h1>This form does not belong to an open review</h1><p>Open the review again from the product.</p>`,
+  used: () => html`<h1${testId('page-title')}>This review link was already used</h1><p>A review link opens once.</p>${AGAIN}`,
+  expired: (until: string) => html`<h1${testId('page-title')}>This review link has expired</h1><p>It was valid until ${readableInstant(until)}.</p>${AGAIN}`,
+  no_longer_in_review: () => html`<h1${testId('page-title')}>This onboarding is no longer in review</h1><p>There is nothing left to review through this link.</p>`,
+  page_expired: (until: string) => html`<h1${testId('page-title')}>This review has timed out</h1><p>The page accepted changes until ${readableInstant(until)}.</p>${AGAIN}`,
+  invalid: () => html`<h1${testId('page-title')}>This form does not belong to an open review</h1><p>Open the review again from the product.</p>`,
 };
