@@ -1,3 +1,4 @@
+import { wallClockMs } from '../core/clock.js';
 import { ctrfReport, type CtrfReport } from '../core/ctrf.js';
 import { maskJson } from '../core/mask.js';
 import { junitXml } from '../core/junit.js';
@@ -24,7 +25,7 @@ export interface ParityReport {
 }
 
 export async function runParity(flows: readonly Flow[], target: ParityTarget, operations: readonly string[], options: ReplayOptions = {}): Promise<ParityReport> {
-  const started = Date.now();
+  const started = wallClockMs();
   const results: FlowResult[] = [];
   const settings = { ...options, emulator: options.emulator ?? (await isEmulator(target, options.stepTimeoutMs)) };
   for (const flow of flows) results.push(await replayFlow(flow, target, settings));
@@ -36,7 +37,7 @@ export async function runParity(flows: readonly Flow[], target: ParityTarget, op
     object: 'parity_report' as const,
     target: target.url,
     started_at: new Date(started).toISOString(),
-    finished_at: new Date().toISOString(),
+    finished_at: new Date(wallClockMs()).toISOString(),
     flows: results,
     counts,
     coverage: coverageOf(flows, operations),

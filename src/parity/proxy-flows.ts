@@ -1,6 +1,8 @@
 import { mkdirSync, readdirSync, writeFileSync, accessSync, constants } from 'node:fs';
 import { join } from 'node:path';
 import { EMULATOR_VERSION } from '../core/product.js';
+import { wallClockMs } from '../core/clock.js';
+import { WallAlarm } from '../core/timers.js';
 import { FLOW_SCHEMA } from './corpus.js';
 import { recordFlow, RecordingRefused, type Exchange } from './record.js';
 
@@ -19,7 +21,8 @@ interface OpenFlow {
   /** In the order the requests came; a slot stays undefined while its answer runs, or if it is not recorded. */
   slots: (Exchange | undefined)[];
   pending: Set<Promise<void>>;
-  timer?: NodeJS.Timeout;
+  /** The idle gap's alarm: it ends the flow when it rings. */
+  gap: WallAlarm;
 }
 
 export interface FlowSink {
@@ -66,9 +69,9 @@ export function flowSink(options: FlowSinkOptions): FlowSink {
   let current: OpenFlow | undefined;
   const ending = new Set<Promise<void>>();
   const written: string[] = [];
-  // One naming of keys for the whole session, so a role means the same key in every flow.
-  // A key named by `roles` keeps its name; the first other key is `owner` unless a key seen
-  // already holds that role, the next ones `key2`, `key3`, ...: one naming for the whole session.
+  // One naming of keys for the whole session, so a role means the same key in every flow:
+  // a key named by `roles` keeps its name; the first other key is `owner` unless a key seen
+  // already holds that role, the next ones `key2`, `key3`, ...
   const named = new Map(Object.entries(options.roles ?? {}).map(([role, key]) => [key, role]));
   const given = new Map<string, string>();
   const seen = new Set<string>();
@@ -76,7 +79,9 @@ export function flowSink(options: FlowSinkOptions): FlowSink {
     let role = named.get(key) ?? given.get(key);
     if (role === undefined) {
       const free = (r: string) => !seen.has(r) && !Object.hasOwn(options.roles ?? {}, r);
-      role = !seen.has('owner') ? 'owner' : `key${[...Array(given.size + named.size + 2).keys()].slice(2).find((n) => free(`key${n}`))}`;
+      let n = 2;
+      while (!free(`key${n}`)) n++;
+      role = seen.has('owner') ? `key${n}` : 'owner';
       given.set(key, role);
     }
     seen.add(role);
@@ -86,7 +91,7 @@ export function flowSink(options: FlowSinkOptions): FlowSink {
   let counter = options.record ? Math.max(0, ...readdirSync(options.record).map((n) => /^flow-(\d+)\.flow\.json$/.exec(n)?.[1]).filter(Boolean).map(Number)) : 0;
 
   const end = (flow: OpenFlow): Promise<void> => {
-    clearTimeout(flow.timer);
+    flow.gap.disarm();
     if (current === flow) current = undefined;
     const done = (async () => {
       await Promise.all([...flow.pending]);
@@ -98,11 +103,9 @@ export function flowSink(options: FlowSinkOptions): FlowSink {
   };
 
   const arm = (flow: OpenFlow): void => {
-    clearTimeout(flow.timer);
-    flow.timer = setTimeout(() => {
-      if (flow.pending.size === 0) end(flow);
-    }, options.gapMs);
-    flow.timer.unref();
+    flow.gap.arm(options.gapMs, () => {
+      if (flow.pending.size === 0) void end(flow);
+    });
   };
 
   async function write(flow: OpenFlow): Promise<void> {
@@ -119,7 +122,7 @@ export function flowSink(options: FlowSinkOptions): FlowSink {
         flow: flow.name,
         roleOf,
         provenance: {
-          recorded_at: new Date().toISOString(),
+          recorded_at: new Date(wallClockMs()).toISOString(),
           target: bareTarget(options.target),
           ...(serviceVersion ? { service_version: serviceVersion } : {}),
           recorder: `onboarding-emulator parity proxy ${EMULATOR_VERSION}`,
@@ -140,10 +143,10 @@ export function flowSink(options: FlowSinkOptions): FlowSink {
     join(name) {
       const after = current && name !== undefined && current.name !== name ? end(current) : undefined;
       if (!current) {
-        current = { name: name ?? `flow-${String(++counter).padStart(3, '0')}`, slots: [], pending: new Set() };
+        current = { name: name ?? `flow-${String(++counter).padStart(3, '0')}`, slots: [], pending: new Set(), gap: new WallAlarm() };
       }
       const flow = current;
-      clearTimeout(flow.timer);
+      flow.gap.disarm();
       const index = flow.slots.push(undefined) - 1;
       let settle!: () => void;
       const pending = new Promise<void>((resolve) => (settle = resolve));

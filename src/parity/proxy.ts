@@ -1,8 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import http, { type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { monotonicMs } from '../core/clock.js';
 import { errorBody, fail, type ErrorCode } from '../core/errors.js';
+import { createIds } from '../core/ids.js';
+import { createRandom } from '../core/random.js';
 import { responseChecker, type Violation } from './proxy-check.js';
 import { FLOW_NAME, flowSink, recordFolderProblem } from './proxy-flows.js';
 import { isSetUp } from './corpus.js';
@@ -92,7 +94,8 @@ function bodyOf(bytes: Buffer, contentType: string | undefined): unknown {
   return text;
 }
 
-const requestId = (): string => `req_${randomBytes(12).toString('hex')}`;
+/** Request ids of the proxy's own answers, made as the emulator makes its own. */
+const ids = createIds(createRandom());
 
 function refuse(res: ServerResponse, code: ErrorCode, message: string): void {
   if (res.headersSent) {
@@ -100,7 +103,7 @@ function refuse(res: ServerResponse, code: ErrorCode, message: string): void {
     return;
   }
   const err = fail(code, message);
-  const id = requestId();
+  const id = ids.id('req');
   res.writeHead(err.status, { 'content-type': 'application/json', 'request-id': id });
   res.end(JSON.stringify(errorBody(err, id)));
 }
@@ -162,13 +165,14 @@ export async function startParityProxy(options: ParityProxyOptions): Promise<Par
       settled = true;
     };
     const requestBody = new Kept();
-    const upstream = agent.request(new URL(`${base}${path}`, target), { method, headers: forwardable(req.headers) });
+    // The socket's idle timeout, as getJson has it: no answer, or a stalled one, within the bound ends the exchange.
+    const upstream = agent.request(new URL(`${base}${path}`, target), { method, headers: forwardable(req.headers), timeout: upstreamTimeoutMs });
     let connected = false;
     upstream.on('socket', (socket) => {
       if (socket.connecting) socket.once('connect', () => void (connected = true));
       else connected = true;
     });
-    upstream.setTimeout(upstreamTimeoutMs, () => upstream.destroy(Object.assign(new Error('timeout'), { code: 'PARITY_TIMEOUT' })));
+    upstream.on('timeout', () => upstream.destroy(Object.assign(new Error('timeout'), { code: 'PARITY_TIMEOUT' })));
     upstream.on('error', (err: NodeJS.ErrnoException) => {
       let dropped: Exchange | undefined;
       if (err.code === 'PARITY_TIMEOUT') {
@@ -189,13 +193,13 @@ export async function startParityProxy(options: ParityProxyOptions): Promise<Par
     });
     req.on('data', (c: Buffer) => requestBody.add(c));
     req.pipe(upstream);
-    const began = performance.now();
+    const began = monotonicMs();
     res.on('close', () => {
       if (!res.writableFinished) {
         upstream.destroy();
         // The client gave up waiting (a timeout it rehearses): recorded with how long it waited, so a replay waits as long.
         const sent = requestBody.whole;
-        const waited = Math.round(performance.now() - began);
+        const waited = Math.round(monotonicMs() - began);
         settle(connected && !res.headersSent && sent !== undefined
           ? { method, path, headers: flat(req.headers), ...(sent.length ? { body: bodyOf(sent, req.headers['content-type']) } : {}), response: { status: 0, headers: {}, abandoned_after_ms: waited } }
           : undefined);

@@ -1,3 +1,5 @@
+import { monotonicMs } from '../core/clock.js';
+import { wallDelay } from '../core/timers.js';
 import { bindAnswer, fill, namesUsed } from './bind.js';
 import { compareAnswer, compareValue, type Bindings, type Drift } from './compare.js';
 import { isSetUp, type CorpusStep, type Flow } from './corpus.js';
@@ -99,7 +101,7 @@ export async function replayFlow(flow: Flow, target: ParityTarget, options: Repl
   let skippedSetUp: string | undefined;
   for (const [i, step] of flow.steps.entries()) {
     for (const [name, value] of bindAnswer(step.bind, step.response.body)) bindings.recorded.set(name, value);
-    const began = performance.now();
+    const began = monotonicMs();
     const label = stepLabel(step, i);
     const missing = [...namesUsed([step.request.path, step.request.headers, step.request.body])].filter((n) => !bindings.replayed.has(n));
     const role = step.request.key ?? 'owner';
@@ -132,11 +134,11 @@ export async function replayFlow(flow: Flow, target: ParityTarget, options: Repl
       // No answer, as recorded: the connection closed, or the client stopped waiting as long as it did then.
       if (step.response.status === 0 && (e.name !== 'TimeoutError' || step.response.abandoned_after_ms !== undefined)) {
         // The connection closed without an answer, as recorded.
-        results.push({ name: label, request: `${step.request.method} ${path}`, verdict: { kind: 'match' }, ms: performance.now() - began });
+        results.push({ name: label, request: `${step.request.method} ${path}`, verdict: { kind: 'match' }, ms: monotonicMs() - began });
         continue;
       }
       const why = e.name === 'TimeoutError' ? `no answer within ${stepTimeoutMs / 1000} s` : `the target did not answer: ${e.message}`;
-      results.push({ name: label, request: `${step.request.method} ${path}`, verdict: unchecked(why), ms: performance.now() - began });
+      results.push({ name: label, request: `${step.request.method} ${path}`, verdict: unchecked(why), ms: monotonicMs() - began });
       continue;
     }
     for (const [name, value] of bindAnswer(step.bind, answer.body)) bindings.replayed.set(name, value);
@@ -146,7 +148,7 @@ export async function replayFlow(flow: Flow, target: ParityTarget, options: Repl
     const drifts = isSetUp(step.request.path)
       ? step.response.status === answer.status ? [] : [{ path: 'status', recorded: step.response.status, actual: answer.status, why: 'the status differs' }]
       : compareAnswer(step.response, answer, bindings);
-    results.push({ name: label, request: `${step.request.method} ${path}`, verdict: verdictOf(drifts), ms: performance.now() - began });
+    results.push({ name: label, request: `${step.request.method} ${path}`, verdict: verdictOf(drifts), ms: monotonicMs() - began });
   }
   if (flow.events) {
     results.push(skippedSetUp === undefined
@@ -165,23 +167,23 @@ interface ListedEvent {
 /** The events of the flow's onboardings, oldest first, waited for until as many as recorded are listed. */
 async function replayEvents(flow: Flow, target: ParityTarget, bindings: Bindings, created: string[], options: ReplayOptions): Promise<StepResult> {
   const events = flow.events!;
-  const began = performance.now();
+  const began = monotonicMs();
   const unbound = events.for.filter((n) => !bindings.replayed.has(n));
   const request = 'GET /v1/events';
   if (unbound.length) return { name: 'events', request, verdict: unchecked(`the onboardings ${unbound.join(', ')} were not bound`), ms: 0 };
   const ids = new Set(events.for.map((n) => String(bindings.replayed.get(n))));
   const since = created.length ? new Date(Date.parse(created.sort()[0]!) - 1000).toISOString() : undefined;
   const timeoutMs = options.stepTimeoutMs ?? REPLAY_DEFAULTS.stepTimeoutMs;
-  const deadline = performance.now() + (options.eventsWaitMs ?? REPLAY_DEFAULTS.eventsWaitMs);
+  const deadline = monotonicMs() + (options.eventsWaitMs ?? REPLAY_DEFAULTS.eventsWaitMs);
   let listed: ListedEvent[] = [];
   try {
     for (;;) {
       listed = await listEvents(target, since, ids, timeoutMs);
-      if (listed.length >= events.data.length || performance.now() >= deadline) break;
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      if (listed.length >= events.data.length || monotonicMs() >= deadline) break;
+      await wallDelay(200);
     }
   } catch (err) {
-    return { name: 'events', request, verdict: unchecked(`the events could not be listed: ${(err as Error).message}`), ms: performance.now() - began };
+    return { name: 'events', request, verdict: unchecked(`the events could not be listed: ${(err as Error).message}`), ms: monotonicMs() - began };
   }
   const recordedTypes = (events.data as ListedEvent[]).map((e) => e.type);
   const actualTypes = listed.map((e) => e.type);
@@ -189,11 +191,11 @@ async function replayEvents(flow: Flow, target: ParityTarget, bindings: Bindings
     const missing = recordedTypes.filter((t) => !actualTypes.includes(t));
     const extra = actualTypes.filter((t) => !recordedTypes.includes(t));
     const why = missing.length ? `missing: ${missing.join(', ')}` : extra.length ? `not recorded: ${extra.join(', ')}` : 'the same events in another order';
-    return { name: 'events', request, verdict: { kind: 'drift', drifts: [{ path: 'events[*].type', recorded: recordedTypes, actual: actualTypes, why }] }, ms: performance.now() - began };
+    return { name: 'events', request, verdict: { kind: 'drift', drifts: [{ path: 'events[*].type', recorded: recordedTypes, actual: actualTypes, why }] }, ms: monotonicMs() - began };
   }
   const drifts: Drift[] = [];
   compareValue('events', '', events.data, listed, bindings, drifts);
-  return { name: 'events', request, verdict: verdictOf(drifts), ms: performance.now() - began };
+  return { name: 'events', request, verdict: verdictOf(drifts), ms: monotonicMs() - began };
 }
 
 const EVENT_PAGES = 50;

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WELL_KNOWN_KEYS as KEYS } from '../../src/fixtures/well-known-keys.js';
 import { createEmulator } from '../../src/index.js';
+import { until, within } from '../support/wait.js';
 
 /**
  * `parity proxy` as a process: the built command registered under a `parity` command, as the
@@ -35,7 +36,7 @@ function run(args: string[]): { child: ChildProcess; stderr: () => string; exit:
   return { child, stderr: () => err, exit };
 }
 
-const within = <T>(p: Promise<T>, ms = 15_000): Promise<T> => Promise.race([p, new Promise<T>((_, reject) => setTimeout(() => reject(new Error(`not within ${ms} ms`)), ms))]);
+const exited = (p: { exit: Promise<number | null> }) => within(p.exit, 15_000, 'the command to exit');
 
 describe('parity proxy on the command line', () => {
   it.each([
@@ -47,7 +48,7 @@ describe('parity proxy on the command line', () => {
     [['--target', 'http://127.0.0.1:9', '--role', 'reader=hrs_live_acme_owner'], /--role must be name=hrs_test_\.\.\., got "reader=\.\.\."/],
   ])('exits 2 on %j', async (args, message) => {
     const p = run(args);
-    expect(await within(p.exit)).toBe(2);
+    expect(await exited(p)).toBe(2);
     expect(p.stderr()).toMatch(message);
   });
 
@@ -56,7 +57,7 @@ describe('parity proxy on the command line', () => {
     await new Promise<void>((r) => taken.listen(0, '127.0.0.1', r));
     cleanups.push(() => new Promise((r) => taken.close(r)));
     const p = run(['--target', 'http://127.0.0.1:9', '--port', String((taken.address() as AddressInfo).port)]);
-    expect(await within(p.exit)).toBe(1);
+    expect(await exited(p)).toBe(1);
     expect(p.stderr()).toMatch(/cannot listen on 127\.0\.0\.1:\d+: EADDRINUSE/);
   });
 
@@ -67,15 +68,14 @@ describe('parity proxy on the command line', () => {
     const dir = mkdtempSync(join(tmpdir(), 'parity-proxy-cli-'));
     writeFileSync(join(dir, 'flow-004.flow.json'), '{}');
     const p = run(['--target', url, '--record', dir, '--port', '0', '--flow-gap', '60000']);
-    const ready = await within(new Promise<string>((resolve) => {
-      const look = () => (/listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(p.stderr()) ? resolve(/listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(p.stderr())![1]!) : setTimeout(look, 50));
-      look();
-    }));
+    const READY = /listening on (http:\/\/127\.0\.0\.1:\d+)/;
+    await until(() => READY.test(p.stderr()), 'the ready line', 15_000);
+    const ready = READY.exec(p.stderr())![1]!;
     expect(p.stderr().trim().split('\n')).toHaveLength(1);
     const res = await fetch(`${ready}/v1/organization`, { headers: { authorization: `Bearer ${KEYS.owner}` } });
     expect(res.status).toBe(200);
     p.child.kill('SIGTERM');
-    expect(await within(p.exit)).toBe(0);
+    expect(await exited(p)).toBe(0);
     // Numbered after the flows the folder already holds.
     expect(readdirSync(dir).sort()).toEqual(['flow-004.flow.json', 'flow-005.flow.json']);
     expect(p.stderr()).toMatch(/1 flows written, 0 violations/);

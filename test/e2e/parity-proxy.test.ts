@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -12,6 +12,7 @@ import { operationsOf } from '../../src/parity/coverage.js';
 import { runParity } from '../../src/parity/parity.js';
 import { startParityProxy, type ParityProxy } from '../../src/parity/proxy.js';
 import { createBody } from '../support/harness.js';
+import { until } from '../support/wait.js';
 
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
@@ -100,7 +101,8 @@ describe('parity proxy: recording', () => {
     const dir = tmp();
     const { proxy } = await proxyTo(await emulator(), { record: dir, flowGapMs: 150 });
     expect((await call(proxy.url, 'GET', '/v1/organization', { key: KEYS.owner })).status).toBe(200);
-    await new Promise((r) => setTimeout(r, 400));
+    // The gap ends the first flow, which is written then: waited for, not slept.
+    await until(() => existsSync(join(dir, 'flow-001.flow.json')), 'the idle gap to end and write the first flow');
     expect((await call(proxy.url, 'GET', '/v1/organization', { key: KEYS.owner })).status).toBe(200);
     expect((await call(proxy.url, 'GET', '/v1/onboardings', { key: KEYS.owner })).status).toBe(200);
     await proxy.close();
