@@ -23,19 +23,12 @@ export interface McpAnswer {
 /** The message is handed to the SDK as a request to one internal address: the wire it came on is the emulator's. */
 const INTERNAL_ADDRESS = 'http://mcp.internal/mcp';
 
-function isMessage(body: unknown): boolean {
-  if (typeof body !== 'object' || body === null) return false;
-  const m = body as Record<string, unknown>;
-  const id = typeof m.id === 'string' || (typeof m.id === 'number' && Number.isInteger(m.id));
-  if (typeof m.method === 'string') return m.id === undefined || id;
-  return id && ('result' in m || 'error' in m);
-}
-
 export async function answerMessage(session: McpServerSession, body: unknown, headers: McpHeaders): Promise<McpAnswer> {
-  if (!isMessage(body)) {
+  const sdk = await mcpSdk();
+  // Held to the SDK's own message schemas: no answer would ever come to what is none of these.
+  if (!sdk.isJSONRPCRequest(body) && !sdk.isJSONRPCNotification(body) && !sdk.isJSONRPCResultResponse(body) && !sdk.isJSONRPCErrorResponse(body)) {
     throw fail('parameter_invalid', 'The body is not a JSON-RPC 2.0 message: a request has an id and a method, a notification a method alone, a response an id and a result or an error.');
   }
-  const sdk = await mcpSdk();
   const versions = await protocolVersions();
   const version = headers['mcp-protocol-version'];
   // Every message after initialize names the version its client speaks (left out, the oldest the transport assumes).
