@@ -4,6 +4,7 @@ import { ApiError, fail } from '../core/errors.js';
 import type { Workspace } from '../core/workspace.js';
 import type { Emulator } from '../emulator.js';
 import { html } from '../pages/html.js';
+import { ANY_ANCESTOR } from '../pages/framing.js';
 import { pageHeaders, renderPage, RESOURCE_POLICY } from '../pages/layout.js';
 import { pageRoutes } from '../pages/pages.routes.js';
 import type { PageContext, PageForm, PageRoute } from '../pages/route.js';
@@ -46,6 +47,8 @@ function cookiesOf(req: Request): Record<string, string> {
   return out;
 }
 
+const isFramed = (req: Request): boolean => ['iframe', 'frame'].includes(req.get('sec-fetch-dest') ?? '');
+
 /**
  * One page row on the app: finds the workspace of the row's link (an unknown link answers its
  * page), then the one pipeline: the handler, reading the form on demand with the one reader, and
@@ -65,7 +68,7 @@ function mountPageRoute(app: Express, emulator: Emulator, route: PageRoute, opti
     }
     let form: Promise<PageForm> | undefined;
     const ctx: PageContext = {
-      workspace, linked, params, query: req.query as Record<string, unknown>, cookies: cookiesOf(req), info: infoOf(req, options),
+      workspace, linked, params, query: req.query as Record<string, unknown>, cookies: cookiesOf(req), framed: isFramed(req), info: infoOf(req, options),
       form: () => (form ??= route.form ? readForm(req, route.form) : Promise.reject(new Error(`${route.path} reads no form`))),
     };
     await serve({
@@ -129,7 +132,8 @@ export function pageErrorHandler(logger: Logger | undefined): ErrorRequestHandle
       error = fail('internal_error', 'The emulator failed to handle this request; this is a bug in the emulator.');
     }
     const { title, text } = wording(error);
-    const framing = req.path.startsWith('/review/') ? '*' : "'none'";
+    // An error page of a person's link names no organization: any product may show it in its frame.
+    const framing = req.path.startsWith('/review/') || req.path.startsWith('/hosted/') ? ANY_ANCESTOR : "'none'";
     const page = renderPage({ title, body: html`<h1>${title}</h1><p class="notice error" role="alert">${text}</p>` }, { frameAncestors: framing });
     writeReply(req, res, { status: error.status, headers: { ...error.headers, ...pageHeaders(page.csp) }, body: htmlFile(page.html) });
   };

@@ -50,6 +50,8 @@ export interface PageContext {
   params: Record<string, string>;
   query: Record<string, unknown>;
   cookies: Record<string, string>;
+  /** The browser asks for a frame's document (Sec-Fetch-Dest iframe or frame): the page is embedded. */
+  framed: boolean;
   /** Reads the form by the row's rules, once; an unreadable form throws a refusal for `refused`. */
   form(): Promise<PageForm>;
   info: RequestInfo;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { harness, KEYS } from '../support/harness.js';
+import { createBody, harness, KEYS } from '../support/harness.js';
 import { pathOf, ws, outbox, eventTypes, created, lastCode, signedIn, details } from '../support/hosted-flow.js';
 
 /** The employee opening hosted_url: the one-time code mailed on opening, void after 5 wrong attempts, and the session cookie. */
@@ -29,13 +29,14 @@ describe('opening the link: the one-time code', () => {
     expect(listed.body.data[0].kind).toBe('one_time_code');
   });
 
-  it('sends a strict Content-Security-Policy without script, framing or foreign form targets', async () => {
+  it('sends a strict Content-Security-Policy without script or foreign form targets, framed only where allowed_origins admit', async () => {
     const h = harness();
     const o = await created(h);
     const page = await h.http().get(o.path);
     const csp = page.headers['content-security-policy']!;
     expect(csp).toContain("default-src 'none'");
-    expect(csp).toContain("frame-ancestors 'none'");
+    // Acme's allowed_origins; the onboarding was made with Acme's own key, so no partner's.
+    expect(csp).toMatch(/; frame-ancestors 'self' app\.acme\.test:\* \*\.acme\.test:\*$/);
     expect(csp).toContain("form-action 'self'");
     expect(csp).toMatch(/style-src 'sha256-[A-Za-z0-9+/=]+'/);
     expect(csp).not.toContain('script-src');
@@ -138,5 +139,33 @@ describe('opening the link: the one-time code', () => {
     const post = await details(h, { path: b.path, cookie: a.cookie });
     expect(post.status).toBe(403);
     expect(ws(h).store.onboardings.get(b.id)!.status).toBe('pending_employee');
+  });
+});
+
+describe('the hosted pages inside a partner\'s frame', () => {
+  it('a partner\'s onboarding may be framed by the partner\'s allowed_origins as well as the employer\'s', async () => {
+    const h = harness();
+    const made = await h.as(KEYS.hrsoft).post('/v1/onboardings', createBody({ reference: 'framed-1' })).set('Service-Organization', 'org_acme');
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const page = await h.http().get(pathOf(made.body.hosted_url as string));
+    expect(page.headers['content-security-policy']).toMatch(/; frame-ancestors 'self' app\.acme\.test:\* \*\.acme\.test:\* app\.hrsoft\.test:\*$/);
+  });
+
+  it('a code confirmed in a frame sets a partitioned cookie on loopback and on https, SameSite=Lax where Secure cannot be kept', async () => {
+    const confirmIn = async (h: ReturnType<typeof harness>, host?: string) => {
+      const o = await created(h);
+      await h.http().get(o.path);
+      let req = h.http().post(`${o.path}/code`).set('Sec-Fetch-Dest', 'iframe');
+      if (host) req = req.set('Host', host);
+      const res = await req.type('form').send({ code: lastCode(h, o.id) });
+      expect(res.status, res.text).toBe(303);
+      return res.headers['set-cookie']![0]!;
+    };
+    const local = harness();
+    expect(await confirmIn(local, '127.0.0.1:4010')).toMatch(/; HttpOnly; SameSite=None; Secure; Partitioned$/);
+    expect(await confirmIn(local, 'localhost:4010')).toMatch(/; HttpOnly; SameSite=None; Secure; Partitioned$/);
+    expect(await confirmIn(harness({}, { publicUrl: 'https://onboarding.example.test/' }))).toMatch(/; HttpOnly; SameSite=None; Secure; Partitioned$/);
+    // Plain http on a name a browser does not count as secure (a container's, say): a Secure cookie would be dropped.
+    expect(await confirmIn(local, 'emulator:4010')).toMatch(/; HttpOnly; SameSite=Lax$/);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { frameAncestors } from '../../src/pages/review/review.frame.js';
+import { frameAncestors } from '../../src/pages/framing.js';
 import { cancelRecord } from '../../src/resources/onboardings/onboardings.service.js';
 import { returnForCorrection } from '../../src/resources/onboardings/onboardings.lifecycle.js';
 import type { Organization } from '../../src/resources/organizations/organizations.model.js';

@@ -3,6 +3,7 @@ import { codeVoid, confirmCode, findByLinkToken, hasSession, needsCodeMail, send
 import { employeeSign, employeeSubmit, linkRefusal } from '../../resources/onboardings/onboardings.lifecycle.js';
 import type { OnboardingRecord } from '../../resources/onboardings/onboardings.model.js';
 import type { Workspace } from '../../core/workspace.js';
+import { ANY_ANCESTOR, frameAncestors, sessionCookieAttributes } from '../framing.js';
 import { pageHeaders, renderPage } from '../layout.js';
 import { linkPage, type FormRules, type LinkContext, type LinkPageRoute, type PageLink, type PageReply, type PageResponse, type PageRoute } from '../route.js';
 import { checkDetails, DETAIL_FIELDS, MAX_UPLOAD_BYTES, type DetailField } from './hosted.forms.js';
@@ -27,12 +28,18 @@ interface Located {
   record: OnboardingRecord;
   model: LinkModel;
   brand: { name: string; color: string | null };
+  /** frame-ancestors: the employer's allowed_origins, and the partner's for a partner's onboarding. */
+  ancestors: string;
   session: string | undefined;
 }
 
-/** A page of a link speaks for its employer; its forms may end in a redirect to the return_url. */
-function answer(view: View, l?: { brand: Located['brand']; record: OnboardingRecord }): PageReply {
-  const page = renderPage({ title: view.title, body: view.body, brand: l?.brand }, { formAction: l ? returnOrigin(l.record) : [] });
+/**
+ * A page of a link speaks for its employer, in a frame of a product its allowed_origins admit;
+ * its forms may end in a redirect to the return_url. A page for no link names no one.
+ */
+function answer(view: View, l?: Pick<Located, 'brand' | 'record' | 'ancestors'>): PageReply {
+  const policy = l ? { formAction: returnOrigin(l.record), frameAncestors: l.ancestors } : { frameAncestors: ANY_ANCESTOR };
+  const page = renderPage({ title: view.title, body: view.body, brand: l?.brand }, policy);
   return { status: view.status, body: htmlFile(page.html), headers: pageHeaders(page.csp) };
 }
 
@@ -68,11 +75,13 @@ function locate(ctx: LinkContext): Located | PageReply {
   if (!record) return answer(notFoundView);
   const org = ws.store.organizations.get(record.organization_id);
   const brand = { name: org?.name ?? record.organization_id, color: org?.branding?.color ?? null };
+  const partner = record.partner_id === null ? undefined : ws.store.organizations.get(record.partner_id);
+  const ancestors = frameAncestors([org, partner]);
   const link = record.hosted_link;
   const refused = linkRefusal(ws, record, token);
-  if (refused || !link) return answer(goneView(refused ?? 'revoked', brand.name, link?.expires_at ?? null), { brand, record });
+  if (refused || !link) return answer(goneView(refused ?? 'revoked', brand.name, link?.expires_at ?? null), { brand, record, ancestors });
   const session = ctx.cookies[COOKIE];
-  return { ws, record, brand, model: { token, employer: brand.name, record }, session: hasSession(link, session) ? session : undefined };
+  return { ws, record, brand, ancestors, model: { token, employer: brand.name, record }, session: hasSession(link, session) ? session : undefined };
 }
 
 const isReply = (x: Located | PageReply): x is PageReply => 'status' in x;
@@ -197,8 +206,7 @@ const code = hostedPost(
       const error = `That code is not right. ${result.remaining === 1 ? '1 attempt is' : `${result.remaining} attempts are`} left before the code stops working.`;
       return answer(codeView(l.model, { sentAt: sent, isVoid: false, error }, 422), l);
     }
-    const secure = ctx.info.baseUrl.startsWith('https:') ? '; Secure' : '';
-    return seeOther(home(l), [`${COOKIE}=${result.session}; Path=${home(l)}; HttpOnly; SameSite=Lax${secure}`]);
+    return seeOther(home(l), [`${COOKIE}=${result.session}; Path=${home(l)}; HttpOnly; ${sessionCookieAttributes(ctx.info.baseUrl, ctx.framed)}`]);
   },
   { maxBytes: 2 * MAX_UPLOAD_BYTES, fields: { code: TEXT }, required: ['code'], says: FORM_SAYS },
 );

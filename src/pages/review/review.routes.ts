@@ -11,7 +11,8 @@ import { findReviewSession } from '../../resources/reviews/reviews.service.js';
 import { html } from '../html.js';
 import { linkPage, type FormRules, type LinkContext, type PageForm, type PageLink, type PageReply, type PageRoute, type PageResponse } from '../route.js';
 import { EMBED_JS, MESSAGE_TYPE, PAGE_CSS, PAGE_JS } from './review.assets.js';
-import { frameAncestors, reviewPolicy } from './review.frame.js';
+import { reviewPolicy } from './review.frame.js';
+import { ANY_ANCESTOR, frameAncestors } from '../framing.js';
 import {
   document, goneBodies, notFoundBody, reviewView, signInView, type Notice, type Page, type ReviewMessage, type ReviewModel,
 } from './review.views.js';
@@ -96,8 +97,7 @@ const REVIEW_LINK: PageLink = {
     }
     return undefined;
   },
-  // Names nothing, so any product may show it in its frame.
-  notFound: () => answer({ status: 404, title: 'Review link not found', body: notFoundBody }, '*'),
+  notFound: () => answer({ status: 404, title: 'Review link not found', body: notFoundBody }, ANY_ANCESTOR),
 };
 
 const TOKEN = { token: 'the token of review_url' };
