@@ -88,12 +88,20 @@ const ADAPTERS = [
     why: 'The MCP tools are the control rows offered to an agent; the HTTP adapter and the CLI serve them over their transports.',
   },
   {
+    name: 'playwright-kit-drives-pages-from-outside', from: '^src/playwright/',
+    to: `^src/(pages|http|cli|mcp|persistence|scenarios|fixtures|parity|tracing)/|^src/(emulator|workspace-parts|timer-handlers|config)\\.ts$|${ENTRY_POINTS}`,
+    toNot: '^src/pages/test-ids\\.ts$',
+    why: "The Playwright helpers run in a partner's test process beside a browser, like the HTTP client: they click the pages by the selector contract (src/pages/test-ids.ts, the one page module they read) and send control rows over HTTP, never reaching into an emulator.",
+  },
+  {
     name: 'http-is-not-an-entry-point', from: '^src/http/', to: `^src/(cli|client)/|${ENTRY_POINTS}`,
     why: 'The Express adapter serves the emulator; the CLI and the package entries start it.',
   },
 ];
 
-const ADAPTER_RULES = ADAPTERS.map(({ name, from, to, why }) => ({ name, comment: why, severity: 'error', from: { path: from }, to: { path: to } }));
+const ADAPTER_RULES = ADAPTERS.map(({ name, from, to, toNot, why }) => ({
+  name, comment: why, severity: 'error', from: { path: from }, to: { path: to, ...(toNot ? { pathNot: toNot } : {}) },
+}));
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -116,6 +124,15 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/', pathNot: '^src/tracing/adapter\\.ts$' },
       to: { path: '(^|/)node_modules/@opentelemetry/' },
+    },
+    {
+      name: 'playwright-only-as-types-in-the-kit',
+      comment:
+        'playwright-core is an optional peer of the package: the helpers name its types and use the ' +
+        "Page or Frame the partner's suite hands them, so loading them never needs the package.",
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { path: '(^|/)node_modules/playwright-core/', dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'tracing-adapter-loaded-on-demand',

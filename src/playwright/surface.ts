@@ -1,0 +1,61 @@
+import type { Frame, Locator, Page } from 'playwright-core';
+import type { PageTestId } from '../pages/test-ids.js';
+
+/**
+ * Where the emulator's pages are shown: a tab (a Page) or a frame of a partner's page (a Frame).
+ * The helpers find every element by the selector contract's data-testid attribute, written out
+ * as CSS, so a suite that set another test id attribute for its own markup still finds ours.
+ */
+export type Surface = Page | Frame;
+
+export const byTestId = (surface: Surface, id: PageTestId, value?: string): Locator =>
+  surface.locator(`[data-testid="${id}"]${value === undefined ? '' : `[value="${value.replace(/["\\]/g, '\\$&')}"]`}`);
+
+const frameOfSurface = (surface: Surface): Frame => ('mainFrame' in surface ? surface.mainFrame() : surface);
+
+/**
+ * Clicks a button of a form and waits for the document it leads to: the form posts and the
+ * emulator answers with a page, or redirects to one (the link's next page, a return_url).
+ */
+export async function submitWith(surface: Surface, button: Locator, timeout?: number): Promise<void> {
+  const frame = frameOfSurface(surface);
+  const navigated = frame.page().waitForEvent('framenavigated', { predicate: (f) => f === frame, ...(timeout === undefined ? {} : { timeout }) });
+  await button.click(timeout === undefined ? {} : { timeout });
+  await navigated;
+  await frame.waitForLoadState('domcontentloaded');
+}
+
+/** The page's notice, when it shows one: what just happened (status) or what went wrong (alert). */
+export async function noticeOf(surface: Surface): Promise<{ kind: 'ok' | 'error'; text: string } | null> {
+  const notice = byTestId(surface, 'notice');
+  if ((await notice.count()) === 0) return null;
+  const first = notice.first();
+  const text = ((await first.textContent()) ?? '').trim();
+  return { kind: (await first.getAttribute('role')) === 'alert' ? 'error' : 'ok', text };
+}
+
+/** The page's heading. */
+export async function titleOf(surface: Surface): Promise<string> {
+  return ((await byTestId(surface, 'page-title').first().textContent()) ?? '').trim();
+}
+
+/**
+ * The frame of a partner's page that shows one of the emulator's pages: the first iframe whose
+ * src is a hosted_url or review_url (embed.js sets the review's), or the iframe `selector` names.
+ */
+export async function frameShowing(page: Page, kind: 'hosted' | 'review', options: { selector?: string; timeout?: number } = {}): Promise<Frame> {
+  const selector = options.selector ?? `iframe[src*="/${kind}/"]`;
+  const element = await page.locator(selector).first().elementHandle(options.timeout === undefined ? {} : { timeout: options.timeout });
+  const frame = await element?.contentFrame();
+  if (!frame) throw new Error(`no frame matching ${selector} on ${page.url()}`);
+  await frame.waitForLoadState('domcontentloaded');
+  return frame;
+}
+
+/** A page said no: the alert's words, and for a form the message at each field it named. */
+export class PageRefusal extends Error {
+  constructor(message: string, readonly fields: Readonly<Record<string, string>> = {}) {
+    super(message);
+    this.name = 'PageRefusal';
+  }
+}
