@@ -53,11 +53,20 @@ export class HostedPages {
 
   /** Types the code (by default the one in the outbox) and continues; a refused code throws PageRefusal with the page's words. */
   async enterCode(code?: string): Promise<void> {
+    const input = byTestId(this.surface, 'code-input');
+    if ((await input.count()) === 0) {
+      // A void code: the page asks for a new one instead, and says so.
+      const notice = await noticeOf(this.surface);
+      throw new PageRefusal(notice?.text ?? `the page asks for no code: ${await this.title()}`);
+    }
     const typed = code ?? (await this.readCode());
-    await byTestId(this.surface, 'code-input').fill(typed, this.wait());
+    await input.fill(typed, this.wait());
     await this.submit(byTestId(this.surface, 'code-submit'));
     const error = byTestId(this.surface, 'code-error');
     if ((await error.count()) > 0) throw new PageRefusal(((await error.first().textContent()) ?? '').trim());
+    if ((await byTestId(this.surface, 'code-input').count()) > 0) {
+      throw new PageRefusal('the code was taken but the page asks for it again: the browser did not keep the page session (cookies blocked in this frame? see docs/pages.md, "Embedding the employee\'s pages")');
+    }
   }
 
   /** Asks for a new code (the previous one stops working). */

@@ -61,12 +61,12 @@ export interface BrowserAndEmulator {
  * For one test file: an emulator on a frozen clock served on 127.0.0.1 (a free port) and a
  * browser, made before its tests and closed after them. The fields are set once beforeAll ran.
  */
-export function useBrowserAndEmulator(options: EmulatorOptions = {}): BrowserAndEmulator {
+export function useBrowserAndEmulator(options: EmulatorOptions = {}, browserArgs: string[] = []): BrowserAndEmulator {
   const env = {} as BrowserAndEmulator;
   beforeAll(async () => {
     env.emulator = new Emulator({ clock: { mode: 'frozen', start: FROZEN_START }, ...options });
     env.server = await listen(env.emulator, { port: 0 });
-    env.browser = await openBrowser();
+    env.browser = await openBrowser(browserArgs);
   }, 60_000);
   afterAll(async () => {
     await env.browser?.close();

@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -14,9 +16,12 @@ import { createBody, KEYS } from '../../support/harness.js';
  * pages run in a plain iframe (their session a partitioned cookie), the review in the frame
  * embed.js mounts; a host outside allowed_origins is refused framing.
  */
-const env = useBrowserAndEmulator();
-const RETURN_URL = 'https://app.acme.test/welcome';
+// The partner's return_url is served here over https under its own name: the browser resolves
+// app.acme.test to 127.0.0.1 and takes the self-signed certificate of test/support/tls.
+const env = useBrowserAndEmulator({}, ['--host-resolver-rules=MAP app.acme.test 127.0.0.1', '--ignore-certificate-errors']);
+let RETURN_URL = '';
 let partner: { server: Server; origin: string };
+let welcome: HttpsServer;
 
 /** The partner's product: the hosted link in an iframe, or the review mounted with embed.js. */
 function partnerPage(path: string, params: URLSearchParams): string {
@@ -36,9 +41,20 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   partner = { server, origin: `http://localhost:${(server.address() as AddressInfo).port}` };
+  const tls = (name: string) => readFileSync(new URL(`../../support/tls/app.acme.test.${name}`, import.meta.url));
+  welcome = createHttpsServer({ cert: tls('crt'), key: tls('key') }, (_req, res) => {
+    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+    res.end('<!doctype html><title>Welcome</title><h1>Partner welcome</h1>');
+  });
+  await new Promise<void>((resolve) => welcome.listen(0, '127.0.0.1', resolve));
+  RETURN_URL = `https://app.acme.test:${(welcome.address() as AddressInfo).port}/welcome`;
 });
 afterAll(async () => {
-  await new Promise<void>((resolve) => (partner ? partner.server.close(() => resolve()) : resolve()));
+  // The browser still holds its keep-alive connections: close them, or close() waits for them.
+  for (const s of [partner?.server, welcome]) {
+    s?.closeAllConnections();
+    await new Promise<void>((resolve) => (s ? s.close(() => resolve()) : resolve()));
+  }
 });
 
 const opened: Page[] = [];
@@ -65,11 +81,10 @@ async function patchOrigins(origins: string[]): Promise<void> {
   expect(res.status).toBe(200);
 }
 
-/** The partner's page showing `url` (hosted) or mounting it (review), with the return_url answered in the browser. */
+/** The partner's page showing `url` (hosted) or mounting it (review). */
 async function partnerShowing(kind: 'hosted' | 'review', url: string): Promise<Page> {
   const page = await env.browser.context.newPage();
   opened.push(page);
-  await page.route(`${RETURN_URL}**`, (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<h1>Partner welcome</h1>' }));
   await page.goto(`${partner.origin}/${kind}?url=${encodeURIComponent(url)}`);
   return page;
 }
@@ -88,8 +103,8 @@ describe('the employee\'s pages in a frame of a partner\'s page on another site'
     expect(await page.locator('h1').textContent()).toBe('Partner product');
 
     const users = { manager: 'usr_acme_mark', payroll_reviewer: 'usr_acme_paula', owner: 'usr_acme_olivia' } as const;
-    let r = (await control().onboardings.verifyIdentity(id, users.manager)).onboarding as { required_roles: (keyof typeof users)[]; data_version: number };
-    for (const role of r.required_roles) r = (await control().onboardings.approve(id, role, users[role], r.data_version)).onboarding as typeof r;
+    await control().onboardings.verifyIdentity(id, users.manager);
+    for (const role of record(id).required_roles) await control().onboardings.approve(id, role, users[role], record(id).data_version);
     await control().onboardings.sendContract(id);
 
     // The partitioned cookie is sent again in this partner's frames: the contract shows, no code asked.
