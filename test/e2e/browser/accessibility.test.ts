@@ -1,5 +1,7 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import type { Page } from 'playwright-core';
 import { approve, sendContract, verifyIdentity } from '../../../src/resources/onboardings/onboardings.lifecycle.js';
 import { DETAIL_FIELDS } from '../../../src/pages/hosted/hosted.forms.js';
@@ -404,6 +406,38 @@ describe('the review page', () => {
     await page.goto(over);
     expect(await page.getByTestId('page-title').textContent()).toBe('This onboarding is no longer in review');
     await expectAccessible(page, 'review: over (410)', 410);
+  }, 60_000);
+
+  it("inside a partner's frame, mounted by embed.js: the sign-in and the review", async () => {
+    const o = await created();
+    submitted(ws(), o.id);
+    // The partner's page on another port of 127.0.0.1, an origin allowed_origins admits.
+    await api('PATCH', '/_emulator/organizations/org_acme', { allowed_origins: ['127.0.0.1'] });
+    const url = await reviewUrl(o.id, 'a11y-frame');
+    const partner = createServer((_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+      res.end(`<!doctype html><html lang="en"><head><title>Partner</title><script src="${env.server.url}/embed.js"></script></head><body><main><h1>Partner</h1><div id="review"></div></main>
+<script>OnboardingReview.mount('#review', ${JSON.stringify(url)});</script></body></html>`);
+    });
+    await new Promise<void>((resolve) => partner.listen(0, '127.0.0.1', resolve));
+    onTestFinished(() => new Promise<void>((resolve) => {
+      partner.close(() => resolve());
+      partner.closeAllConnections(); // the browser keeps its connection open
+    }));
+    const page = await env.browser.context.newPage();
+    await page.goto(`http://127.0.0.1:${(partner.address() as AddressInfo).port}/`);
+    await expect.poll(() => page.frames().length).toBe(2);
+    const frame = page.frames().find((f) => f !== page.mainFrame())!;
+    await frame.waitForSelector('[data-testid="sign-in-submit"]');
+    const signIn = await axeViolations(frame);
+    found.set('review in a frame: sign-in', describeViolations(signIn));
+    expect(signIn.filter(isBlocking), describeViolations(signIn)).toEqual([]);
+    await Promise.all([frame.waitForNavigation(), frame.click('[data-testid="sign-in-submit"]')]);
+    await frame.waitForSelector('[data-testid="identity-confirm"]');
+    const review = await axeViolations(frame);
+    found.set('review in a frame: identity to confirm', describeViolations(review));
+    expect(review.filter(isBlocking), describeViolations(review)).toEqual([]);
+    await page.close();
   }, 60_000);
 
   it('the error pages: 410 used, 404 unknown, 403 bad action token, form not read, 410 timed out and expired', async () => {
