@@ -52,19 +52,17 @@ async function expectAccessible(page: Page, name: string, status?: number): Prom
 const statusOf = (page: Page) =>
   page.evaluate(() => (globalThis as unknown as { performance: { getEntriesByType(t: string): { responseStatus: number }[] } }).performance.getEntriesByType('navigation')[0]!.responseStatus);
 
+/** The page's document as the functions run in it use it (the tests have no DOM types). */
 interface Element {
   id: string;
   tagName: string;
-  tabIndex: number;
-  value: string;
   getAttribute(name: string): string | null;
 }
 interface Doc {
   activeElement: Element | null;
   body: Element & { appendChild(e: unknown): void };
   querySelectorAll(selector: string): Iterable<Element>;
-  getElementById(id: string): Element | null;
-  createElement(tag: string): Element & { setAttribute(n: string, v: string): void; appendChild(e: unknown): void; submit(): void; name: string };
+  createElement(tag: string): Element & { setAttribute(n: string, v: string): void; appendChild(e: unknown): void; submit(): void };
 }
 
 function positiveTabindex(page: Page): Promise<string[]> {
