@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { accentInks } from './contrast.js';
 import { html, trusted, type Html } from './html.js';
 
 /**
@@ -7,10 +8,10 @@ import { html, trusted, type Html } from './html.js';
  * file has to be served for it and no injected markup could bring its own style or script.
  */
 const BASE_CSS = `
-:root{--accent:#1f4e79;--ink:#1b1b1b;--muted:#555;--error:#b00020;--line:#c8c8c8}
+:root{--accent:#1f4e79;--on-accent:#fff;--accent-ink:#1f4e79;--ink:#1b1b1b;--muted:#555;--error:#b00020;--line:#c8c8c8}
 *{box-sizing:border-box}
 body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--ink);background:#f6f6f4}
-header.brand{background:var(--accent);color:#fff;padding:.75rem 1.25rem}
+header.brand{background:var(--accent);color:var(--on-accent);padding:.75rem 1.25rem}
 header.brand p{margin:0;font-weight:600;font-size:1.1rem}
 main{max-width:40rem;margin:1.5rem auto;padding:1.5rem;background:#fff;border:1px solid var(--line);border-radius:6px}
 h1{font-size:1.5rem;margin-top:0}
@@ -20,8 +21,8 @@ input[type=text],input[type=date],input[type=file],input:not([type]){display:blo
 input[aria-invalid=true]{border:2px solid var(--error)}
 fieldset{border:1px solid var(--line);border-radius:4px;margin:1rem 0;padding:.25rem 1rem 1rem}
 legend{font-weight:700;padding:0 .25rem}
-button{margin-top:1.25rem;padding:.6rem 1.2rem;font:inherit;font-weight:600;color:#fff;background:var(--accent);border:0;border-radius:4px;cursor:pointer}
-button.secondary{background:#fff;color:var(--accent);border:2px solid var(--accent)}
+button{margin-top:1.25rem;padding:.6rem 1.2rem;font:inherit;font-weight:600;color:var(--on-accent);background:var(--accent);border:0;border-radius:4px;cursor:pointer}
+button.secondary{background:#fff;color:var(--accent-ink);border:2px solid var(--accent-ink)}
 button:focus-visible,input:focus-visible,a:focus-visible{outline:3px solid #ffbf47;outline-offset:2px}
 .field-error{color:var(--error);font-weight:600;margin:.25rem 0 0}
 .error-summary{border:3px solid var(--error);padding:.75rem 1rem;margin-bottom:1rem}
@@ -57,7 +58,9 @@ function styleFor(color: string | null | undefined): { css: string; hash: string
   const accent = color && COLOR.test(color) ? color : '';
   let style = styles.get(accent);
   if (!style) {
-    const css = accent ? `${BASE_CSS}:root{--accent:${accent}}\n` : BASE_CSS;
+    // The text on the brand colour, and the brand colour as text, chosen by luminance: any colour stays readable.
+    const inks = accent ? accentInks(accent) : undefined;
+    const css = inks ? `${BASE_CSS}:root{--accent:${accent};--on-accent:${inks.onAccent};--accent-ink:${inks.accentInk}}\n` : BASE_CSS;
     style = { css, hash: createHash('sha256').update(css).digest('base64') };
     styles.set(accent, style);
   }
