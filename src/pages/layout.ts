@@ -23,7 +23,7 @@ fieldset{border:1px solid var(--line);border-radius:4px;margin:1rem 0;padding:.2
 legend{font-weight:700;padding:0 .25rem}
 button{margin-top:1.25rem;padding:.6rem 1.2rem;font:inherit;font-weight:600;color:var(--on-accent);background:var(--accent);border:0;border-radius:4px;cursor:pointer}
 button.secondary{background:#fff;color:var(--accent-ink);border:2px solid var(--accent-ink)}
-button:focus-visible,input:focus-visible,a:focus-visible{outline:3px solid #ffbf47;outline-offset:2px}
+button:focus-visible,input:focus-visible,a:focus-visible{outline:3px solid #0b0c0c;outline-offset:2px;box-shadow:0 0 0 8px #ffdd00}
 .field-error{color:var(--error);font-weight:600;margin:.25rem 0 0}
 .error-summary{border:3px solid var(--error);padding:.75rem 1rem;margin-bottom:1rem}
 .error-summary h2{margin:0 0 .5rem;font-size:1.1rem}

@@ -109,5 +109,5 @@ form{margin:.5rem 0 1rem}fieldset{border:1px solid #d3dbe3;border-radius:.375rem
 legend{font-weight:600}label{display:block;margin:.25rem 0}
 input[type=email],input[type=text],select,textarea{font:inherit;padding:.25rem .375rem;max-width:100%}
 button{font:inherit;padding:.375rem .875rem;border-radius:.375rem;border:1px solid #1d4f91;background:#1d4f91;color:#fff;cursor:pointer}
-button.secondary{background:#fff;color:#1d4f91}button:focus-visible,input:focus-visible,select:focus-visible{outline:3px solid #f0b429;outline-offset:2px}
+button.secondary{background:#fff;color:#1d4f91}button:focus-visible,input:focus-visible,select:focus-visible,textarea:focus-visible{outline:3px solid #0b0c0c;outline-offset:2px;box-shadow:0 0 0 8px #ffdd00}
 `;

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import type { Page } from 'playwright-core';
 import { approve, sendContract, verifyIdentity } from '../../../src/resources/onboardings/onboardings.lifecycle.js';
-import { DETAIL_FIELDS } from '../../../src/pages/hosted/hosted.forms.js';
+import { DETAIL_FIELDS } from '../../../src/resources/onboardings/onboardings.employee-form.js';
 import { axeViolations, describeViolations, isBlocking } from '../../support/axe.js';
 import { useBrowserAndEmulator } from '../../support/browser.js';
 import { approved, submitted } from '../../support/journey.js';
@@ -200,6 +200,15 @@ async function fillDetails(page: Page): Promise<void> {
   await page.getByTestId('document-input').setInputFiles(ID_DOCUMENT);
 }
 
+/** WCAG 2's contrast ratio of an `rgb(r, g, b)` colour against white. */
+function contrastWithWhite(rgb: string): number {
+  const [r, g, b] = (rgb.match(/\d+/g) ?? []).slice(0, 3).map((c) => {
+    const v = Number(c) / 255;
+    return v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+  }) as [number, number, number];
+  return 1.05 / (0.2126 * r + 0.7152 * g + 0.0722 * b + 0.05);
+}
+
 describe('the checker', () => {
   it('finds the violations of a page made to have them, through the strict policy of a real page', async () => {
     const page = await tab();
@@ -224,6 +233,14 @@ describe('the hosted pages', () => {
     await expectAccessible(page, 'hosted: code', 200);
     expect(await expectNamedControls(page, 'hosted: code')).toBe(1);
     expect(await tabOrder(page)).toEqual(['code-input', 'code-submit', 'code-resend']);
+    // The focus ring stands out from the white page: at least 3:1 (non-text contrast).
+    await page.getByTestId('code-input').focus();
+    const ring = await page.getByTestId('code-input').evaluate((e) => {
+      const style = (globalThis as unknown as { getComputedStyle(el: unknown): { outlineStyle: string; outlineWidth: string; outlineColor: string } }).getComputedStyle(e);
+      return { style: style.outlineStyle, width: style.outlineWidth, color: style.outlineColor };
+    });
+    expect(ring).toMatchObject({ style: 'solid', width: '3px' });
+    expect(contrastWithWhite(ring.color)).toBeGreaterThanOrEqual(3);
 
     await page.getByTestId('code-input').fill(wrongCode(o.id));
     await Promise.all([page.waitForNavigation(), page.getByTestId('code-submit').click()]);
