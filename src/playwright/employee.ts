@@ -130,7 +130,8 @@ export class HostedPages {
   /** Waits until the surface is at the onboarding's return_url (after submitting or signing). */
   async followReturn(returnUrl: string | RegExp): Promise<void> {
     const matches = typeof returnUrl === 'string' ? (url: URL) => url.href.startsWith(returnUrl) : returnUrl;
-    await this.surface.waitForURL(matches, this.wait());
+    // The partner's page need not finish loading its own assets: its document is there.
+    await this.surface.waitForURL(matches, { ...this.wait(), waitUntil: 'domcontentloaded' });
   }
 
   /** The page's heading. */
