@@ -1,4 +1,4 @@
-import { DETAIL_FIELDS, type DetailField } from './hosted/hosted.forms.js';
+import { DETAIL_FIELDS, type DetailField } from '../resources/onboardings/onboardings.employee-form.js';
 import { trusted, type Html } from './html.js';
 
 /**

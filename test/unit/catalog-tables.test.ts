@@ -7,7 +7,7 @@ import { ERROR_CODES } from '../../src/core/errors.js';
 import { TRANSITIONS, type Trigger } from '../../src/resources/onboardings/onboardings.machine.js';
 import { findPersonalData, PERSONAL_DATA_KINDS, TEST_IDENTITY } from '../../src/resources/onboardings/onboardings.personal-data.js';
 import { MAGIC_ADDRESSES } from '../../src/scenarios/scenario.magic.js';
-import { checkBsn, checkIban } from '../../src/pages/hosted/hosted.forms.js';
+import { checkBsn, checkIban } from '../../src/resources/onboardings/onboardings.employee-form.js';
 
 /** The catalogue against the tables the code runs on: nothing left out, nothing twice. */
 const catalog = sandboxCatalog();

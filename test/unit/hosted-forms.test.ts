@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   checkBirthDate, checkBsn, checkDetails, checkIban, checkPostcode, checkUpload, printIban, sniffType, MAX_UPLOAD_BYTES,
-} from '../../src/pages/hosted/hosted.forms.js';
+} from '../../src/resources/onboardings/onboardings.employee-form.js';
 
 /** The hosted form's field checks: pure, one message per mistake. */
 describe('IBAN (mod-97)', () => {

@@ -5,7 +5,7 @@ import type { OnboardingRecord } from '../../resources/onboardings/onboardings.m
 import type { Workspace } from '../../core/workspace.js';
 import { pageHeaders, renderPage } from '../layout.js';
 import { linkPage, type FormRules, type LinkContext, type LinkPageRoute, type PageLink, type PageReply, type PageResponse, type PageRoute } from '../route.js';
-import { checkDetails, DETAIL_FIELDS, MAX_UPLOAD_BYTES, type DetailField } from './hosted.forms.js';
+import { checkDetails, DETAIL_FIELDS, MAX_UPLOAD_BYTES, type DetailField } from '../../resources/onboardings/onboardings.employee-form.js';
 import {
   codeView, contractView, detailsView, goneView, inReviewView, notFoundView, refusedView, signedView, valuesOf,
   type LinkModel, type View,

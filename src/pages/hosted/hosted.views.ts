@@ -3,7 +3,7 @@ import type { LinkRefusal } from '../../resources/onboardings/onboardings.lifecy
 import { TEST_IDENTITY } from '../../resources/onboardings/onboardings.personal-data.js';
 import { readableDate, readableInstant } from '../dates.js';
 import { html, type Html } from '../html.js';
-import { ACCEPTED_TYPES, DETAIL_FIELDS, LABELS, MAX_UPLOAD_BYTES, printIban, type FieldErrors, type FieldValues, type FormField } from './hosted.forms.js';
+import { ACCEPTED_TYPES, DETAIL_FIELDS, LABELS, MAX_UPLOAD_BYTES, printIban, type FieldErrors, type FieldValues, type FormField } from '../../resources/onboardings/onboardings.employee-form.js';
 import { testId } from '../test-ids.js';
 
 /**

@@ -1,11 +1,12 @@
-import type { FormFile } from '../route.js';
-import type { EmployeeDetails } from '../../resources/onboardings/onboardings.model.js';
-import { isBsn, isIban } from '../../resources/onboardings/onboardings.personal-data.js';
+import type { EmployeeDetails } from './onboardings.model.js';
+import { isBsn, isIban } from './onboardings.personal-data.js';
 
 /**
  * The employee's form on the hosted pages, checked field by field with no HTTP: every field
  * gets its own message, and nothing is stored unless all are right. IBAN and BSN use the same
  * checks as the metadata safety net (mod-97 and the 11-check in onboardings.personal-data.ts).
+ * The hosted page and the control API's employee/submit shortcut both check with it, so the
+ * shortcut refuses what the page refuses, with the same messages.
  */
 export const DETAIL_FIELDS = ['street', 'house_number', 'postcode', 'city', 'birth_date', 'iban', 'bsn'] as const;
 export type DetailField = (typeof DETAIL_FIELDS)[number];
@@ -13,8 +14,15 @@ export type FormField = DetailField | 'identity_document';
 export type FieldValues = Record<DetailField, string>;
 export type FieldErrors = Partial<Record<FormField, string>>;
 
-/** An uploaded file as the form reader hands it over. */
-export type Upload = FormFile;
+/** An uploaded file: as the page's form reader hands it over, or decoded from a control request. */
+export interface Upload {
+  name: string;
+  /** The type the sender declared. */
+  type: string;
+  size: number;
+  /** At least the first 16 bytes: enough to tell the file's kind. */
+  bytes: Uint8Array;
+}
 
 export const MAX_UPLOAD_BYTES = 4 * 1024 * 1024;
 export const ACCEPTED_TYPES = ['image/jpeg', 'image/png', 'application/pdf'] as const;
