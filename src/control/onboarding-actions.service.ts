@@ -9,7 +9,7 @@ import { cancelRecord, createOnboarding } from '../resources/onboardings/onboard
 import { payrollOutcome } from '../resources/onboardings/onboardings.payroll.js';
 import { hostedUrl, renderOnboarding } from '../resources/onboardings/onboardings.view.js';
 import {
-  TermsBody, type ApproveBody, type DashboardCreateBody, type OpenBody, type PayrollFailBody, type ReturnBody, type VerifyBody,
+  TermsBody, type ApproveBody, type DashboardCreateBody, type PayrollFailBody, type ReturnBody, type VerifyBody,
 } from './onboarding-actions.schemas.js';
 import type { ActionName } from './inspect.schemas.js';
 
@@ -64,8 +64,6 @@ function requireAllowed(r: OnboardingRecord, trigger: Trigger): void {
 
 export type Action<B> = (ws: Workspace, r: OnboardingRecord, body: B, baseUrl: string) => OnboardingRecord;
 
-export const employeeOpen: Action<OpenBody> = (ws, r, body) => life.employeeOpen(ws, r, body.code);
-export const employeeSubmit: Action<unknown> = (ws, r) => life.employeeSubmit(ws, r);
 export const sendContract: Action<unknown> = (ws, r, _body, baseUrl) => life.sendContract(ws, r, baseUrl);
 export const employeeSign: Action<unknown> = (ws, r) => life.employeeSign(ws, r);
 export const managerCorrect: Action<unknown> = (ws, r) => life.managerCorrect(ws, r);
