@@ -1,10 +1,11 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import * as pkg from '../../src/index.js';
 import {
   checkDetails, checkUpload, DETAIL_FIELDS, MAX_UPLOAD_BYTES, sniffType, type DetailField, type Upload,
 } from '../../src/resources/onboardings/onboardings.employee-form.js';
 import {
-  documentBytes, FIELD_VALUES, TEST_DOCUMENTS, TEST_VALUES_VERSION, testValuesDocument, VALID_DETAILS, type DocumentMistake, type TestDocument,
+  documentBytes, FIELD_VALUES, TEST_DOCUMENTS, TEST_VALUES_VERSION, testValuesDocument, testValuesMarkdown, VALID_DETAILS, type DocumentMistake, type TestDocument,
 } from '../../src/resources/onboardings/onboardings.test-values.js';
 
 /**
@@ -112,5 +113,14 @@ describe('the document and the package', () => {
     expect(pkg.FIELD_VALUES).toBe(FIELD_VALUES);
     expect(pkg.TEST_DOCUMENTS).toBe(TEST_DOCUMENTS);
     expect(pkg.documentBytes).toBe(documentBytes);
+  });
+
+  it('is shown in docs/pages.md as the catalogue generates it (regenerate with `npm run docs:test-ids`)', () => {
+    const table = testValuesMarkdown();
+    expect(readFileSync('docs/pages.md', 'utf8')).toContain(`<!-- test-values:start -->\n${table}<!-- test-values:end -->`);
+    // Every entry is a row of its own.
+    const rows = table.split('\n').filter((l) => l.startsWith('| `'));
+    const entries = DETAIL_FIELDS.reduce((n, f) => n + FIELD_VALUES[f].valid.length + FIELD_VALUES[f].invalid.length, 0) + TEST_DOCUMENTS.valid.length + TEST_DOCUMENTS.invalid.length;
+    expect(rows).toHaveLength(entries);
   });
 });

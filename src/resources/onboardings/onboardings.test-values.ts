@@ -193,7 +193,7 @@ export const TEST_DOCUMENTS: { valid: TestDocument[]; invalid: DocumentMistake[]
     }),
     refused({ file_name: 'empty.jpg', content_type: 'image/jpeg', note: 'an empty file (on a first submission)', base64: '' }),
     refused({
-      file_name: 'large-scan.jpg', content_type: 'image/jpeg', note: `a JPEG of ${MAX_UPLOAD_BYTES} bytes + 1, over the limit`,
+      file_name: 'large-scan.jpg', content_type: 'image/jpeg', note: `a JPEG one byte over the limit (${MAX_UPLOAD_BYTES + 1} bytes)`,
       base64: JPEG, size: MAX_UPLOAD_BYTES + 1,
     }),
   ],
@@ -207,4 +207,23 @@ export function testValuesDocument(): { version: number; details: Record<DetailF
     fields: FIELD_VALUES,
     documents: TEST_DOCUMENTS,
   };
+}
+
+/** A value as a table cell: its JSON (so a control character shows), a long one cut, a bar escaped. */
+function cell(value: string): string {
+  const shown = value.length > 40 ? `${JSON.stringify(value.slice(0, 12))}… (${value.length} characters)` : JSON.stringify(value);
+  return `\`${shown.replace(/\|/g, '\\|')}\``;
+}
+
+/** The catalogue as docs/pages.md shows it (`npm run docs:test-ids` writes it). */
+export function testValuesMarkdown(): string {
+  const lines = [`Version ${TEST_VALUES_VERSION}.`, '', '| field | value | taken | note | the form says |', '| --- | --- | --- | --- | --- |'];
+  for (const f of DETAIL_FIELDS) {
+    for (const v of FIELD_VALUES[f].valid) lines.push(`| \`${f}\` | ${cell(v.value)} | yes${v.value === VALID_DETAILS[f] ? ' (default)' : ''} | ${v.note} | |`);
+    for (const m of FIELD_VALUES[f].invalid) lines.push(`| \`${f}\` | ${cell(m.value)} | no | ${m.note} | ${m.message} |`);
+  }
+  lines.push('', '| document | type | bytes | taken | note | the form says |', '| --- | --- | --- | --- | --- | --- |');
+  for (const d of TEST_DOCUMENTS.valid) lines.push(`| \`${d.file_name}\` | ${d.content_type} | ${documentBytes(d).length} | yes${d === VALID_JPEG ? ' (default)' : ''} | ${d.note} | |`);
+  for (const d of TEST_DOCUMENTS.invalid) lines.push(`| \`${d.file_name}\` | ${d.content_type} | ${documentBytes(d).length} | no | ${d.note} | ${d.message} |`);
+  return `${lines.join('\n')}\n`;
 }
