@@ -1,12 +1,12 @@
 import { fail, type ApiError } from '../core/errors.js';
 import type { Workspace } from '../core/workspace.js';
-import { decide, type Trigger } from '../resources/onboardings/onboardings.machine.js';
 import type { OnboardingRecord } from '../resources/onboardings/onboardings.model.js';
 import * as life from '../resources/onboardings/onboardings.lifecycle.js';
 import { confirmCodeWithoutSession } from '../resources/onboardings/onboardings.hosted-access.js';
 import { checkDetails, DETAIL_FIELDS, type FieldErrors, type FormField, type Upload } from '../resources/onboardings/onboardings.employee-form.js';
 import { documentBytes, TEST_DOCUMENTS, VALID_DETAILS } from '../resources/onboardings/onboardings.test-values.js';
 import type { OpenBody, SubmitBody } from './onboarding-actions.schemas.js';
+import { requireAllowed } from './onboarding-actions.service.js';
 
 /**
  * The employee's hosted steps as shortcuts of the control API, each taken as the page takes it:
@@ -14,11 +14,6 @@ import type { OpenBody, SubmitBody } from './onboarding-actions.schemas.js';
  * it), the form through the page's own checkDetails (its messages, nothing stored on a mistake)
  * and the same life-cycle calls, so the events and the stored record are the page's.
  */
-
-function requireAllowed(r: OnboardingRecord, trigger: Trigger): void {
-  const decision = decide(r.status, trigger);
-  if (!decision.ok) throw fail(decision.code, decision.message);
-}
 
 /** Without a code the link opens unchecked, as before; with one, the code is typed as on the page. */
 export function employeeOpen(ws: Workspace, r: OnboardingRecord, body: OpenBody): OnboardingRecord {

@@ -57,7 +57,7 @@ function memberWithRole(ws: Workspace, r: OnboardingRecord, userId: string, role
  * Asks the machine before a life-cycle function that reads state only some statuses have
  * (payroll facts exist from the employer's signature on), so a refusal is its 409.
  */
-function requireAllowed(r: OnboardingRecord, trigger: Trigger): void {
+export function requireAllowed(r: OnboardingRecord, trigger: Trigger): void {
   const decision = decide(r.status, trigger);
   if (!decision.ok) throw fail(decision.code, decision.message);
 }
