@@ -31,6 +31,12 @@ export type { CtrfReport } from './core/ctrf.js';
 export { StateFileError } from './persistence/state-file.js';
 /** The pages' selector contract (docs/pages.md "Selectors for your tests"): every data-testid a test may rely on. */
 export { PAGE_TEST_IDS, TEST_IDS_VERSION, type PageTestId } from './pages/test-ids.js';
+/** The employee form's test values (docs/pages.md "Test values and shortcuts"): what the hosted form and the employee/submit shortcut take and refuse. */
+export {
+  TEST_VALUES_VERSION, VALID_DETAILS, FIELD_VALUES, TEST_DOCUMENTS, documentBytes,
+  type TestValue, type FieldMistake, type TestDocument, type DocumentMistake,
+} from './resources/onboardings/onboardings.test-values.js';
+export type { DetailField } from './resources/onboardings/onboardings.employee-form.js';
 
 /** The parity kit (docs/parity.md): a corpus of recorded flows replayed against a target, drift at its JSON path. */
 export { runParity, paritySummary, parityJunit, parityCtrf, type ParityReport } from './parity/parity.js';

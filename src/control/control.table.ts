@@ -11,6 +11,7 @@ import { relayRoutes } from './relay.routes.js';
 import { requestRoutes } from './requests.routes.js';
 import { scenarioRoutes } from './scenario.routes.js';
 import { stateMachineRoutes } from './state-machine.routes.js';
+import { testValuesRoutes } from './test-values.routes.js';
 import { triggerRoutes } from './trigger.routes.js';
 import { waitRoutes } from './wait.routes.js';
 
@@ -25,4 +26,5 @@ export const controlRows = [
   ...triggerRoutes,
   ...eventCatalogRoutes,
   ...catalogRoutes,
+  ...testValuesRoutes,
 ];

@@ -31,7 +31,7 @@ interface ActionSpec {
  */
 export const ACTIONS: Record<ActionName, ActionSpec> = {
   'employee/open': { trigger: 'employee_open', body: 'optional' },
-  'employee/submit': { trigger: 'employee_submit', body: 'none' },
+  'employee/submit': { trigger: 'employee_submit', body: 'optional' },
   'verify-identity': { trigger: 'verify_identity', body: 'optional' },
   approve: { trigger: 'approve', body: 'required' },
   return: { trigger: 'return_to_employee', body: 'required' },

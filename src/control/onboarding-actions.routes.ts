@@ -5,10 +5,11 @@ import { ok } from '../operations/reply.js';
 import { defineControlRoute, type ControlRoute } from '../operations/control-row.js';
 import {
   ActionResult, ApproveBody, AuditLog, DashboardCreateBody, DashboardCreated, NoBody, OnboardingIdParam, OpenBody,
-  Outbox, OutboxQuery, PayrollFailBody, ReturnBody, TermsBody, VerifyBody,
+  Outbox, OutboxQuery, PayrollFailBody, ReturnBody, SubmitBody, SUBMIT_BODY_LIMIT, TermsBody, VerifyBody,
 } from './onboarding-actions.schemas.js';
 import { listOutbox } from './control.service.js';
 import * as act from './onboarding-actions.service.js';
+import * as steps from './employee-steps.service.js';
 import { OrganizationIdParam, OrganizationSettings, PatchOrganizationBody } from './organization-settings.schemas.js';
 import { findOrganization, patchOrganization, renderSettings } from './organization-settings.service.js';
 
@@ -27,13 +28,13 @@ const tag = 'Control';
  */
 function action<S extends TSchema, const N extends string, const A extends readonly string[] = []>(
   suffix: string, operationId: string, summary: string, body: S, run: act.Action<Static<S>>, client: { name: N; fields?: A },
-  guard?: (body: unknown) => void,
+  guard?: (body: unknown) => void, bodyLimit?: number,
 ) {
   // Its client method: `onboardings.<name>(id, ...the body's fields in order)`.
   const call = { name: `onboardings.${client.name}` as `onboardings.${N}`, args: ['id', ...(client.fields ?? [])] as unknown as readonly ['id', ...A] };
   return defineControlRoute<ControlHost, S, TSchema, { onboarding: Record<string, unknown> }, typeof call>({
     kind: 'control', perWorkspace: true, tag, method: 'POST', path: `/_emulator/onboardings/:id/${suffix}`,
-    operationId, summary, params: OnboardingIdParam, body, client: call, ...(guard ? { guard } : {}),
+    operationId, summary, params: OnboardingIdParam, body, client: call, ...(guard ? { guard } : {}), ...(bodyLimit ? { bodyLimit } : {}),
     responses: { 200: { description: 'The onboarding after the action', schema: ActionResult }, 404: errors, 409: errors, 422: errors },
     handle: (ctx) => {
       const ws = ctx.workspace;
@@ -53,8 +54,9 @@ export const onboardingActionRoutes = [
     client: { name: 'onboardings.create', args: 'body' },
     handle: (ctx) => ok(act.dashboardCreate(ctx.workspace, ctx.body, ctx.info.baseUrl), 201),
   }),
-  action('employee/open', 'employeeOpen', 'The employee opens the hosted link and confirms the one-time code', OpenBody, act.employeeOpen, { name: 'employeeOpen', fields: ['code'] }),
-  action('employee/submit', 'employeeSubmit', 'The employee submits the data: review starts, data_version + 1', NoBody, act.employeeSubmit, { name: 'employeeSubmit' }),
+  action('employee/open', 'employeeOpen', 'The employee opens the hosted link; a code is checked and counted as on the page', OpenBody, steps.employeeOpen, { name: 'employeeOpen', fields: ['code'] }),
+  // Room for a file just over the form's limit, so it gets the form's message rather than the body's.
+  action('employee/submit', 'employeeSubmit', 'The employee submits the form, checked as on the page: review starts, data_version + 1', SubmitBody, steps.employeeSubmit, { name: 'employeeSubmit', fields: ['details', 'identity_document'] }, undefined, SUBMIT_BODY_LIMIT),
   action('employee/sign', 'employeeSign', 'The employee signs the contract', NoBody, act.employeeSign, { name: 'employeeSign' }),
   action('manager/correct', 'managerCorrect', 'The manager corrects data returned to the manager: review again, data_version + 1', NoBody, act.managerCorrect, { name: 'managerCorrect' }),
   action('change-terms', 'changeTerms', 'The dashboard changes employment terms: data_version + 1, approvals lapse, review again', TermsBody, act.changeTerms, { name: 'changeTerms', fields: ['contract_type', 'hours_per_week', 'hourly_wage_cents', 'position', 'start_date'] }, act.requireTerms),

@@ -3,6 +3,8 @@ import { Literals } from '../resources/common.schemas.js';
 import { ROLES } from '../resources/organizations/organizations.model.js';
 import { RETURN_REASON_MAX } from '../resources/onboardings/onboardings.model.js';
 import { CreateOnboardingBody, OnboardingSchema } from '../resources/onboardings/onboardings.schemas.js';
+import { TEST_DOCUMENTS } from '../resources/onboardings/onboardings.test-values.js';
+import { MAX_UPLOAD_BYTES } from '../resources/onboardings/onboardings.employee-form.js';
 
 /** Request and response shapes of the dashboard, employee and back-office actions (control API). */
 const Strict = { additionalProperties: false } as const;
@@ -43,6 +45,30 @@ export const OpenBody = Type.Object(
   { ...Strict, title: 'EmployeeOpenRequest' },
 );
 export type OpenBody = Static<typeof OpenBody>;
+
+/** Longer than any value the form takes (100 characters of text), so a long value gets the form's own message. */
+const DETAIL_MAX = 1000;
+const Typed = (description: string) => Type.Optional(Type.String({ maxLength: DETAIL_MAX, description }));
+
+export const SubmitBody = Type.Object(
+  {
+    details: Type.Optional(Type.Object(
+      {
+        street: Typed('as typed in the form'), house_number: Typed('12A'), postcode: Typed('1012 AB'), city: Typed('as typed in the form'),
+        birth_date: Typed('YYYY-MM-DD'), iban: Typed('NL91 ABNA 0417 1643 00'), bsn: Typed('111222333'),
+      },
+      { ...Strict, description: 'the form\'s fields as typed; one left out takes its value of GET /_emulator/test-values (details)' },
+    )),
+    identity_document: Type.Optional(Type.Union([
+      Type.Object({ file_name: Type.String({ minLength: 1, maxLength: DETAIL_MAX }), content_base64: Type.String({ description: 'the file, base64' }) }, Strict),
+      Type.Object({ test_document: Literals(TEST_DOCUMENTS.valid.map((d) => d.file_name)) }, Strict),
+    ], { description: 'default: the test values\' JPEG' })),
+  },
+  { ...Strict, title: 'EmployeeSubmitRequest' },
+);
+export type SubmitBody = Static<typeof SubmitBody>;
+/** The form's file limit in base64 (4/3) and room for the fields: as the page's form takes twice the file limit. */
+export const SUBMIT_BODY_LIMIT = 2 * MAX_UPLOAD_BYTES;
 
 /** The terms a change may set are the life cycle's (changeTerms), declared beside it. */
 export { TermsBody } from '../resources/onboardings/onboardings.schemas.js';

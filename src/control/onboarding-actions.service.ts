@@ -9,7 +9,7 @@ import { cancelRecord, createOnboarding } from '../resources/onboardings/onboard
 import { payrollOutcome } from '../resources/onboardings/onboardings.payroll.js';
 import { hostedUrl, renderOnboarding } from '../resources/onboardings/onboardings.view.js';
 import {
-  TermsBody, type ApproveBody, type DashboardCreateBody, type OpenBody, type PayrollFailBody, type ReturnBody, type VerifyBody,
+  TermsBody, type ApproveBody, type DashboardCreateBody, type PayrollFailBody, type ReturnBody, type VerifyBody,
 } from './onboarding-actions.schemas.js';
 import type { ActionName } from './inspect.schemas.js';
 
@@ -57,15 +57,13 @@ function memberWithRole(ws: Workspace, r: OnboardingRecord, userId: string, role
  * Asks the machine before a life-cycle function that reads state only some statuses have
  * (payroll facts exist from the employer's signature on), so a refusal is its 409.
  */
-function requireAllowed(r: OnboardingRecord, trigger: Trigger): void {
+export function requireAllowed(r: OnboardingRecord, trigger: Trigger): void {
   const decision = decide(r.status, trigger);
   if (!decision.ok) throw fail(decision.code, decision.message);
 }
 
 export type Action<B> = (ws: Workspace, r: OnboardingRecord, body: B, baseUrl: string) => OnboardingRecord;
 
-export const employeeOpen: Action<OpenBody> = (ws, r, body) => life.employeeOpen(ws, r, body.code);
-export const employeeSubmit: Action<unknown> = (ws, r) => life.employeeSubmit(ws, r);
 export const sendContract: Action<unknown> = (ws, r, _body, baseUrl) => life.sendContract(ws, r, baseUrl);
 export const employeeSign: Action<unknown> = (ws, r) => life.employeeSign(ws, r);
 export const managerCorrect: Action<unknown> = (ws, r) => life.managerCorrect(ws, r);

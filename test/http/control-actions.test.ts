@@ -356,18 +356,21 @@ describe('hosted links, mails and the outbox', () => {
     expect(await outbox(h, `?onboarding_id=${quiet}`)).toEqual([]);
   });
 
-  it('the employee opens with the mailed code; a wrong code is 422 and changes nothing', async () => {
+  it('the employee opens with the mailed code; a wrong code is 422, counted as on the page, and changes nothing else', async () => {
     const h = harness();
     const id = await createOnboarding(h, KEYS.owner, { options: { send_invitation: true } });
     const [mail] = await outbox(h, `?onboarding_id=${id}`);
     const wrong = mail!.code === '000000' ? '111111' : '000000';
     const err = await refused(h, id, 'employee/open', { code: wrong }, 422, 'one_time_code_invalid');
     expect(err.param).toBe('code');
+    expect(h.emulator.defaultWorkspace.store.onboardings.get(id)!.hosted_link!.code_attempts).toBe(1);
+    expect(await types(h, id)).toEqual(['onboarding.created', 'onboarding.invitation_sent']);
     const o = await must(h, id, 'employee/open', { code: mail!.code! });
     expect(o.hosted_link).toMatchObject({ status: 'activated', activated: true });
     expect(await types(h, id)).toEqual(['onboarding.created', 'onboarding.invitation_sent', 'onboarding.started']);
-    // Opening again is no new start.
-    await must(h, id, 'employee/open', { code: mail!.code! });
+    // The code is used up, as on the page; opening again is no new start.
+    await refused(h, id, 'employee/open', { code: mail!.code! }, 422, 'one_time_code_invalid');
+    await must(h, id, 'employee/open');
     expect((await types(h, id)).filter((t) => t === 'onboarding.started')).toHaveLength(1);
   });
 

@@ -212,6 +212,10 @@ export async function exerciseEveryTool(client: Client, base: string, receiver: 
   const catalog = await use<{ object: string; entries: { section: string }[] }>('catalog', { action: 'catalog' });
   expect(catalog.object).toBe('catalog');
   expect(catalog.entries.filter((e) => e.section === 'control_action').length).toBeGreaterThan(10);
+  // catalog's testValues: the employee form's test values, a refused value with the form's message.
+  const values = await use<{ version: number; fields: { iban: { invalid: { message: string }[] } } }>('catalog', { action: 'testValues' });
+  expect(values.version).toBe(1);
+  expect(values.fields.iban.invalid.some((m) => m.message.includes('mod-97'))).toBe(true);
 
   // receiver_check: a correct receiver passes.
   const graded = await gradedReceiver('correct');

@@ -64,6 +64,20 @@ export type CodeResult =
  * marked activated. The code is then used up: a fresh, unsent one replaces it.
  */
 export function confirmCode(ws: Workspace, r: OnboardingRecord, code: string): CodeResult {
+  const result = enterCode(ws, r, code, true);
+  return result.kind === 'ok' ? { ...result, session: result.session! } : result;
+}
+
+/**
+ * The code typed through the control API's employee/open shortcut: counted, voided and used up
+ * as on the page, but no page session starts (no browser holds one; a session would push out a
+ * browser's, as a link keeps only MAX_SESSIONS).
+ */
+export function confirmCodeWithoutSession(ws: Workspace, r: OnboardingRecord, code: string): Exclude<CodeResult, { kind: 'ok' }> | { kind: 'ok'; record: OnboardingRecord } {
+  return enterCode(ws, r, code, false);
+}
+
+function enterCode(ws: Workspace, r: OnboardingRecord, code: string, startSession: boolean): Exclude<CodeResult, { kind: 'ok' }> | { kind: 'ok'; record: OnboardingRecord; session?: string } {
   const link = r.hosted_link!;
   if (codeVoid(link)) return { kind: 'void', record: r };
   if (!sameSecret(code, link.code)) {
@@ -73,16 +87,16 @@ export function confirmCode(ws: Workspace, r: OnboardingRecord, code: string): C
   }
   const opened = r.status === 'pending_employee' ? employeeOpen(ws, r, code) : r;
   const current = opened.hosted_link!;
-  const session = ws.ids.token();
+  const session = startSession ? ws.ids.token() : undefined;
   const record = putLink(ws, opened, {
     ...current,
     activated_at: current.activated_at ?? ws.now(),
     code: ws.ids.code(6),
     code_attempts: 0,
     code_sent_at: null,
-    sessions: [...(current.sessions ?? []), session].slice(-MAX_SESSIONS),
+    ...(session === undefined ? {} : { sessions: [...(current.sessions ?? []), session].slice(-MAX_SESSIONS) }),
   });
-  return { kind: 'ok', record, session };
+  return session === undefined ? { kind: 'ok', record } : { kind: 'ok', record, session };
 }
 
 /** Whether a page session (the cookie's value) belongs to this link. */
