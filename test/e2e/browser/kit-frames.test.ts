@@ -1,6 +1,4 @@
-import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -8,6 +6,7 @@ import { httpControl } from '../../../src/client/http.js';
 import { frameShowing, HostedPages, ReviewPage } from '../../../src/playwright/index.js';
 import { useBrowserAndEmulator } from '../../support/browser.js';
 import { createBody, KEYS } from '../../support/harness.js';
+import { PARTNER_SITE_ARGS, partnerSite, type PartnerSite } from '../../support/partner-site.js';
 
 /**
  * The Playwright helpers inside a partner's page on another site: the partner's page is served
@@ -16,12 +15,10 @@ import { createBody, KEYS } from '../../support/harness.js';
  * pages run in a plain iframe (their session a partitioned cookie), the review in the frame
  * embed.js mounts; a host outside allowed_origins is refused framing.
  */
-// The partner's return_url is served here over https under its own name: the browser resolves
-// app.acme.test to 127.0.0.1 and takes the self-signed certificate of test/support/tls.
-const env = useBrowserAndEmulator({}, ['--host-resolver-rules=MAP app.acme.test 127.0.0.1', '--ignore-certificate-errors']);
+const env = useBrowserAndEmulator({}, PARTNER_SITE_ARGS);
 let RETURN_URL = '';
 let partner: { server: Server; origin: string };
-let welcome: HttpsServer;
+let site: PartnerSite;
 
 /** The partner's product: the hosted link in an iframe, or the review mounted with embed.js. */
 function partnerPage(path: string, params: URLSearchParams): string {
@@ -41,20 +38,14 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   partner = { server, origin: `http://localhost:${(server.address() as AddressInfo).port}` };
-  const tls = (name: string) => readFileSync(new URL(`../../support/tls/app.acme.test.${name}`, import.meta.url));
-  welcome = createHttpsServer({ cert: tls('crt'), key: tls('key') }, (_req, res) => {
-    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
-    res.end('<!doctype html><title>Welcome</title><h1>Partner welcome</h1>');
-  });
-  await new Promise<void>((resolve) => welcome.listen(0, '127.0.0.1', resolve));
-  RETURN_URL = `https://app.acme.test:${(welcome.address() as AddressInfo).port}/welcome`;
+  site = await partnerSite();
+  RETURN_URL = site.returnUrl;
 });
 afterAll(async () => {
+  await site?.close();
   // The browser still holds its keep-alive connections: close them, or close() waits for them.
-  for (const s of [partner?.server, welcome]) {
-    s?.closeAllConnections();
-    await new Promise<void>((resolve) => (s ? s.close(() => resolve()) : resolve()));
-  }
+  partner?.server.closeAllConnections();
+  await new Promise<void>((resolve) => (partner ? partner.server.close(() => resolve()) : resolve()));
 });
 
 const opened: Page[] = [];

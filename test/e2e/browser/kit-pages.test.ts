@@ -1,10 +1,11 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { httpControl } from '../../../src/client/http.js';
 import { FIELD_VALUES, HostedPages, PageRefusal, ReviewPage, TEST_DOCUMENTS, VALID_DETAILS } from '../../../src/playwright/index.js';
 import { DETAIL_FIELDS } from '../../../src/resources/onboardings/onboardings.employee-form.js';
 import { useBrowserAndEmulator } from '../../support/browser.js';
 import { createBody, KEYS } from '../../support/harness.js';
+import { PARTNER_SITE_ARGS, partnerSite, type PartnerSite } from '../../support/partner-site.js';
 
 /**
  * The Playwright helpers (onboarding-emulator/playwright) in Debian's Chromium against a real
@@ -14,8 +15,14 @@ import { createBody, KEYS } from '../../support/harness.js';
  * and the reviewer's actions with a four-eyes refusal. The review between the form and the
  * signature goes through the control API, as a partner's CI would drive it.
  */
-const env = useBrowserAndEmulator();
-const RETURN_URL = 'https://app.acme.test/welcome';
+const env = useBrowserAndEmulator({}, PARTNER_SITE_ARGS);
+let RETURN_URL = '';
+let site: PartnerSite;
+beforeAll(async () => {
+  site = await partnerSite();
+  RETURN_URL = site.returnUrl;
+});
+afterAll(async () => site?.close());
 
 const record = (id: string) => env.emulator.defaultWorkspace.store.onboardings.get(id)!;
 const eventTypes = (id: string) => env.emulator.defaultWorkspace.store.events.values().filter((e) => e.data.onboarding_id === id).map((e) => e.type);
@@ -40,11 +47,10 @@ afterEach(async () => {
   for (const page of opened.splice(0)) await page.close();
 });
 
-/** A tab where the partner's return_url answers (it is not reachable here), closed after the test. */
+/** A tab, closed after the test. */
 async function tab(): Promise<Page> {
   const page = await env.browser.context.newPage();
   opened.push(page);
-  await page.route(`${RETURN_URL}**`, (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<h1>Partner welcome</h1>' }));
   return page;
 }
 
