@@ -1,6 +1,7 @@
 // Installs the package as a partner would and runs a small test in each kind of project it
-// promises to work in: vitest, Node's own runner (ES module and CommonJS files), Jest, and a
-// strict TypeScript project that checks the package's types (skipLibCheck off). Each project is
+// promises to work in: vitest, Node's own runner (ES module and CommonJS files), Jest, a
+// strict TypeScript project that checks the package's types (skipLibCheck off), and a
+// Playwright suite that drives the pages through the package's helpers. Each project is
 // made as a person makes one, in a fresh temporary folder: `npm init -y` (a CommonJS project
 // with npm 11), the runner's own init where it has one (`tsc --init`), the runner and the packed
 // tarball installed from the npm registry, and the test files of test/consumers/<name>/ (the
@@ -109,6 +110,9 @@ const PROJECTS = {
     ],
   },
   vitest: { install: ['vitest@^4'], test: 'vitest run' },
+  // The Playwright helpers (onboarding-emulator/playwright) as a partner's suite uses them, in
+  // Debian's Chromium (playwright.config.mjs): @playwright/test brings playwright-core, the peer.
+  playwright: { install: ['@playwright/test@^1'], test: 'playwright test' },
 };
 
 const wanted = process.argv.slice(2);
