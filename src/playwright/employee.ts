@@ -51,13 +51,18 @@ export class HostedPages {
     return mail.code;
   }
 
-  /** Types the code (by default the one in the outbox) and continues; a refused code throws PageRefusal with the page's words. */
+  /**
+   * Types the code (by default the one in the outbox) and continues; a refused code, a void one or
+   * a link that cannot be used throws PageRefusal with the page's words. Signed in already: nothing to do.
+   */
   async enterCode(code?: string): Promise<void> {
     const input = byTestId(this.surface, 'code-input');
     if ((await input.count()) === 0) {
-      // A void code: the page asks for a new one instead, and says so.
+      // Signed in already (this browser confirmed a code before): nothing to enter.
+      if (await this.signedIn()) return;
+      // A void code asks for a new one, and a link that cannot be used says why: in its notice or its heading.
       const notice = await noticeOf(this.surface);
-      throw new PageRefusal(notice?.text ?? `the page asks for no code: ${await this.title()}`);
+      throw new PageRefusal(notice?.text ?? (await this.title()));
     }
     const typed = code ?? (await this.readCode());
     await input.fill(typed, this.wait());
@@ -67,6 +72,14 @@ export class HostedPages {
     if ((await byTestId(this.surface, 'code-input').count()) > 0) {
       throw new PageRefusal('the code was taken but the page asks for it again: the browser did not keep the page session (cookies blocked in this frame? see docs/pages.md, "Embedding the employee\'s pages")');
     }
+  }
+
+  /** Whether the surface shows a page of a signed-in employee: the form, the review notice, the contract or the thank-you. */
+  private async signedIn(): Promise<boolean> {
+    for (const id of ['details-form', 'submitted-status', 'sign-button', 'signed-status'] as const) {
+      if ((await byTestId(this.surface, id).count()) > 0) return true;
+    }
+    return false;
   }
 
   /** Asks for a new code (the previous one stops working). */
