@@ -1,11 +1,11 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { httpControl } from '../../../src/client/http.js';
 import { frameShowing, HostedPages, ReviewPage } from '../../../src/playwright/index.js';
 import { useBrowserAndEmulator } from '../../support/browser.js';
 import { createBody, KEYS } from '../../support/harness.js';
+import { created, reviewedAndSent, useTabs } from '../../support/kit.js';
 import { PARTNER_SITE_ARGS, partnerSite, type PartnerSite } from '../../support/partner-site.js';
 
 /**
@@ -48,22 +48,9 @@ afterAll(async () => {
   await new Promise<void>((resolve) => (partner ? partner.server.close(() => resolve()) : resolve()));
 });
 
-const opened: Page[] = [];
-afterEach(async () => {
-  for (const page of opened.splice(0)) await page.close();
-});
-
+const tab = useTabs(env);
 const record = (id: string) => env.emulator.defaultWorkspace.store.onboardings.get(id)!;
-const control = () => httpControl({ url: env.server.url });
-
-async function api(path: string, body: unknown, key: string): Promise<Record<string, unknown>> {
-  const res = await fetch(`${env.server.url}${path}`, {
-    method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${key}` }, body: JSON.stringify(body),
-  });
-  const json = (await res.json()) as Record<string, unknown>;
-  expect(res.status, JSON.stringify(json)).toBe(201);
-  return json;
-}
+const api = (path: string, body: unknown, key: string) => created(env.server.url, path, body, key);
 
 async function patchOrigins(origins: string[]): Promise<void> {
   const res = await fetch(`${env.server.url}/_emulator/organizations/org_acme`, {
@@ -74,8 +61,7 @@ async function patchOrigins(origins: string[]): Promise<void> {
 
 /** The partner's page showing `url` (hosted) or mounting it (review). */
 async function partnerShowing(kind: 'hosted' | 'review', url: string): Promise<Page> {
-  const page = await env.browser.context.newPage();
-  opened.push(page);
+  const page = await tab();
   await page.goto(`${partner.origin}/${kind}?url=${encodeURIComponent(url)}`);
   return page;
 }
@@ -93,10 +79,7 @@ describe('the employee\'s pages in a frame of a partner\'s page on another site'
     expect(record(id).status).toBe('in_review');
     expect(await page.locator('h1').textContent()).toBe('Partner product');
 
-    const users = { manager: 'usr_acme_mark', payroll_reviewer: 'usr_acme_paula', owner: 'usr_acme_olivia' } as const;
-    await control().onboardings.verifyIdentity(id, users.manager);
-    for (const role of record(id).required_roles) await control().onboardings.approve(id, role, users[role], record(id).data_version);
-    await control().onboardings.sendContract(id);
+    await reviewedAndSent(env, id);
 
     // The partitioned cookie is sent again in this partner's frames: the contract shows, no code asked.
     const later = await partnerShowing('hosted', made.hosted_url as string);
@@ -110,8 +93,7 @@ describe('the employee\'s pages in a frame of a partner\'s page on another site'
   it('a partner page on a host outside allowed_origins is refused framing by frame-ancestors', async () => {
     await patchOrigins(['app.acme.test', '*.acme.test']);
     const made = await api('/v1/onboardings', createBody(), KEYS.owner);
-    const page = await env.browser.context.newPage();
-    opened.push(page);
+    const page = await tab();
     const violations: string[] = [];
     page.on('console', (m) => {
       if (m.text().includes('frame-ancestors')) violations.push(m.text());

@@ -1,12 +1,12 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { Emulator } from '../../../src/emulator.js';
 import { listen } from '../../../src/http/server.js';
 import { HostedPages, PageRefusal } from '../../../src/playwright/index.js';
 import { useBrowserAndEmulator } from '../../support/browser.js';
 import { createBody, FROZEN_START, KEYS } from '../../support/harness.js';
+import { created as posted, useTabs } from '../../support/kit.js';
 
 /**
  * The Playwright helpers when things go wrong around them: a base URL that is no emulator, a
@@ -16,25 +16,10 @@ import { createBody, FROZEN_START, KEYS } from '../../support/harness.js';
  */
 const env = useBrowserAndEmulator();
 
-const opened: Page[] = [];
-afterEach(async () => {
-  for (const page of opened.splice(0)) await page.close();
-});
+const tab = useTabs(env);
 
-async function tab(): Promise<Page> {
-  const page = await env.browser.context.newPage();
-  opened.push(page);
-  return page;
-}
-
-async function created(base = env.server.url, key = KEYS.owner, reference = 'kit-hostile'): Promise<{ id: string; hosted_url: string }> {
-  const res = await fetch(`${base}/v1/onboardings`, {
-    method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${key}` }, body: JSON.stringify(createBody({ reference })),
-  });
-  const body = (await res.json()) as { id: string; hosted_url: string };
-  expect(res.status, JSON.stringify(body)).toBe(201);
-  return body;
-}
+const created = async (base = env.server.url, key: string = KEYS.owner, reference = 'kit-hostile') =>
+  (await posted(base, '/v1/onboardings', createBody({ reference }), key)) as { id: string; hosted_url: string };
 
 describe('bad configuration', () => {
   it('an emulatorUrl that answers as something else is named as such', async () => {

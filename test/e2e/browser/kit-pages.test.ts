@@ -1,10 +1,9 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
-import { httpControl } from '../../../src/client/http.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIELD_VALUES, HostedPages, PageRefusal, ReviewPage, TEST_DOCUMENTS, VALID_DETAILS } from '../../../src/playwright/index.js';
 import { DETAIL_FIELDS } from '../../../src/resources/onboardings/onboardings.employee-form.js';
 import { useBrowserAndEmulator } from '../../support/browser.js';
 import { createBody, KEYS } from '../../support/harness.js';
+import { created as posted, reviewedAndSent, useTabs } from '../../support/kit.js';
 import { PARTNER_SITE_ARGS, partnerSite, type PartnerSite } from '../../support/partner-site.js';
 
 /**
@@ -26,41 +25,14 @@ afterAll(async () => site?.close());
 
 const record = (id: string) => env.emulator.defaultWorkspace.store.onboardings.get(id)!;
 const eventTypes = (id: string) => env.emulator.defaultWorkspace.store.events.values().filter((e) => e.data.onboarding_id === id).map((e) => e.type);
-const control = () => httpControl({ url: env.server.url });
-
-async function api(path: string, body: unknown, key: string): Promise<Record<string, unknown>> {
-  const res = await fetch(`${env.server.url}${path}`, {
-    method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${key}` }, body: JSON.stringify(body),
-  });
-  const json = (await res.json()) as Record<string, unknown>;
-  expect(res.status, JSON.stringify(json)).toBe(201);
-  return json;
-}
+const api = (path: string, body: unknown, key: string) => posted(env.server.url, path, body, key);
 
 const created = async (overrides: Record<string, unknown> = {}) => {
   const body = await api('/v1/onboardings', createBody(overrides), KEYS.owner);
   return { id: body.id as string, url: body.hosted_url as string };
 };
 
-const opened: Page[] = [];
-afterEach(async () => {
-  for (const page of opened.splice(0)) await page.close();
-});
-
-/** A tab, closed after the test. */
-async function tab(): Promise<Page> {
-  const page = await env.browser.context.newPage();
-  opened.push(page);
-  return page;
-}
-
-/** The review between the form and the signature, through the control API: identity, one approval per role, the contract. */
-async function reviewedAndSent(id: string): Promise<void> {
-  const users = { manager: 'usr_acme_mark', payroll_reviewer: 'usr_acme_paula', owner: 'usr_acme_olivia' } as const;
-  await control().onboardings.verifyIdentity(id, users.manager);
-  for (const role of record(id).required_roles) await control().onboardings.approve(id, role, users[role], record(id).data_version);
-  await control().onboardings.sendContract(id);
-}
+const tab = useTabs(env);
 
 describe('the employee through the helpers', () => {
   it('opens the link, enters the code from the outbox, sends the form with a document, signs and follows the return_url', async () => {
@@ -74,7 +46,7 @@ describe('the employee through the helpers', () => {
     await employee.followReturn(RETURN_URL);
     expect(record(id)).toMatchObject({ status: 'in_review', employee_details: { iban: VALID_DETAILS.iban.replace(/ /g, ''), bsn: VALID_DETAILS.bsn } });
 
-    await reviewedAndSent(id);
+    await reviewedAndSent(env, id);
     await employee.open(url);
     await employee.sign();
     await employee.followReturn(RETURN_URL);
