@@ -42,7 +42,7 @@ code{font:12px/1.3 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
 button{font:inherit;font-weight:600;padding:.25rem .7rem;color:#fff;background:var(--accent);border:1px solid var(--accent);border-radius:4px;cursor:pointer}
 button[disabled]{opacity:.5;cursor:not-allowed}
 button.link{background:none;border:0;color:var(--accent);padding:0;text-decoration:underline;font-weight:400;word-break:break-all;text-align:left;font-family:ui-monospace,Menlo,Consolas,monospace;font-size:12px}
-button:focus-visible,input:focus-visible,select:focus-visible,a:focus-visible,[tabindex]:focus-visible{outline:3px solid #ffbf47;outline-offset:2px}
+button:focus-visible,input:focus-visible,select:focus-visible,a:focus-visible,[tabindex]:focus-visible{outline:3px solid #0b0c0c;outline-offset:2px;box-shadow:0 0 0 8px #ffdd00}
 input,select{font:inherit;padding:.2rem .3rem;border:1px solid #767676;border-radius:3px}
 .controls{display:flex;flex-wrap:wrap;align-items:center;gap:.5rem;margin-bottom:.4rem}
 form.inline{display:flex;align-items:center;gap:.3rem}
