@@ -20,6 +20,8 @@ const frameOfSurface = (surface: Surface): Frame => ('mainFrame' in surface ? su
 export async function submitWith(surface: Surface, button: Locator, timeout?: number): Promise<void> {
   const frame = frameOfSurface(surface);
   const navigated = frame.page().waitForEvent('framenavigated', { predicate: (f) => f === frame, ...(timeout === undefined ? {} : { timeout }) });
+  // Awaited below; when the click fails first, its error is the one thrown and this wait's own end must not go unhandled.
+  navigated.catch(() => undefined);
   await button.click(timeout === undefined ? {} : { timeout });
   await navigated;
   await frame.waitForLoadState('domcontentloaded');

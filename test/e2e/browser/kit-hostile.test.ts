@@ -58,6 +58,16 @@ describe('bad configuration', () => {
   }, 60_000);
 });
 
+describe('a step the page does not offer', () => {
+  it('fails after the helper\'s timeout with Playwright\'s error, and leaves nothing unhandled behind', async () => {
+    const made = await created(env.server.url, KEYS.owner, 'kit-no-button');
+    const employee = new HostedPages(await tab(), { timeout: 1_000 });
+    await employee.open(made.hosted_url);
+    // The code page has no Sign button: the click times out; the wait for the next page ends unobserved (vitest fails a run on an unhandled rejection).
+    await expect(employee.sign()).rejects.toThrow(/locator\.click: Timeout 1000ms exceeded/);
+  }, 60_000);
+});
+
 describe('a crash midway', () => {
   it('the emulator stops after the link was opened: reading the code fails at once, naming the address', async () => {
     const emulator = new Emulator({ clock: { mode: 'frozen', start: FROZEN_START } });
