@@ -65,16 +65,20 @@ function formRefusal(errors: FieldErrors): ApiError {
 }
 
 /**
- * The employee sends the form: fields left out take the test values' valid details, the
- * document the test JPEG. A returned form's earlier document stays when the file sent is empty,
- * as on the page. Checked before anything is stored; the life cycle's own refusal comes first.
+ * The employee sends the form. The first time, fields left out take the test values' valid
+ * details and the document the test JPEG. A form returned for correction starts, as on the page,
+ * from what the employee sent before: fields left out keep their stored values, and the earlier
+ * document stays unless one is sent (or sent empty). Checked before anything is stored; the life
+ * cycle's own refusal comes first.
  */
 export function employeeSubmit(ws: Workspace, r: OnboardingRecord, body: SubmitBody): OnboardingRecord {
   requireAllowed(r, 'employee_submit');
   life.checkSubmit(r);
-  const upload = uploadOf(body.identity_document);
-  const previousDocument = r.employee_details?.identity_document ?? undefined;
-  const checked = checkDetails({ ...VALID_DETAILS, ...body.details }, upload, { today: ws.now().slice(0, 10), previousDocument });
+  const previous = r.employee_details ?? null;
+  const previousDocument = previous?.identity_document ?? undefined;
+  const defaults = previous ? Object.fromEntries(DETAIL_FIELDS.map((f) => [f, previous[f]])) : VALID_DETAILS;
+  const upload = body.identity_document === undefined && previousDocument ? null : uploadOf(body.identity_document);
+  const checked = checkDetails({ ...defaults, ...body.details }, upload, { today: ws.now().slice(0, 10), previousDocument });
   if (!checked.ok) throw formRefusal(checked.errors);
-  return life.employeeSubmit(ws, r, { details: checked.details, newDocument: upload.size > 0 });
+  return life.employeeSubmit(ws, r, { details: checked.details, newDocument: upload !== null && upload.size > 0 });
 }

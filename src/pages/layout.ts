@@ -84,11 +84,14 @@ function contentSecurityPolicy(styleHash: string, policy: PagePolicy = {}): stri
 
 /**
  * The policy of what the page paths serve besides pages (embed.js, the review's script and
- * style, the contract PDF, redirects): nothing may load, frame it or be posted from it. A
- * script or style sheet is governed by the policy of the page that includes it, so this one
- * only counts when the file is opened by itself; Chromium's PDF viewer shows the PDF under it.
+ * style, the contract PDF, redirects): nothing may load, frame it or be posted from it; the
+ * contract PDF may be framed where its link's pages may. A script or style sheet is governed by
+ * the policy of the page that includes it, so this one only counts when the file is opened by
+ * itself; Chromium's PDF viewer shows the PDF under it.
  */
-export const RESOURCE_POLICY = ["default-src 'none'", "base-uri 'none'", "form-action 'none'", "frame-ancestors 'none'"].join('; ');
+export const resourcePolicy = (frameAncestors = "'none'"): string =>
+  ["default-src 'none'", "base-uri 'none'", "form-action 'none'", `frame-ancestors ${frameAncestors}`].join('; ');
+export const RESOURCE_POLICY = resourcePolicy();
 
 /** The whole document and the policy to send with it. */
 export function renderPage(shell: PageShell, policy: PagePolicy = {}): { html: string; csp: string } {

@@ -2,7 +2,7 @@ import type { Locator } from 'playwright-core';
 import { httpControl } from '../client/http.js';
 import { DETAIL_FIELDS, type DetailField, type FormField } from '../resources/onboardings/onboardings.employee-form.js';
 import { documentBytes, TEST_DOCUMENTS, VALID_DETAILS, type DocumentMistake, type TestDocument } from '../resources/onboardings/onboardings.test-values.js';
-import { byTestId, noticeOf, PageRefusal, submitWith, titleOf, type Surface } from './surface.js';
+import { byTestId, noticeOf, PageRefusal, submitWith, textIfShown, titleOf, within, type Surface } from './surface.js';
 
 /**
  * The employee's hosted pages driven as a person would: the link, the one-time code (read from
@@ -27,6 +27,9 @@ const DATE_INPUT = /^\d{4}-\d{2}-\d{2}$/;
 const holdsDate = (value: string) => DATE_INPUT.test(value) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value);
 
 export class HostedPages {
+  /** The emulator's origin, once the surface showed one of its hosted pages: after a return_url it shows the partner's. */
+  private origin: string | undefined;
+
   constructor(readonly surface: Surface, readonly options: HostedOptions = {}) {}
 
   /** Opens hosted_url in the surface (a frame that shows it already needs no open). */
@@ -36,15 +39,27 @@ export class HostedPages {
 
   /** The link's path, /hosted/<token>, from the surface's address. */
   private linkPath(): string {
-    const path = /^\/hosted\/[^/?#]+/.exec(new URL(this.surface.url()).pathname)?.[0];
-    if (!path) throw new Error(`not on a hosted page: ${this.surface.url()}`);
+    const url = new URL(this.surface.url());
+    const path = /^\/hosted\/[^/?#]+/.exec(url.pathname)?.[0];
+    if (!path || (this.origin !== undefined && url.origin !== this.origin)) throw new Error(`not on a hosted page: ${this.surface.url()}`);
+    this.origin = url.origin;
     return path;
+  }
+
+  /** Whether the surface shows one of the emulator's hosted pages (not the partner's after a return_url). */
+  private onHostedPage(): boolean {
+    try {
+      this.linkPath();
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   /** The link's current one-time code: the newest mail of the outbox for this link that carries one. */
   async readCode(): Promise<string> {
     const path = this.linkPath();
-    const url = this.options.emulatorUrl ?? new URL(this.surface.url()).origin;
+    const url = this.options.emulatorUrl ?? this.origin!;
     const mails = await httpControl({ url }, this.options.workspace).outbox({});
     const mail = mails.filter((m) => m.code !== null && m.link !== null && new URL(m.link).pathname === path).at(-1);
     if (!mail?.code) throw new Error(`the outbox has no one-time code for ${path}${this.options.workspace ? ` in workspace ${this.options.workspace}` : ''}`);
@@ -61,14 +76,14 @@ export class HostedPages {
       // Signed in already (this browser confirmed a code before): nothing to enter.
       if (await this.signedIn()) return;
       // A void code asks for a new one, and a link that cannot be used says why: in its notice or its heading.
-      const notice = await noticeOf(this.surface);
+      const notice = await noticeOf(this.surface, this.options.timeout);
       throw new PageRefusal(notice?.text ?? (await this.title()));
     }
     const typed = code ?? (await this.readCode());
     await input.fill(typed, this.wait());
     await this.submit(byTestId(this.surface, 'code-submit'));
-    const error = byTestId(this.surface, 'code-error');
-    if ((await error.count()) > 0) throw new PageRefusal(((await error.first().textContent()) ?? '').trim());
+    const error = await textIfShown(byTestId(this.surface, 'code-error'), this.options.timeout);
+    if (error !== null) throw new PageRefusal(error);
     if ((await byTestId(this.surface, 'code-input').count()) > 0) {
       throw new PageRefusal('the code was taken but the page asks for it again: the browser did not keep the page session (cookies blocked in this frame? see docs/pages.md, "Embedding the employee\'s pages")');
     }
@@ -111,6 +126,7 @@ export class HostedPages {
   /** Sends the form; when the page shows mistakes, throws PageRefusal with the message at each field. */
   async submitDetails(): Promise<void> {
     await this.submit(byTestId(this.surface, 'details-submit'));
+    if (!this.onHostedPage()) return; // on to the return_url: taken
     const errors = await this.fieldErrors();
     const fields = Object.keys(errors);
     if (fields.length > 0) throw new PageRefusal(`the form was refused: ${fields.join(', ')}`, errors);
@@ -127,10 +143,10 @@ export class HostedPages {
   async fieldErrors(): Promise<Partial<Record<FormField, string>>> {
     const errors: Partial<Record<FormField, string>> = {};
     for (const field of DETAIL_FIELDS) {
-      const text = await this.textOf(byTestId(this.surface, `field-error-${field}`));
+      const text = await textIfShown(byTestId(this.surface, `field-error-${field}`), this.options.timeout);
       if (text !== null) errors[field] = text;
     }
-    const document = await this.textOf(byTestId(this.surface, 'document-error'));
+    const document = await textIfShown(byTestId(this.surface, 'document-error'), this.options.timeout);
     if (document !== null) errors.identity_document = document;
     return errors;
   }
@@ -140,20 +156,25 @@ export class HostedPages {
     await this.submit(byTestId(this.surface, 'sign-button'));
   }
 
-  /** Waits until the surface is at the onboarding's return_url (after submitting or signing). */
+  /**
+   * Waits until the surface is at the onboarding's return_url (after submitting or signing): the
+   * same address as the browser writes it (its scheme, host, port, path and query), or one `returnUrl` matches.
+   */
   async followReturn(returnUrl: string | RegExp): Promise<void> {
-    const matches = typeof returnUrl === 'string' ? (url: URL) => url.href.startsWith(returnUrl) : returnUrl;
+    const target = typeof returnUrl === 'string' ? new URL(returnUrl) : undefined;
+    const matches = target ? (url: URL) => url.origin === target.origin && url.pathname === target.pathname && url.search === target.search : (returnUrl as RegExp);
     // The partner's page need not finish loading its own assets: its document is there.
     await this.surface.waitForURL(matches, { ...this.wait(), waitUntil: 'domcontentloaded' });
   }
 
   /** The page's heading. */
   title(): Promise<string> {
-    return titleOf(this.surface);
+    return titleOf(this.surface, this.options.timeout);
   }
 
   /** Clicks, waits for the next page, and turns an alert the emulator answered with into PageRefusal. */
   private async submit(button: Locator): Promise<void> {
+    this.linkPath(); // from a hosted page, whose origin tells the emulator's pages from the partner's after it
     await submitWith(this.surface, button, this.options.timeout);
     const notice = await this.noticeIfHosted();
     if (notice?.kind === 'error') throw new PageRefusal(notice.text);
@@ -161,15 +182,10 @@ export class HostedPages {
 
   /** Only the emulator's pages are read: after a return_url the surface shows the partner's. */
   private async noticeIfHosted() {
-    return new URL(this.surface.url()).pathname.startsWith('/hosted/') ? noticeOf(this.surface) : null;
-  }
-
-  private async textOf(locator: Locator): Promise<string | null> {
-    if ((await locator.count()) === 0) return null;
-    return ((await locator.first().textContent()) ?? '').trim();
+    return this.onHostedPage() ? noticeOf(this.surface, this.options.timeout) : null;
   }
 
   private wait(): { timeout?: number } {
-    return this.options.timeout === undefined ? {} : { timeout: this.options.timeout };
+    return within(this.options.timeout);
   }
 }

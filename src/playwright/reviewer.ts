@@ -1,6 +1,6 @@
 import type { Locator } from 'playwright-core';
 import type { Role } from '../resources/organizations/organizations.model.js';
-import { byTestId, noticeOf, PageRefusal, submitWith, titleOf, type Surface } from './surface.js';
+import { byTestId, noticeOf, PageRefusal, submitWith, textIfShown, titleOf, within, type Surface } from './surface.js';
 
 /**
  * The embedded review driven as a reviewer would, in a tab or in the frame embed.js mounted:
@@ -51,24 +51,23 @@ export class ReviewPage {
   }
 
   /** What the review came to once nothing is left to do; null while actions remain. */
-  async outcome(): Promise<string | null> {
-    const over = byTestId(this.surface, 'review-over');
-    return (await over.count()) === 0 ? null : ((await over.first().textContent()) ?? '').trim();
+  outcome(): Promise<string | null> {
+    return textIfShown(byTestId(this.surface, 'review-over'), this.options.timeout);
   }
 
   /** The page's heading. */
   title(): Promise<string> {
-    return titleOf(this.surface);
+    return titleOf(this.surface, this.options.timeout);
   }
 
   private async act(button: Locator): Promise<string> {
     await submitWith(this.surface, button, this.options.timeout);
-    const notice = await noticeOf(this.surface);
+    const notice = await noticeOf(this.surface, this.options.timeout);
     if (notice?.kind === 'error') throw new PageRefusal(notice.text);
     return notice?.text ?? '';
   }
 
   private wait(): { timeout?: number } {
-    return this.options.timeout === undefined ? {} : { timeout: this.options.timeout };
+    return within(this.options.timeout);
   }
 }

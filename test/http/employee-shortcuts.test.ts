@@ -230,6 +230,22 @@ describe('employee/submit, checked as the form', () => {
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(record(h, o.id).employee_details).toMatchObject({ city: 'Utrecht', identity_document: { file_name: 'passport.png', content_type: 'image/png' } });
   });
+
+  it('a returned form starts from what the employee sent, as the page does: only the fields given change, the document stays', async () => {
+    const h = harness();
+    const o = await openedByShortcut(h);
+    const first = { street: 'Oudegracht', house_number: '7', postcode: '3511 AB', city: 'Utrecht', iban: 'DE89 3704 0044 0532 0130 00' };
+    expect((await action(h, o.id, 'employee/submit', { details: first, identity_document: { test_document: 'passport.png' } })).status).toBe(200);
+    const sent = record(h, o.id).employee_details!;
+    expect((await action(h, o.id, 'return', { to: 'employee', reason: 'The BSN is not yours.' })).status).toBe(200);
+    const res = await action(h, o.id, 'employee/submit', { details: { bsn: '123456782' } });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(record(h, o.id).employee_details).toEqual({ ...sent, bsn: '123456782' });
+    // An empty body sends the form back as it was.
+    expect((await action(h, o.id, 'return', { to: 'employee' })).status).toBe(200);
+    expect((await action(h, o.id, 'employee/submit')).status).toBe(200);
+    expect(record(h, o.id).employee_details).toEqual({ ...sent, bsn: '123456782' });
+  });
 });
 
 describe('employee/submit, hostile input', () => {

@@ -23,8 +23,8 @@ describe('the contract', () => {
     const pdf = await h.http().get(`${s.path}/contract.pdf`).set('Cookie', s.cookie).buffer(true);
     expect(pdf.status).toBe(200);
     expect(pdf.headers['content-type']).toBe('application/pdf');
-    // The policy of files (checked in Chromium's PDF viewer, test/e2e/browser/contract-pdf.test.ts).
-    expect(pdf.headers['content-security-policy']).toBe("default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'");
+    // The policy of files (checked in Chromium's PDF viewer, test/e2e/browser/contract-pdf.test.ts), framed as the link's pages.
+    expect(pdf.headers['content-security-policy']).toBe("default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'self' app.acme.test:* *.acme.test:*");
     expect(Buffer.from(pdf.body as Buffer).subarray(0, 5).toString()).toBe('%PDF-');
     expect((await h.http().get(`${s.path}/contract.pdf`)).status).toBe(403);
     const signed = await h.http().post(`${s.path}/sign`).set('Cookie', s.cookie);

@@ -4,7 +4,7 @@ import { employeeSign, employeeSubmit, linkRefusal } from '../../resources/onboa
 import type { OnboardingRecord } from '../../resources/onboardings/onboardings.model.js';
 import type { Workspace } from '../../core/workspace.js';
 import { ANY_ANCESTOR, frameAncestors, sessionCookieAttributes } from '../framing.js';
-import { pageHeaders, renderPage } from '../layout.js';
+import { pageHeaders, renderPage, resourcePolicy } from '../layout.js';
 import { linkPage, type FormRules, type LinkContext, type LinkPageRoute, type PageLink, type PageReply, type PageResponse, type PageRoute } from '../route.js';
 import { checkDetails, DETAIL_FIELDS, MAX_UPLOAD_BYTES, type DetailField } from '../../resources/onboardings/onboardings.employee-form.js';
 import {
@@ -81,7 +81,7 @@ function locate(ctx: LinkContext): Located | PageReply {
   const refused = linkRefusal(ws, record, token);
   if (refused || !link) return answer(goneView(refused ?? 'revoked', brand.name, link?.expires_at ?? null), { brand, record, ancestors });
   const session = ctx.cookies[COOKIE];
-  return { ws, record, brand, ancestors, model: { token, employer: brand.name, record }, session: hasSession(link, session) ? session : undefined };
+  return { ws, record, brand, ancestors, model: { token, employer: brand.name, record, framed: ctx.framed }, session: hasSession(link, session) ? session : undefined };
 }
 
 const isReply = (x: Located | PageReply): x is PageReply => 'status' in x;
@@ -273,7 +273,11 @@ const contract = hostedPage({
   return {
     status: 200,
     body: file,
-    headers: { 'Content-Disposition': 'inline; filename="contract.pdf"', 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer', 'X-Content-Type-Options': 'nosniff' },
+    headers: {
+      'Content-Disposition': 'inline; filename="contract.pdf"', 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer', 'X-Content-Type-Options': 'nosniff',
+      // Read in the frame of a partner's page the link admits (a new tab there would not have the frame's partitioned session).
+      'Content-Security-Policy': resourcePolicy(l.ancestors),
+    },
   };
 });
 

@@ -21,6 +21,8 @@ export interface LinkModel {
   token: string;
   employer: string;
   record: OnboardingRecord;
+  /** Shown in a frame of a partner's page: links stay in the frame, where its session cookie is sent. */
+  framed?: boolean;
 }
 
 const path = (m: LinkModel, suffix = '') => `/hosted/${m.token}${suffix}`;
@@ -182,7 +184,7 @@ export function contractView(m: LinkModel): View {
     title: 'Sign your contract',
     body: html`<h1${testId('page-title')}>Your employment contract</h1>
 <p>${m.employer} sent you your contract for the position of ${r.employment.position}, starting ${readableDate(r.employment.start_date)}.</p>
-<p><a href="${path(m, '/contract.pdf')}" target="_blank" rel="noopener"${testId('contract-pdf')}>Read the contract (PDF)</a></p>
+<p><a href="${path(m, '/contract.pdf')}"${m.framed ? '' : html` target="_blank" rel="noopener"`}${testId('contract-pdf')}>Read the contract (PDF)</a></p>
 <form method="post" action="${path(m, '/sign')}">
 <p>By signing you agree to the contract as it is in the PDF.</p>
 <button type="submit"${testId('sign-button')}>Sign the contract</button>

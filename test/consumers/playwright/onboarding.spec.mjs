@@ -36,7 +36,7 @@ test('the employee sends the form through the helpers', async ({ page }) => {
 
 test('a wrong IBAN is refused at its field with the catalogue\'s message', async ({ page }) => {
   expect(PAGE_TEST_IDS['field-error-iban']).toBeDefined();
-  const mistake = FIELD_VALUES.iban.invalid[0];
+  const mistake = FIELD_VALUES.iban.invalid.find((m) => m.note.includes('mod-97'));
   const employee = new HostedPages(page);
   await employee.open((await onboarding('pw-2')).hosted_url);
   await employee.enterCode();

@@ -70,7 +70,7 @@ describe('the contract PDF in Chromium', () => {
     const url = await awaitingSignature(page);
     const response = await page.goto(`${url}/contract.pdf`);
     expect(response!.status()).toBe(200);
-    expect((await response!.allHeaders())['content-security-policy']).toBe("default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'");
+    expect((await response!.allHeaders())['content-security-policy']).toBe("default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'self' app.acme.test:* *.acme.test:*");
     const viewer = await viewerFrame(page);
     await viewer.waitForFunction(toolbar, null, { timeout: 15_000, polling: 100 }).catch(() => undefined);
     expect(await viewer.evaluate(toolbar)).toEqual({ title: 'Employment contract (fictitious)', pages: ' / 1 ' });

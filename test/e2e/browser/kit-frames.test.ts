@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
+import type { Frame, Page } from 'playwright-core';
 import { frameShowing, HostedPages, ReviewPage } from '../../../src/playwright/index.js';
 import { useBrowserAndEmulator } from '../../support/browser.js';
 import { createBody, KEYS } from '../../support/harness.js';
@@ -74,6 +74,9 @@ describe('the employee\'s pages in a frame of a partner\'s page on another site'
     const page = await partnerShowing('hosted', made.hosted_url as string);
     const employee = new HostedPages(await frameShowing(page, 'hosted'));
     await employee.enterCode();
+    // The session is a partitioned cookie, kept for the partner's site (a cookie without a partition would be a third-party cookie).
+    const [session] = (await env.browser.context.cookies()).filter((c) => c.name === 'hosted_session' && c.domain === '127.0.0.1');
+    expect(session).toMatchObject({ sameSite: 'None', secure: true, httpOnly: true, partitionKey: expect.stringContaining('localhost') });
     await employee.completeDetails();
     await employee.followReturn(RETURN_URL);
     expect(record(id).status).toBe('in_review');
@@ -85,6 +88,14 @@ describe('the employee\'s pages in a frame of a partner\'s page on another site'
     const later = await partnerShowing('hosted', made.hosted_url as string);
     const signing = new HostedPages(await frameShowing(later, 'hosted'));
     expect(await signing.title()).toBe('Your employment contract');
+    // The contract opens in the frame, where the session is sent, and may be framed there.
+    const frame = signing.surface as Frame;
+    const pdf = frame.locator('[data-testid="contract-pdf"]');
+    expect(await pdf.getAttribute('target')).toBeNull();
+    const opened = await frame.goto(new URL((await pdf.getAttribute('href'))!, frame.url()).href);
+    expect([opened?.status(), opened?.headers()['content-type']]).toEqual([200, 'application/pdf']);
+    expect(opened?.headers()['content-security-policy']).toContain("frame-ancestors 'self' localhost:*");
+    await frame.goto(made.hosted_url as string);
     await signing.sign();
     await signing.followReturn(RETURN_URL);
     expect(record(id).status).toBe('awaiting_employer_signature');

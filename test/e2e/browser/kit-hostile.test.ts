@@ -12,7 +12,8 @@ import { created as posted, useTabs } from '../../support/kit.js';
  * The Playwright helpers when things go wrong around them: a base URL that is no emulator, a
  * workspace not named, a page that is not a hosted page, an emulator that stops in the middle of
  * a journey, the same helper asked again and again, and several employees at once in one
- * browser. Each ends in an error that names the cause, at once, never a wait until a timeout.
+ * browser. Each ends in an error that names the cause: at once where nothing is worth waiting
+ * for, after the helper's own timeout for a step the page does not offer.
  */
 const env = useBrowserAndEmulator();
 
