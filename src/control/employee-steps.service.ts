@@ -2,7 +2,7 @@ import { fail, type ApiError } from '../core/errors.js';
 import type { Workspace } from '../core/workspace.js';
 import type { OnboardingRecord } from '../resources/onboardings/onboardings.model.js';
 import * as life from '../resources/onboardings/onboardings.lifecycle.js';
-import { confirmCodeWithoutSession } from '../resources/onboardings/onboardings.hosted-access.js';
+import { codeRefusal, confirmCodeWithoutSession } from '../resources/onboardings/onboardings.hosted-access.js';
 import { checkDetails, DETAIL_FIELDS, type FieldErrors, type FormField, type Upload } from '../resources/onboardings/onboardings.employee-form.js';
 import { documentBytes, TEST_DOCUMENTS, VALID_DETAILS } from '../resources/onboardings/onboardings.test-values.js';
 import type { OpenBody, SubmitBody } from './onboarding-actions.schemas.js';
@@ -24,13 +24,7 @@ export function employeeOpen(ws: Workspace, r: OnboardingRecord, body: OpenBody)
   const typed = body.code.replace(/\s+/g, '');
   if (typed === '') throw fail('parameter_invalid', 'code: Enter the 6-digit code from the e-mail.', 'code');
   const result = confirmCodeWithoutSession(ws, r, typed);
-  if (result.kind === 'void') {
-    throw fail('one_time_code_void', `The one-time code was entered wrongly ${life.MAX_CODE_ATTEMPTS} times and no longer works; send a new code.`, 'code');
-  }
-  if (result.kind === 'wrong') {
-    const left = result.remaining === 1 ? '1 attempt is' : `${result.remaining} attempts are`;
-    throw fail('one_time_code_invalid', `The one-time code does not match; ${left} left before it stops working.`, 'code');
-  }
+  if (result.kind !== 'ok') throw codeRefusal(result);
   return result.record;
 }
 

@@ -1,3 +1,4 @@
+import { fail, type ApiError } from '../../core/errors.js';
 import { sameSecret } from '../../core/secrets.js';
 import type { Workspace } from '../../core/workspace.js';
 import { employeeOpen, MAX_CODE_ATTEMPTS } from './onboardings.lifecycle.js';
@@ -85,7 +86,7 @@ function enterCode(ws: Workspace, r: OnboardingRecord, code: string, startSessio
     const record = putLink(ws, r, { ...link, code_attempts: attempts });
     return attempts >= MAX_CODE_ATTEMPTS ? { kind: 'void', record } : { kind: 'wrong', record, remaining: MAX_CODE_ATTEMPTS - attempts };
   }
-  const opened = r.status === 'pending_employee' ? employeeOpen(ws, r, code) : r;
+  const opened = r.status === 'pending_employee' ? employeeOpen(ws, r) : r;
   const current = opened.hosted_link!;
   const session = startSession ? ws.ids.token() : undefined;
   const record = putLink(ws, opened, {
@@ -97,6 +98,15 @@ function enterCode(ws: Workspace, r: OnboardingRecord, code: string, startSessio
     ...(session === undefined ? {} : { sessions: [...(current.sessions ?? []), session].slice(-MAX_SESSIONS) }),
   });
   return session === undefined ? { kind: 'ok', record } : { kind: 'ok', record, session };
+}
+
+/** A code not taken, as the API says it (the control API's employee/open; the page words it itself). */
+export function codeRefusal(result: Exclude<CodeResult, { kind: 'ok' }>): ApiError {
+  if (result.kind === 'void') {
+    return fail('one_time_code_void', `The one-time code was entered wrongly ${MAX_CODE_ATTEMPTS} times and no longer works; send a new code.`, 'code');
+  }
+  const left = result.remaining === 1 ? '1 attempt is' : `${result.remaining} attempts are`;
+  return fail('one_time_code_invalid', `The one-time code does not match; ${left} left before it stops working.`, 'code');
 }
 
 /** Whether a page session (the cookie's value) belongs to this link. */

@@ -55,27 +55,23 @@ export function linkRefusal(ws: Workspace, r: OnboardingRecord, token?: string):
 
 /**
  * What refuses the employee's opening of the link beyond the status: a replaced, revoked or
- * expired link, a void or wrong code. The action checks it first; the control API asks it to
- * offer only what would succeed.
+ * expired link. The action checks it first; the control API asks it to offer only what would
+ * succeed. The one-time code is checked, and its wrong attempts counted, where it is typed
+ * (onboardings.hosted-access.ts), before the opening.
  */
-export function checkOpen(ws: Workspace, r: OnboardingRecord, code?: string): void {
+export function checkOpen(ws: Workspace, r: OnboardingRecord): void {
   if (r.status !== 'pending_employee') return; // the machine's refusal
   const refused = linkRefusal(ws, r);
   if (refused === 'revoked') throw fail('hosted_link_revoked', 'The hosted link was replaced or revoked; use the newest link.');
   if (refused === 'expired') throw fail('hosted_link_expired', `The hosted link expired at ${r.hosted_link!.expires_at}.`);
-  const link = r.hosted_link!;
-  if (code !== undefined && (link.code_attempts ?? 0) >= MAX_CODE_ATTEMPTS) {
-    throw fail('one_time_code_void', `The one-time code was entered wrongly ${MAX_CODE_ATTEMPTS} times and no longer works; send a new code.`, 'code');
-  }
-  if (code !== undefined && code !== link.code) throw fail('one_time_code_invalid', 'The one-time code does not match.', 'code');
 }
 
 /** The link was opened already: opening it again succeeds and changes nothing. */
 export const linkOpened = (r: OnboardingRecord): boolean => r.status === 'pending_employee' && !!r.hosted_link?.activated_at;
 
-/** The employee opens the hosted link and confirms the one-time code (when one is given). */
-export function employeeOpen(ws: Workspace, r: OnboardingRecord, code?: string): OnboardingRecord {
-  checkOpen(ws, r, code);
+/** The employee opens the hosted link (after the one-time code, where one is typed). */
+export function employeeOpen(ws: Workspace, r: OnboardingRecord): OnboardingRecord {
+  checkOpen(ws, r);
   if (linkOpened(r)) return r;
   const link = r.hosted_link;
   const now = ws.now();
